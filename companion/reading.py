@@ -1,0 +1,69 @@
+"""What the camera hands the table: plain values, no vision code.
+
+The reader (vision/) produces a TrayReading; the table session turns its dice into a Roll for
+the game. Unsure dice are kept and flagged so that a player confirms or corrects them: the table
+never silently guesses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die seen in the tray."""
+
+    die: str  # d4 d6 d8 d10 d% d12 d20, or a custom die's name
+    value: int | str  # game convention: a d10 "0" is 10, a d% "00" is 100; a face name for symbols
+    confidence: float  # 0..1
+    box: tuple[int, int, int, int]  # x0, y0, x1, y1 in pixels of the original frame
+    unsure: bool = False
+    why_unsure: str = ""  # "low confidence", "cocked", "cut by the frame edge", ...
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "die": self.die,
+            "value": self.value,
+            "confidence": round(float(self.confidence), 4),
+            "box": [int(v) for v in self.box],
+        }
+        if self.unsure:
+            out["unsure"] = True
+            out["why_unsure"] = self.why_unsure
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DieReading:
+        return cls(
+            die=str(data["die"]),
+            value=data["value"],
+            confidence=float(data.get("confidence", 1.0)),
+            box=tuple(int(v) for v in data.get("box", (0, 0, 0, 0))),  # type: ignore[arg-type]
+            unsure=bool(data.get("unsure", False)),
+            why_unsure=str(data.get("why_unsure", "")),
+        )
+
+
+@dataclass(frozen=True)
+class TrayReading:
+    """A settled reading of the whole tray, with a small JPEG of it for the history."""
+
+    dice: tuple[DieReading, ...]
+    jpeg: bytes | None = field(default=None, repr=False)
+    width: int = 0
+    height: int = 0
+    source: str = "camera"  # camera | typed | simulated
+
+    @property
+    def unsure(self) -> bool:
+        return any(d.unsure for d in self.dice)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "dice": [d.to_json() for d in self.dice],
+            "width": self.width,
+            "height": self.height,
+            "source": self.source,
+        }

@@ -1,0 +1,233 @@
+"""Core types every game shares: seats, roll requests, rolls, moves, outcomes, the state API.
+
+Shaped after OpenSpiel: a game's rules (`Game`) are apart from its position (`GameState`), and a
+physical roll is a chance step applied through the same `apply()` as a player's move, whether the
+values came from the camera, a player typing them in, or a seeded roller.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final
+
+from .dice import DieKind, FaceValue, die_kind
+from .errors import BadMoveText, BadRoll
+
+CHANCE: Final = "chance"
+"""`current_player` when the next step is a physical roll rather than a player's choice."""
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RollRequest:
+    """What the game wants rolled now: the dice kinds in order, who rolls, and why."""
+
+    dice: tuple[str, ...]
+    reason: str
+    player: int | None = None
+
+    def to_json(self) -> JSON:
+        return {"dice": list(self.dice), "reason": self.reason, "player": self.player}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> RollRequest:
+        return cls(tuple(data["dice"]), data["reason"], data.get("player"))
+
+    def check(self, roll: Roll, custom: dict[str, DieKind] | None = None) -> Roll:
+        """Return the roll with faces normalised, or raise BadRoll saying what does not fit.
+
+        Dice may come in any order (the camera does not know which die is which): they are
+        matched to the request by kind, and the result is in the request's order.
+        """
+        if len(roll.dice) != len(self.dice):
+            raise BadRoll(
+                f"{self.reason}: wanted {len(self.dice)} dice ({', '.join(self.dice)}), "
+                f"got {len(roll.dice)}"
+            )
+        pending = list(roll.dice)
+        ordered: list[DieValue] = []
+        for kind_name in self.dice:
+            kind = die_kind(kind_name, custom)
+            match = next((d for d in pending if d.kind == kind_name), None)
+            if match is None:
+                got = ", ".join(d.kind for d in roll.dice)
+                raise BadRoll(f"{self.reason}: wanted {', '.join(self.dice)}, got {got}")
+            pending.remove(match)
+            ordered.append(DieValue(kind_name, kind.read(match.value)))
+        return Roll(tuple(ordered))
+
+
+@dataclass(frozen=True)
+class DieValue:
+    """One die of a roll: its kind name and the value it shows (game convention)."""
+
+    kind: str
+    value: FaceValue
+
+    def text(self) -> str:
+        return f"{self.kind}={self.value}"
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A chance move: the values of the dice that were rolled."""
+
+    dice: tuple[DieValue, ...]
+
+    def text(self) -> str:
+        """One text form for the panel, logs and history: `roll d20=17 d6=3`."""
+        return "roll " + " ".join(d.text() for d in self.dice)
+
+    @classmethod
+    def parse(cls, text: str) -> Roll:
+        words = text.split()
+        if not words or words[0] != "roll":
+            raise BadMoveText(f"a roll reads 'roll d6=3 d20=17', not {text!r}")
+        dice = []
+        for word in words[1:]:
+            kind, sep, value = word.partition("=")
+            if not sep or not kind or not value:
+                raise BadMoveText(f"bad die {word!r} in {text!r}: write it as kind=value")
+            dice.append(DieValue(kind, int(value) if value.lstrip("-").isdigit() else value))
+        return cls(tuple(dice))
+
+    @classmethod
+    def of(cls, *pairs: tuple[str, FaceValue]) -> Roll:
+        return cls(tuple(DieValue(k, v) for k, v in pairs))
+
+    @classmethod
+    def random(
+        cls, request: RollRequest, rng: random.Random, custom: dict[str, DieKind] | None = None
+    ) -> Roll:
+        """The seeded roller: what tests and `simulate` use in place of real dice."""
+        return cls(tuple(DieValue(k, die_kind(k, custom).roll(rng)) for k in request.dice))
+
+    @property
+    def values(self) -> tuple[FaceValue, ...]:
+        return tuple(d.value for d in self.dice)
+
+
+class Move(ABC):
+    """A player's choice. Concrete moves are frozen dataclasses with one text form."""
+
+    @abstractmethod
+    def text(self) -> str:
+        """The single text form used by the panel, the logs and the history."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the winning seats (several on a shared win) and why."""
+
+    winners: tuple[int, ...]
+    reason: str
+
+    def to_json(self) -> JSON:
+        return {"winners": list(self.winners), "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class RankedMove:
+    """A legal move with what it is worth, for the panel's ranked list."""
+
+    move: Move
+    points: int = 0
+    detail: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        return {"move": self.move.text(), "points": self.points, "detail": self.detail, **self.extra}
+
+
+class GameState(ABC):
+    """A position of one game. Single-threaded; the table session is its only writer."""
+
+    game: Game
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int | str | None:
+        """The seat to act, CHANCE when dice must be rolled, None when the game is over."""
+
+    @abstractmethod
+    def roll_wanted(self) -> RollRequest | None:
+        """The roll the game waits for (only when current_player is CHANCE)."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """Every distinct legal move of the player to act (empty at chance nodes)."""
+
+    def ranked_moves(self) -> list[RankedMove]:
+        """Legal moves, best first; games with scoring choices override this."""
+        return [RankedMove(m) for m in self.legal_moves()]
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Move | Roll:
+        """Turn a move's (or roll's) text form back into the value."""
+
+    @abstractmethod
+    def apply(self, move: Move | Roll) -> None:
+        """Validate and play a move or a roll; raises IllegalMove / BadRoll naming the rule."""
+
+    @abstractmethod
+    def undo(self) -> None:
+        """Restore the state before the last apply exactly; raises NothingToUndo."""
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Score of each seat."""
+
+    @property
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """None while the game runs."""
+
+    @abstractmethod
+    def to_json(self) -> JSON:
+        """Everything needed to rebuild this state (with from_json), as plain JSON."""
+
+    @abstractmethod
+    def describe(self) -> JSON:
+        """A view for the panel: players, enemies, dice, whose turn, in plain JSON."""
+
+    def apply_text(self, text: str) -> None:
+        self.apply(self.parse_move(text))
+
+
+class Game(ABC):
+    """A game's rules: name, seats, options (house rules and variants), and a fresh state."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    @classmethod
+    @abstractmethod
+    def options_schema(cls) -> list[JSON]:
+        """The options and variants players may set: [{name, type, default, choices?, help}]."""
+
+    @abstractmethod
+    def new_state(self, players: list[str], options: JSON | None = None) -> GameState:
+        """A game at its very start (setup rolls are chance steps of the state)."""
+
+    @abstractmethod
+    def state_from_json(self, data: JSON) -> GameState:
+        """Rebuild a state saved by GameState.to_json."""
+
+
+def require(condition: bool, rule: str) -> None:
+    """Guard used by games: raise IllegalMove naming the rule when a condition fails."""
+    if not condition:
+        from .errors import IllegalMove
+
+        raise IllegalMove(rule)
+
+
+__all__ = [
+    "CHANCE", "BadRoll", "DieValue", "Game", "GameState", "Move", "Outcome", "RankedMove",
+    "Roll", "RollRequest", "require",
+]
