@@ -1,0 +1,452 @@
+"""Synthetic dice: projected 3D solids with numerals/pips, composed into crops and tray scenes.
+
+numpy + OpenCV only, so tests, the demo and the runtime engineer's detection checks can render
+without torch. Orthographic projection of a rotated solid: every face of a convex die facing the
+camera is drawn, shaded by a random light, with its numeral warped onto the face plane (an
+affine map is exact under orthographic projection). The label is always the face that points up
+in the world, whatever the camera tilt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from vision.crops import square_crop
+from vision.train.geometry import Solid, solid
+from vision.train.labels import FACE_VALUES, KINDS, face_text
+from vision.train.materials import background, die_material, smooth_noise
+
+SUPERSAMPLE = 2
+GLYPH = 64  # side of the square canvas a numeral or pip pattern is drawn on
+FONTS = (
+    cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN,
+)
+MAX_TILT_DEG = 45.0
+PIPS = {
+    1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (-1, 1), (1, -1), (1, 1)], 5: [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)],
+    6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
+}
+
+
+@dataclass(frozen=True)
+class DieStyle:
+    """How the faces of one die are marked."""
+
+    font: int
+    thickness: int
+    glyph_scale: float  # numeral size relative to the face's inscribed circle
+    pips: bool  # d6 only: pips instead of numerals
+    edge_read: bool  # tetrahedral d4 only: numbers along the bottom edges, not at the vertices
+    six_nine_mark: str  # "underline" | "dot" | "bar": how 6 and 9 are told apart
+
+
+@dataclass(frozen=True)
+class Sprite:
+    """A rendered die: premultiplied colour, alpha, and where its centre sits in the sprite."""
+
+    rgb: np.ndarray  # float32 (h, w, 3), already multiplied by alpha
+    alpha: np.ndarray  # float32 (h, w) in [0, 1]
+    kind: str
+    value: int
+
+
+@dataclass(frozen=True)
+class DieSpec:
+    """What to render: a kind (d4-barrel is drawn but labelled d4), a value and a pose."""
+
+    kind: str
+    value: int
+    diameter: float
+    spin: float
+    tilt: float
+    view_roll: float
+    cocked: float = 0.0  # degrees the die leans on a neighbour or the wall (0 = flat)
+
+
+def random_style(rng: np.random.Generator) -> DieStyle:
+    """Random marking style, spread over what real dice use."""
+    return DieStyle(
+        font=int(rng.choice(FONTS, p=[.3, .25, .15, .15, .15])),
+        thickness=int(rng.integers(1, 4)),
+        glyph_scale=float(rng.uniform(0.8, 1.15)),
+        pips=bool(rng.random() < 0.5),
+        edge_read=bool(rng.random() < 0.35),
+        six_nine_mark=str(rng.choice(["underline", "dot", "bar"], p=[.6, .3, .1])),
+    )
+
+
+@lru_cache(maxsize=512)
+def glyph(text: str, font: int, thickness: int, mark: str) -> np.ndarray:
+    """A numeral (with its 6/9 mark) centred on a GLYPH x GLYPH float mask, top pointing up."""
+    canvas = np.zeros((GLYPH * 4, GLYPH * 4), np.uint8)
+    scale = 4.0
+    (tw, th), base = cv2.getTextSize(text, font, scale, thickness * 4)
+    org = (canvas.shape[1] // 2 - tw // 2, canvas.shape[0] // 2 + th // 2)
+    cv2.putText(canvas, text, org, font, scale, 255, thickness * 4, cv2.LINE_AA)
+    if text in ("6", "9"):
+        if mark == "underline":
+            y = org[1] + max(8, base)
+            cv2.line(canvas, (org[0], y), (org[0] + tw, y), 255, max(6, thickness * 5))
+        elif mark == "dot":
+            cv2.circle(canvas, (org[0] + tw + 14, org[1] - 4), 8 + thickness * 2, 255, -1)
+        else:
+            cv2.line(canvas, (org[0] + tw + 12, org[1]), (org[0] + tw + 12, org[1] - th), 255, 10)
+    ys, xs = np.nonzero(canvas)
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    # centre the numeral's box; fit height 0.62 and width 0.95 of the canvas
+    box = canvas[y0:y1, x0:x1]
+    f = min(0.62 * GLYPH / box.shape[0], 0.95 * GLYPH / box.shape[1])
+    small = cv2.resize(box, (max(1, round(box.shape[1] * f)), max(1, round(box.shape[0] * f))),
+                       interpolation=cv2.INTER_AREA)
+    out = np.zeros((GLYPH, GLYPH), np.float32)
+    oy, ox = (GLYPH - small.shape[0]) // 2, (GLYPH - small.shape[1]) // 2
+    out[oy:oy + small.shape[0], ox:ox + small.shape[1]] = small / 255.0
+    return out
+
+
+@lru_cache(maxsize=16)
+def pip_glyph(value: int) -> np.ndarray:
+    """The pip pattern of a d6 face on a GLYPH x GLYPH float mask."""
+    canvas = np.zeros((GLYPH * 4, GLYPH * 4), np.uint8)
+    c, step, r = GLYPH * 2, GLYPH * 1.0, int(GLYPH * 0.36)
+    for dx, dy in PIPS[value]:
+        cv2.circle(canvas, (int(c + dx * step), int(c + dy * step)), r, 255, -1, cv2.LINE_AA)
+    return cv2.resize(canvas, (GLYPH, GLYPH), interpolation=cv2.INTER_AREA) / np.float32(255)
+
+
+def rotation_between(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The rotation matrix turning unit vector a onto unit vector b."""
+    v = np.cross(a, b)
+    c = float(np.dot(a, b))
+    if np.linalg.norm(v) < 1e-9:
+        if c > 0:
+            return np.eye(3)
+        axis = np.cross(a, (1.0, 0.0, 0.0))
+        if np.linalg.norm(axis) < 1e-6:
+            axis = np.cross(a, (0.0, 1.0, 0.0))
+        axis /= np.linalg.norm(axis)
+        return 2 * np.outer(axis, axis) - np.eye(3)
+    vx = np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
+    return np.eye(3) + vx + vx @ vx / (1 + c)
+
+
+def axis_rotation(axis: int, angle: float) -> np.ndarray:
+    """Rotation by `angle` radians about the x (0), y (1) or z (2) axis."""
+    c, s = np.cos(angle), np.sin(angle)
+    i, j = [(1, 2), (2, 0), (0, 1)][axis]
+    m = np.eye(3)
+    m[i, i], m[i, j], m[j, i], m[j, j] = c, -s, s, c
+    return m
+
+
+def world_pose(body: Solid, spec: DieSpec) -> np.ndarray:
+    """Rotation taking the die's coordinates to the world (z up), resting showing spec.value."""
+    face = body.rest_face(spec.value)
+    down = body.kind == "d4"  # a tetrahedron shows its value at the vertex opposite the table
+    target = np.array((0.0, 0.0, -1.0 if down else 1.0))
+    rest = rotation_between(body.normal(face), target)
+    lean = axis_rotation(0, np.radians(spec.cocked)) if spec.cocked else np.eye(3)
+    return axis_rotation(2, spec.spin) @ lean @ rest
+
+
+def camera_pose(spec: DieSpec) -> np.ndarray:
+    """World to camera: tilt the view by spec.tilt and roll it about the optical axis."""
+    return axis_rotation(2, spec.view_roll) @ axis_rotation(0, np.radians(spec.tilt))
+
+
+def face_inradius(body: Solid, face: int) -> float:
+    """Distance from a face's centroid to its nearest edge."""
+    pts = body.vertices[list(body.faces[face])]
+    c = pts.mean(axis=0)
+    best = np.inf
+    for a, b in zip(pts, np.roll(pts, -1, axis=0), strict=True):
+        e = b - a
+        t = np.clip(np.dot(c - a, e) / np.dot(e, e), 0, 1)
+        best = min(best, float(np.linalg.norm(c - (a + t * e))))
+    return best
+
+
+def decals(body: Solid, face: int, style: DieStyle) -> list[tuple[np.ndarray, np.ndarray, float, np.ndarray]]:
+    """The marks on one face: (centre, up, half-size, mask) in the die's own coordinates."""
+    c = body.centroid(face)
+    r = face_inradius(body, face)
+    kind = body.kind
+    if kind == "d4":
+        verts = list(body.faces[face])
+        out = []
+        for vtx in verts:
+            towards = body.vertices[vtx] - c
+            up = towards / np.linalg.norm(towards)
+            if style.edge_read:
+                centre = c - 0.45 * r * up
+            else:
+                centre = c + 0.42 * np.linalg.norm(towards) * up
+            mask = glyph(str(vtx + 1), style.font, style.thickness, style.six_nine_mark)
+            out.append((centre, up, 0.55 * r * style.glyph_scale, mask))
+        return out
+    value = body.face_values[face]
+    if value == 0:  # barrel d4 end caps carry no number
+        return []
+    if kind == "d6" and style.pips:
+        return [(c, body.face_up[face], 0.95 * r, pip_glyph(value))]
+    text = face_text(kind if kind != "d4-barrel" else "d4", value)
+    size = r * style.glyph_scale * (1.25 if kind in ("d10", "d%") else 1.0)
+    if kind in ("d10", "d%"):  # numerals sit in the wide part of the kite, away from the pole
+        c = c - 0.25 * r * body.face_up[face]
+    mask = glyph(text, style.font, style.thickness, style.six_nine_mark)
+    return [(c, body.face_up[face], size, mask)]
+
+
+def render_die(spec: DieSpec, rng: np.random.Generator) -> Sprite:
+    """Draw one die as a sprite: shaded faces, numerals, translucency and specular highlight."""
+    kind = spec.kind
+    body = solid(kind)
+    style = random_style(rng)
+    rot = camera_pose(spec) @ world_pose(body, spec)
+    ss = SUPERSAMPLE
+    radius = spec.diameter / 2 * ss
+    side = int(np.ceil(radius * 2 + 4 * ss))
+    centre = side / 2.0
+
+    def project(p: np.ndarray) -> np.ndarray:
+        q = rot @ p
+        return np.array((centre + q[0] * radius, centre - q[1] * radius), np.float32)
+
+    material = die_material(rng, side, side)
+    light = rng.normal(0, 1, 3)
+    light[2] = abs(light[2]) + 0.8
+    light /= np.linalg.norm(light)
+    ambient = rng.uniform(0.35, 0.65)
+    shade = np.zeros((side, side), np.float32)
+    spec_map = np.zeros((side, side), np.float32)
+    alpha = np.zeros((side, side), np.float32)
+    ink = np.zeros((side, side), np.float32)
+    half = (light + np.array((0.0, 0.0, 1.0))) / np.linalg.norm(light + np.array((0.0, 0.0, 1.0)))
+    for f, verts in enumerate(body.faces):
+        n = rot @ body.normal(f)
+        if n[2] <= 1e-3:
+            continue
+        poly = np.array([project(body.vertices[v]) for v in verts])
+        pts = np.round(poly * 16).astype(np.int32)
+        lum = ambient + (1 - ambient) * max(0.0, float(n @ light))
+        cv2.fillPoly(shade, [pts], lum, cv2.LINE_AA, shift=4)
+        cv2.fillPoly(alpha, [pts], 1.0, cv2.LINE_AA, shift=4)
+        highlight = material.shininess * max(0.0, float(n @ half)) ** 24
+        if highlight > 0.01:
+            cv2.fillPoly(spec_map, [pts], highlight, cv2.LINE_AA, shift=4)
+        cv2.polylines(shade, [pts], True, lum * 0.8, max(1, ss), cv2.LINE_AA, shift=4)
+        face_ink = np.zeros_like(ink)
+        for dc, up, size, mask in decals(body, f, style):
+            right = np.cross(up, body.normal(f))
+            src = np.float32([[0, 0], [GLYPH, 0], [0, GLYPH]])
+            dst = np.float32([project(dc - size * right + size * up),
+                              project(dc + size * right + size * up),
+                              project(dc - size * right - size * up)])
+            warp = cv2.getAffineTransform(src, dst)
+            face_ink = np.maximum(face_ink, cv2.warpAffine(mask, warp, (side, side)))
+        if face_ink.any():
+            clip = np.zeros_like(ink)
+            cv2.fillPoly(clip, [pts], 1.0, cv2.LINE_AA, shift=4)
+            ink = np.maximum(ink, face_ink * clip)
+    colour = material.body * shade[..., None]
+    ink_rgb = np.float32(material.ink) * shade[..., None] * 1.1
+    colour = colour * (1 - ink[..., None]) + ink_rgb * ink[..., None]
+    colour += 255 * spec_map[..., None]
+    opacity = alpha * (material.opacity + (1 - material.opacity) * ink)
+    if material.opacity < 1:  # translucent plastic glows a little where light passes through
+        glow = smooth_noise(rng, side, side, side / 3) * 40
+        colour += glow[..., None]
+    size = max(2, round(side / ss))
+    colour = cv2.resize(np.clip(colour, 0, 255), (size, size), interpolation=cv2.INTER_AREA)
+    opacity = cv2.resize(opacity, (size, size), interpolation=cv2.INTER_AREA)
+    label_kind = "d4" if kind == "d4-barrel" else kind
+    return Sprite(colour * opacity[..., None], opacity, label_kind, spec.value)
+
+
+def random_spec(rng: np.random.Generator, kind: str | None = None, value: int | None = None,
+                diameter: float = 60.0, cocked: float = 0.0) -> DieSpec:
+    """A random pose (full 360 degree spin, camera tilt up to MAX_TILT_DEG) for a die."""
+    if kind is None:
+        kind = str(rng.choice(KINDS))
+    if kind == "d4" and rng.random() < 0.2:
+        kind = "d4-barrel"
+    values = FACE_VALUES["d4" if kind == "d4-barrel" else kind]
+    if value is None:
+        value = int(rng.choice(values))
+    tilt = float(min(MAX_TILT_DEG, abs(rng.normal(0, 18))))
+    return DieSpec(kind, value, diameter, float(rng.uniform(0, 2 * np.pi)), tilt,
+                   float(rng.uniform(0, 2 * np.pi)), cocked)
+
+
+def paste(scene: np.ndarray, sprite: Sprite, cx: float, cy: float,
+          shadow: tuple[float, float, float] | None = None) -> tuple[float, float, float, float]:
+    """Composite a sprite centred at (cx, cy) with an optional soft shadow; return its box."""
+    h, w = sprite.alpha.shape
+    x0, y0 = round(cx - w / 2), round(cy - h / 2)
+    sh, sw = scene.shape[:2]
+    if shadow is not None:
+        dx, dy, strength = shadow
+        blur = max(3, int(w * 0.15) | 1)
+        soft = cv2.GaussianBlur(sprite.alpha, (blur, blur), 0) * strength
+        _blend(scene, None, soft, x0 + round(dx), y0 + round(dy))
+    _blend(scene, sprite.rgb, sprite.alpha, x0, y0)
+    ys, xs = np.nonzero(sprite.alpha > 0.5)
+    if len(xs) == 0:
+        return (float(x0), float(y0), float(x0 + w), float(y0 + h))
+    bx0, bx1 = max(0, x0 + xs.min()), min(sw, x0 + xs.max() + 1)
+    by0, by1 = max(0, y0 + ys.min()), min(sh, y0 + ys.max() + 1)
+    return (float(bx0), float(by0), float(bx1), float(by1))
+
+
+def _blend(scene: np.ndarray, rgb: np.ndarray | None, alpha: np.ndarray, x0: int, y0: int) -> None:
+    """Alpha-composite premultiplied rgb (or darken, for a shadow) into the scene in place."""
+    h, w = alpha.shape
+    sh, sw = scene.shape[:2]
+    ax0, ay0 = max(0, -x0), max(0, -y0)
+    ax1, ay1 = min(w, sw - x0), min(h, sh - y0)
+    if ax1 <= ax0 or ay1 <= ay0:
+        return
+    a = alpha[ay0:ay1, ax0:ax1, None]
+    region = scene[y0 + ay0:y0 + ay1, x0 + ax0:x0 + ax1]
+    if rgb is None:
+        region *= 1 - a
+    else:
+        region *= 1 - a
+        region += rgb[ay0:ay1, ax0:ax1]
+
+
+def camera_effects(scene: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Colour cast, exposure, blur, sensor noise and JPEG: what a real camera adds."""
+    img = scene * rng.uniform(0.8, 1.2, 3).astype(np.float32) * rng.uniform(0.7, 1.25)
+    img = img + rng.uniform(-20, 20)
+    r = rng.random()
+    if r < 0.35:
+        k = int(rng.choice([3, 5]))
+        img = cv2.GaussianBlur(img, (k, k), 0)
+    elif r < 0.5:
+        k = int(rng.integers(3, 8))
+        kernel = np.zeros((k, k), np.float32)
+        kernel[k // 2] = 1.0 / k
+        m = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
+        kernel = cv2.warpAffine(kernel, m, (k, k))
+        img = cv2.filter2D(img, -1, kernel / max(1e-6, kernel.sum()))
+    img = img + rng.normal(0, rng.uniform(0, 8), img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.7:
+        _ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out
+
+
+def _shadow(rng: np.random.Generator, diameter: float) -> tuple[float, float, float]:
+    ang = rng.uniform(0, 2 * np.pi)
+    dist = rng.uniform(0.02, 0.15) * diameter
+    return (dist * np.cos(ang), dist * np.sin(ang), rng.uniform(0.2, 0.6))
+
+
+@dataclass(frozen=True)
+class Crop:
+    """One training sample: a square crop around a die (or not) and what it shows."""
+
+    image: np.ndarray
+    kind: str
+    value: int
+    state: str  # "flat" (readable), "cocked" (leaning, no face up) or "empty" (no die)
+
+
+def render_crop(rng: np.random.Generator, size: int, kind: str | None = None,
+                value: int | None = None, state: str = "flat") -> Crop:
+    """A die on a random table with touching neighbours, cut out like the runtime would."""
+    diameter = float(rng.uniform(40, 120))
+    canvas = int(diameter * 2.6)
+    scene = background(rng, canvas, canvas)
+    cocked = float(rng.uniform(18, 35)) if state == "cocked" else 0.0
+    main = random_spec(rng, kind, value, diameter, cocked)
+    centre = canvas / 2 + rng.normal(0, diameter * 0.04, 2)
+    neighbours = int(rng.choice([0, 1, 2, 3], p=[.4, .3, .2, .1]))
+    sprites = []
+    for _ in range(neighbours):
+        d = diameter * rng.uniform(0.7, 1.3)
+        ang = rng.uniform(0, 2 * np.pi)
+        dist = (diameter + d) / 2 * rng.uniform(0.85, 1.1)
+        pos = centre + dist * np.array((np.cos(ang), np.sin(ang)))
+        sprites.append((render_die(random_spec(rng, diameter=d), rng), pos, d))
+    main_sprite = render_die(main, rng)
+    if state == "empty":  # a patch of table, maybe with a die at its edge
+        box_c = centre + rng.uniform(-0.5, 0.5, 2) * diameter
+        sprites.append((main_sprite, centre + diameter * rng.choice([-1.0, 1.0], 2), diameter))
+    order = rng.permutation(len(sprites) + 1)
+    box = None
+    items = [*sprites, (main_sprite, centre, diameter)] if state != "empty" else sprites
+    for i in order:
+        if i >= len(items):
+            continue
+        sprite, pos, d = items[i]
+        b = paste(scene, sprite, pos[0], pos[1], _shadow(rng, d))
+        if state != "empty" and sprite is main_sprite:
+            box = b
+    if state == "empty":
+        half = diameter / 2
+        box = (box_c[0] - half, box_c[1] - half, box_c[0] + half, box_c[1] + half)
+    image = camera_effects(scene, rng)
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    jitter = rng.normal(0, 0.05, 4) * np.array((w, h, w, h))
+    box = (x0 + jitter[0], y0 + jitter[1], x1 + jitter[2], y1 + jitter[3])
+    if box[2] - box[0] < 4 or box[3] - box[1] < 4:
+        box = (x0, y0, x1, y1)
+    crop = square_crop(image, box, size)
+    return Crop(crop, main.kind if main.kind != "d4-barrel" else "d4", main.value, state)
+
+
+def render_tray(n_dice: int, seed: int, size: tuple[int, int] = (1280, 960),
+                kinds: list[str] | None = None) -> tuple[np.ndarray, list[tuple[str, int, tuple]]]:
+    """A whole tray frame with n_dice dice (some touching), seen from above.
+
+    Returns the BGR image and, per die, (kind, value, box) with box = (x0, y0, x1, y1) in pixels.
+    Dice that would not fit without overlapping are dropped, so ask for at most ~25.
+    """
+    rng = np.random.default_rng(seed)
+    width, height = size
+    scene = background(rng, height, width)
+    # a tray: an inset rectangle of another surface with a darker rim
+    inset = int(min(width, height) * rng.uniform(0.03, 0.1))
+    tray = background(rng, height - 2 * inset, width - 2 * inset)
+    scene[inset:height - inset, inset:width - inset] = tray
+    cv2.rectangle(scene, (inset, inset), (width - inset, height - inset),
+                  tuple(float(c) for c in (scene[inset + 2, inset + 2] * 0.5)), max(4, inset // 3))
+    placed: list[tuple[np.ndarray, float]] = []
+    dice = []
+    scale = min(width, height) / 960
+    for i in range(n_dice):
+        kind = kinds[i % len(kinds)] if kinds else None
+        d = float(rng.uniform(60, 100)) * scale
+        for _ in range(200):
+            pos = np.array((rng.uniform(inset + d, width - inset - d),
+                            rng.uniform(inset + d, height - inset - d)))
+            if all(np.linalg.norm(pos - p) > 0.5 * (d + q) * 1.02 for p, q in placed):
+                break
+        else:
+            continue
+        # pull some dice against an earlier one so they touch
+        if placed and rng.random() < 0.3:
+            p, q = placed[rng.integers(len(placed))]
+            ang = rng.uniform(0, 2 * np.pi)
+            cand = p + 0.5 * (d + q) * 1.03 * np.array((np.cos(ang), np.sin(ang)))
+            if all(np.linalg.norm(cand - p2) > 0.5 * (d + q2) * 1.02 for p2, q2 in placed) and \
+                    inset + d < cand[0] < width - inset - d and inset + d < cand[1] < height - inset - d:
+                pos = cand
+        spec = random_spec(rng, kind, None, d)
+        spec = DieSpec(spec.kind, spec.value, d, spec.spin, min(spec.tilt, 12.0), 0.0)
+        sprite = render_die(spec, rng)
+        box = paste(scene, sprite, pos[0], pos[1], _shadow(rng, d))
+        placed.append((pos, d))
+        dice.append((sprite.kind, sprite.value, tuple(round(v) for v in box)))
+    image = camera_effects(scene, np.random.default_rng(seed + 1))
+    return image, dice
