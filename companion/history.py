@@ -1,0 +1,572 @@
+"""The table's memory: an append-only event log in SQLite, and the replay that rebuilds a game.
+
+Nothing is ever updated in place or deleted: a roll, a move, a correction and an undo are all
+rows appended in one transaction each (WAL, synchronous=FULL), so a kill at any instant leaves
+either the whole event or none of it. The live game is whatever replaying the committed events
+through the rules engine gives; the table session uses the same `apply_event` for live play, so
+what the players saw and what a restart rebuilds cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import csv
+import enum
+import io
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from companion.reading import DieReading
+from companion.rules.core import CHANCE, Game, GameState, Roll
+from companion.rules.dice import STANDARD
+from companion.rules.errors import NothingToUndo, RulesError
+from companion.rules.registry import get_game
+
+JSON = dict[str, Any]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id       INTEGER PRIMARY KEY,
+    game     TEXT NOT NULL,
+    players  TEXT NOT NULL,
+    options  TEXT NOT NULL,
+    started  REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    id      INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq     INTEGER NOT NULL,
+    at      REAL NOT NULL,
+    kind    TEXT NOT NULL,
+    text    TEXT NOT NULL DEFAULT '',
+    data    TEXT NOT NULL DEFAULT '{}',
+    seat    INTEGER,
+    turn    INTEGER NOT NULL DEFAULT 0,
+    scores  TEXT NOT NULL DEFAULT '[]',
+    outcome TEXT,
+    UNIQUE (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS images (
+    event_id INTEGER PRIMARY KEY REFERENCES events(id),
+    jpeg     BLOB NOT NULL
+);
+"""
+
+
+class HistoryError(RuntimeError):
+    """The database cannot be opened or written, or holds an event the rules reject."""
+
+
+class EventKind(enum.StrEnum):
+    """What an event row records; the replay gives each one meaning."""
+
+    READING = "reading"  # a tray reading that waits for a player to confirm or correct it
+    CORRECT = "correct"  # one die of the pending reading set by a player
+    DISCARD = "discard"  # the pending reading thrown away
+    ROLL = "roll"  # a roll applied to the game (chance step)
+    AMEND = "amend"  # the last applied roll replaced by a corrected one
+    MOVE = "move"  # a player's move applied to the game
+    UNDO = "undo"  # the last `steps` rolls/moves taken back
+    ABANDON = "abandon"  # the game was left unfinished for a new one
+
+
+CORRECTED = "corrected"  # why_unsure of a die a player has set: sure, but not read
+
+STEP_KINDS = frozenset({EventKind.ROLL, EventKind.MOVE})
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game's row plus what its last event says about it."""
+
+    id: int
+    game: str
+    players: tuple[str, ...]
+    options: JSON
+    started: float
+    events: int = 0
+    scores: tuple[int, ...] = ()
+    outcome: JSON | None = None
+    abandoned: bool = False
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None or self.abandoned
+
+    def to_json(self) -> JSON:
+        return {
+            "id": self.id,
+            "game": self.game,
+            "players": list(self.players),
+            "options": self.options,
+            "started": self.started,
+            "events": self.events,
+            "scores": list(self.scores),
+            "outcome": self.outcome,
+            "abandoned": self.abandoned,
+        }
+
+
+@dataclass(frozen=True)
+class Event:
+    """One committed row of the log."""
+
+    id: int
+    game_id: int
+    seq: int
+    at: float
+    kind: EventKind
+    text: str
+    data: JSON
+    seat: int | None
+    turn: int
+    scores: tuple[int, ...]
+    outcome: JSON | None
+    has_image: bool
+
+    def to_json(self) -> JSON:
+        return {
+            "id": self.id,
+            "seq": self.seq,
+            "at": self.at,
+            "kind": self.kind.value,
+            "text": self.text,
+            "data": self.data,
+            "seat": self.seat,
+            "turn": self.turn,
+            "scores": list(self.scores),
+            "outcome": self.outcome,
+            "image": self.has_image,
+        }
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A reading that waits for a player: its dice and the event that holds its image."""
+
+    event_id: int | None  # the event holding the tray image (None for a typed roll)
+    dice: tuple[DieReading, ...]
+    width: int
+    height: int
+    source: str
+    problem: str = ""  # why it was not applied at once (unsure die, does not fit the roll)
+
+    def roll(self) -> Roll:
+        return Roll.of(*((d.die, d.value) for d in self.dice))
+
+
+@dataclass(frozen=True)
+class Step:
+    """An applied roll or move, kept so undo knows what it takes back and which turn it was."""
+
+    event_id: int
+    kind: EventKind
+    seat: int | None
+    turn: int
+    reading: Pending | None  # the dice a roll was read from, shown on the panel
+
+
+@dataclass
+class Position:
+    """A game being replayed or played: the rules state plus what the log adds around it."""
+
+    record: GameRecord
+    state: GameState
+    pending: Pending | None = None
+    steps: list[Step] = field(default_factory=list)
+    abandoned: bool = False
+
+    @property
+    def shown(self) -> Pending | None:
+        """The reading the panel shows: the one waiting, else the dice of the last roll."""
+        if self.pending is not None:
+            return self.pending
+        return next((s.reading for s in reversed(self.steps) if s.reading), None)
+
+    def acting_seat(self) -> int | None:
+        """The seat whose turn it is; a chance step belongs to whoever rolls."""
+        current = self.state.current_player
+        if isinstance(current, int):
+            return current
+        if current == CHANCE:
+            wanted = self.state.roll_wanted()
+            if wanted is not None and wanted.player is not None:
+                return wanted.player
+        return self.steps[-1].seat if self.steps else None
+
+    def next_turn(self, seat: int | None) -> int:
+        """Turn number for a step by `seat`: a new turn each time the acting seat changes."""
+        if not self.steps:
+            return 0 if seat is None else 1
+        last = self.steps[-1]
+        return last.turn if seat is None or seat == last.seat else last.turn + 1
+
+
+def die_value(die: str, value: Any) -> int | str:
+    """A typed or read face in game convention; raises BadRoll for a face the die lacks."""
+    if die in STANDARD:
+        return STANDARD[die].read(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) else str(value).strip()
+
+
+def apply_event(pos: Position, event: Event | PlannedEvent) -> tuple[int | None, int]:
+    """Play one event onto a position: the single meaning of every kind, live and on replay.
+
+    Returns the seat and turn the event belongs to (as they were before it). Raises the rules'
+    errors (IllegalMove, BadRoll, NothingToUndo) for an event that does not fit; the position
+    may then be half-changed, so callers rebuild it from the log.
+    """
+    kind, data = event.kind, event.data
+    seat = pos.acting_seat()
+    turn = pos.next_turn(seat)
+    if kind is EventKind.READING:
+        pos.pending = _reading(data, event.id if data.get("image") else None)
+    elif kind is EventKind.CORRECT:
+        pos.pending = _corrected(_need_pending(pos), data)
+    elif kind is EventKind.DISCARD:
+        _need_pending(pos)
+        pos.pending = None
+    elif kind in STEP_KINDS:
+        pos.state.apply_text(event.text)
+        reading = None
+        if kind is EventKind.ROLL:
+            pos.pending = None
+            reading = _reading(data, data.get("reading")) if "dice" in data else None
+        pos.steps.append(Step(event.id, kind, seat, turn, reading))
+    elif kind is EventKind.AMEND:
+        if not pos.steps or pos.steps[-1].reading is None:
+            raise NothingToUndo("only the last roll can be corrected; undo the moves after it")
+        last = pos.steps.pop()
+        pos.state.undo()
+        pos.state.apply_text(event.text)
+        pos.steps.append(replace(last, event_id=event.id, reading=_corrected(last.reading, data)))
+        seat, turn = last.seat, last.turn
+    elif kind is EventKind.UNDO:
+        for _ in range(int(data.get("steps", 1))):
+            if not pos.steps:
+                raise NothingToUndo("nothing left to undo in this game")
+            pos.state.undo()
+            pos.steps.pop()
+        pos.pending = None
+    elif kind is EventKind.ABANDON:
+        pos.abandoned = True
+    else:  # pragma: no cover - EventKind is closed
+        raise HistoryError(f"unknown event kind {kind}")
+    return seat, turn
+
+
+def _reading(data: JSON, event_id: int | None) -> Pending:
+    return Pending(
+        event_id=event_id,
+        dice=tuple(_die(d) for d in data["dice"]),
+        width=int(data.get("width", 0)),
+        height=int(data.get("height", 0)),
+        source=str(data.get("source", "camera")),
+        problem=str(data.get("problem", "")),
+    )
+
+
+def _die(data: JSON) -> DieReading:
+    die = DieReading.from_json(data)
+    return replace(die, why_unsure=CORRECTED) if data.get("corrected") else die
+
+
+def die_json(die: DieReading) -> JSON:
+    """A die of a reading as stored in an event, keeping whether a player set it."""
+    return {**die.to_json(), **({"corrected": True} if die.why_unsure == CORRECTED else {})}
+
+
+def _corrected(reading: Pending, data: JSON) -> Pending:
+    """The reading with one die set by a player: sure from now on."""
+    index = int(data["index"])
+    dice = list(reading.dice)
+    dice[index] = replace(dice[index], value=data["new"], confidence=1.0, unsure=False,
+                          why_unsure=CORRECTED)
+    return replace(reading, dice=tuple(dice), problem="")
+
+
+def _need_pending(pos: Position) -> Pending:
+    if pos.pending is None:
+        raise NothingToUndo("no reading is waiting to be confirmed")
+    return pos.pending
+
+
+@dataclass(frozen=True)
+class PlannedEvent:
+    """An event the table wants to append: applied to the position first, then committed."""
+
+    kind: EventKind
+    text: str = ""
+    data: JSON = field(default_factory=dict)
+    jpeg: bytes | None = None
+    id: int = -1  # reserved with History.next_event_id() before the event is applied
+
+
+class History:
+    """The SQLite event log. One connection, guarded by a lock: the table is the single writer."""
+
+    def __init__(
+        self, path: str | Path, games: Callable[[str], type[Game]] = get_game
+    ) -> None:
+        self.path = Path(path)
+        self.lookup = games  # the registry; tests may pass their own
+        self._lock = threading.RLock()
+        try:
+            if str(path) != ":memory:":
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            raise HistoryError(f"cannot open the history database {path}: {exc}") from exc
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One transaction: everything inside commits together or not at all."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise HistoryError(f"could not write the history: {exc}") from exc
+
+    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            try:
+                cur = self._db.execute(sql, args)
+                cur.row_factory = sqlite3.Row
+                return cur.fetchall()
+            except sqlite3.Error as exc:
+                raise HistoryError(f"could not read the history: {exc}") from exc
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def create_game(self, game: str, players: list[str], options: JSON) -> GameRecord:
+        started = time.time()
+        with self._write() as db:
+            cur = db.execute(
+                "INSERT INTO games (game, players, options, started) VALUES (?, ?, ?, ?)",
+                (game, json.dumps(players), json.dumps(options), started),
+            )
+        return GameRecord(int(cur.lastrowid or 0), game, tuple(players), dict(options), started)
+
+    def next_event_id(self) -> int:
+        """The id the next event will get; safe because the table is the only writer."""
+        return int(self._read("SELECT COALESCE(MAX(id), 0) + 1 AS n FROM events")[0]["n"])
+
+    def append(
+        self, pos: Position, planned: PlannedEvent, seat: int | None, turn: int
+    ) -> Event:
+        """Commit one event (with its reserved id) and the scores and outcome it leads to."""
+        state = pos.state
+        scores = list(state.scores())
+        outcome = state.outcome.to_json() if state.outcome is not None else None
+        if planned.id <= 0:
+            raise HistoryError("an event needs an id reserved with next_event_id()")
+        with self._write() as db:
+            (seq,) = db.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?",
+                (pos.record.id,),
+            ).fetchone()
+            at = time.time()
+            cur = db.execute(
+                "INSERT INTO events (id, game_id, seq, at, kind, text, data, seat, turn, scores,"
+                " outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (planned.id, pos.record.id, seq, at, planned.kind.value, planned.text,
+                 json.dumps(planned.data), seat, turn, json.dumps(scores),
+                 json.dumps(outcome) if outcome else None),
+            )
+            event_id = int(cur.lastrowid or 0)
+            if planned.jpeg:
+                db.execute("INSERT INTO images (event_id, jpeg) VALUES (?, ?)",
+                           (event_id, planned.jpeg))
+        return Event(event_id, pos.record.id, int(seq), at, planned.kind, planned.text,
+                     planned.data, seat, turn, tuple(scores), outcome, bool(planned.jpeg))
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def events(self, game_id: int) -> list[Event]:
+        rows = self._read(
+            "SELECT e.*, (i.event_id IS NOT NULL) AS has_image FROM events e"
+            " LEFT JOIN images i ON i.event_id = e.id WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        return [_event(row) for row in rows]
+
+    def game(self, game_id: int) -> GameRecord:
+        rows = self._read(_GAMES_SQL + " WHERE g.id = ?", (game_id,))
+        if not rows:
+            raise HistoryError(f"no game {game_id} in the history")
+        return _record(rows[0])
+
+    def games(self, limit: int = 100) -> list[GameRecord]:
+        """Past and running games, newest first."""
+        return [_record(r) for r in self._read(_GAMES_SQL + " ORDER BY g.id DESC LIMIT ?",
+                                               (limit,))]
+
+    def latest_open_game(self) -> GameRecord | None:
+        """The newest game that is neither finished nor abandoned: the one to resume."""
+        for record in self.games(limit=1):
+            return None if record.over else record
+        return None
+
+    def image(self, event_id: int) -> bytes | None:
+        rows = self._read("SELECT jpeg FROM images WHERE event_id = ?", (event_id,))
+        return bytes(rows[0]["jpeg"]) if rows else None
+
+    def replay(self, record: GameRecord) -> Position:
+        """Rebuild a game by replaying its committed events through the rules engine."""
+        try:
+            state = self.lookup(record.game)().new_state(list(record.players), record.options)
+        except RulesError as exc:
+            raise HistoryError(f"game {record.id} cannot be set up again: {exc}") from exc
+        pos = Position(record, state)
+        for event in self.events(record.id):
+            try:
+                apply_event(pos, event)
+            except (RulesError, ValueError, KeyError, IndexError) as exc:
+                raise HistoryError(
+                    f"game {record.id}: event {event.seq} ({event.kind} {event.text!r})"
+                    f" does not replay: {exc}"
+                ) from exc
+        return pos
+
+    # -- export and statistics -------------------------------------------------------------
+
+    def export_json(self, game_id: int) -> JSON:
+        record = self.game(game_id)
+        events = self.events(game_id)
+        live = effective_steps(events)
+        return {
+            "game": record.to_json(),
+            "events": [{**e.to_json(), "undone": e.kind in _STEPS and e.id not in live}
+                       for e in events],
+        }
+
+    def export_csv(self, game_id: int) -> str:
+        record = self.game(game_id)
+        events = self.events(game_id)
+        live = effective_steps(events)
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["seq", "time", "kind", "turn", "player", "text", "undone",
+                         *(f"score {p}" for p in record.players)])
+        for e in events:
+            player = record.players[e.seat] if e.seat is not None else ""
+            writer.writerow([e.seq, time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(e.at)),
+                             e.kind.value, e.turn, player, e.text or _describe_data(e),
+                             int(e.kind in _STEPS and e.id not in live), *e.scores])
+        return out.getvalue()
+
+    def player_stats(self) -> list[JSON]:
+        """Per player across games: games finished, wins, mean final score, dice luck."""
+        stats: dict[str, JSON] = {}
+        for record in self.games(limit=10_000):
+            events = self.events(record.id)
+            finished = record.outcome is not None
+            for seat, name in enumerate(record.players):
+                s = stats.setdefault(name, {"player": name, "games": 0, "wins": 0,
+                                            "score_total": 0, "dice": {}})
+                if finished:
+                    s["games"] += 1
+                    s["wins"] += seat in record.outcome.get("winners", ())  # type: ignore[union-attr]
+                    s["score_total"] += record.scores[seat] if seat < len(record.scores) else 0
+            live = effective_steps(events)
+            for e in events:
+                if e.id in live and e.kind in (EventKind.ROLL, EventKind.AMEND) \
+                        and e.seat is not None and e.seat < len(record.players):
+                    _count_dice(stats[record.players[e.seat]]["dice"], e.text)
+        return [_finish_stats(s) for s in sorted(stats.values(), key=lambda s: s["player"])]
+
+
+_STEPS = frozenset({EventKind.ROLL, EventKind.MOVE, EventKind.AMEND})
+
+
+def effective_steps(events: list[Event]) -> set[int]:
+    """Event ids of the rolls and moves still in force (not taken back by an undo)."""
+    stack: list[int] = []
+    for e in events:
+        if e.kind in STEP_KINDS:
+            stack.append(e.id)
+        elif e.kind is EventKind.AMEND and stack:
+            stack[-1] = e.id
+        elif e.kind is EventKind.UNDO:
+            del stack[len(stack) - int(e.data.get("steps", 1)):]
+    return set(stack)
+
+
+def _count_dice(dice: JSON, roll_text: str) -> None:
+    for die in Roll.parse(roll_text).dice:
+        expected = STANDARD[die.kind].expected() if die.kind in STANDARD else None
+        if expected is None or not isinstance(die.value, int):
+            continue
+        entry = dice.setdefault(die.kind, {"rolls": 0, "total": 0, "expected": expected})
+        entry["rolls"] += 1
+        entry["total"] += die.value
+
+
+def _finish_stats(s: JSON) -> JSON:
+    games = s.pop("score_total")
+    luck = {}
+    for kind, entry in sorted(s["dice"].items()):
+        mean = entry["total"] / entry["rolls"]
+        luck[kind] = {"rolls": entry["rolls"], "mean": round(mean, 3),
+                      "expected": entry["expected"], "luck": round(mean - entry["expected"], 3)}
+    return {"player": s["player"], "games": s["games"], "wins": s["wins"],
+            "mean_score": round(games / s["games"], 2) if s["games"] else None, "dice": luck}
+
+
+def _describe_data(e: Event) -> str:
+    if e.kind is EventKind.CORRECT:
+        return f"die {e.data.get('index')}: {e.data.get('old')} -> {e.data.get('new')}"
+    if e.kind is EventKind.READING:
+        return " ".join(f"{d['die']}={d['value']}" for d in e.data.get("dice", []))
+    if e.kind is EventKind.UNDO:
+        return f"undo {e.data.get('steps', 1)}"
+    return ""
+
+
+_GAMES_SQL = (
+    "SELECT g.*, (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) AS n,"
+    " (SELECT scores FROM events e WHERE e.game_id = g.id ORDER BY seq DESC LIMIT 1) AS scores,"
+    " (SELECT outcome FROM events e WHERE e.game_id = g.id ORDER BY seq DESC LIMIT 1) AS outcome,"
+    " EXISTS (SELECT 1 FROM events e WHERE e.game_id = g.id AND e.kind = 'abandon') AS abandoned"
+    " FROM games g"
+)
+
+
+def _record(row: sqlite3.Row) -> GameRecord:
+    return GameRecord(
+        id=row["id"], game=row["game"], players=tuple(json.loads(row["players"])),
+        options=json.loads(row["options"]), started=row["started"], events=row["n"],
+        scores=tuple(json.loads(row["scores"] or "[]")),
+        outcome=json.loads(row["outcome"]) if row["outcome"] else None,
+        abandoned=bool(row["abandoned"]),
+    )
+
+
+def _event(row: sqlite3.Row) -> Event:
+    return Event(
+        id=row["id"], game_id=row["game_id"], seq=row["seq"], at=row["at"],
+        kind=EventKind(row["kind"]), text=row["text"], data=json.loads(row["data"]),
+        seat=row["seat"], turn=row["turn"], scores=tuple(json.loads(row["scores"])),
+        outcome=json.loads(row["outcome"]) if row["outcome"] else None,
+        has_image=bool(row["has_image"]),
+    )

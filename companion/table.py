@@ -1,0 +1,421 @@
+"""The table session: the one writer that ties the game, the dice and the history together.
+
+Phones, buttons and the camera all end up here. Each action becomes a planned event that is
+first played onto the live position (so the rules validate it) and then committed to SQLite;
+if either step fails the position is rebuilt from the log, so what the table shows is always
+exactly what a restart would rebuild.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.history import (
+    CORRECTED,
+    EventKind,
+    History,
+    HistoryError,
+    Pending,
+    PlannedEvent,
+    Position,
+    apply_event,
+    die_json,
+    die_value,
+)
+from companion.reading import DieReading, TrayReading
+from companion.rules.core import CHANCE, Roll
+from companion.rules.dice import STANDARD
+from companion.rules.errors import IllegalMove, NothingToUndo
+
+JSON = dict[str, Any]
+DiceSource = Callable[[list[str] | None], TrayReading]
+
+MAX_MOVES_SHOWN = 40  # the panel lists the best moves; a long tail helps nobody at the table
+
+
+class TableError(RuntimeError):
+    """An action that does not fit the table now: no game, no reading waiting, camera busy."""
+
+
+class SetupError(TableError, ValueError):
+    """A new game asked for with bad players or options (the web layer answers 400)."""
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A hardware or software problem the panel and the LEDs show until it is cleared."""
+
+    kind: str  # camera | model | database | ...
+    message: str
+    advice: str
+
+    def to_json(self) -> JSON:
+        return {"kind": self.kind, "message": self.message, "advice": self.advice}
+
+
+class TableSession:
+    """Holds the current game; every change goes through its lock and into the history."""
+
+    def __init__(self, history: History, dice_source: DiceSource | None = None) -> None:
+        self.history = history
+        self.dice_source = dice_source
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._reading = threading.Lock()
+        self._pos: Position | None = None
+        self._faults: dict[str, Fault] = {}
+        self._snapshot: tuple[int, JSON] | None = None
+        self.version = 0
+        self._resume()
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def _resume(self) -> None:
+        """Pick up the newest unfinished game exactly where its committed events left it."""
+        try:
+            record = self.history.latest_open_game()
+            self._pos = self.history.replay(record) if record else None
+        except HistoryError as exc:
+            self._pos = None
+            self.report_fault("database", str(exc), "start a new game; the old one is kept")
+
+    def _rebuild(self) -> None:
+        assert self._pos is not None
+        self._pos = self.history.replay(self.history.game(self._pos.record.id))
+
+    def _bump(self) -> None:
+        with self._changed:
+            self.version += 1
+            self._changed.notify_all()
+
+    def wait_for_change(self, since_version: int, timeout: float) -> int:
+        """Block until the version differs from `since_version` (or timeout); return it."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.version != since_version, timeout)
+            return self.version
+
+    @property
+    def game_id(self) -> int | None:
+        with self._lock:
+            return self._pos.record.id if self._pos else None
+
+    # -- the core: plan, apply, commit ----------------------------------------------------
+
+    def _need_game(self) -> Position:
+        if self._pos is None:
+            raise TableError("no game is running: start one first")
+        return self._pos
+
+    def _play(self, planned: PlannedEvent) -> None:
+        pos = self._need_game()
+        planned = replace(planned, id=self.history.next_event_id())
+        if planned.kind is EventKind.ROLL and planned.jpeg:
+            planned = replace(planned, data={**planned.data, "reading": planned.id})
+        try:
+            seat, turn = apply_event(pos, planned)
+        except Exception:
+            self._rebuild()  # the rules refused it: back to exactly what is committed
+            raise
+        try:
+            self.history.append(pos, planned, seat, turn)
+        except HistoryError as exc:
+            self.report_fault("database", str(exc), "check the SD card; the last action was lost")
+            self._rebuild()
+            raise
+        self._bump()
+
+    # -- starting ----------------------------------------------------------------------------
+
+    def new_game(self, game: str, players: list[str], options: JSON | None = None) -> int:
+        """Start a game (the running one is kept in the history as abandoned); returns its id."""
+        names = _player_names(players)
+        cls = self.history.lookup(game)
+        if not cls.min_players <= len(names) <= cls.max_players:
+            raise SetupError(
+                f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {len(names)}"
+            )
+        options = dict(options or {})
+        try:
+            cls().new_state(list(names), options)  # validates the options before anything moves
+        except (ValueError, TypeError, KeyError) as exc:
+            raise SetupError(f"cannot set up {cls.title}: {exc}") from exc
+        with self._lock:
+            if self._pos is not None and not self._pos.record.over and not self._pos.abandoned:
+                self._play(PlannedEvent(EventKind.ABANDON))
+            record = self.history.create_game(game, list(names), options)
+            self._pos = self.history.replay(record)
+            self._bump()
+            return record.id
+
+    # -- dice ------------------------------------------------------------------------------
+
+    def read_dice(self) -> TrayReading:
+        """Ask the dice source for the roll wanted and submit what it reads."""
+        if self.dice_source is None:
+            raise TableError("no camera is connected: type the roll in instead")
+        if not self._reading.acquire(blocking=False):
+            raise TableError("the camera is already reading the tray")
+        try:
+            with self._lock:
+                kinds = list(self._roll_wanted_now().dice)
+            try:
+                reading = self.dice_source(kinds)
+            except (RuntimeError, OSError) as exc:
+                # Vision errors are RuntimeErrors; the table does not import vision (one-way deps).
+                kind = "model" if type(exc).__name__ == "ModelError" else "camera"
+                advice = ("reinstall the model file" if kind == "model"
+                          else "check the camera cable and the tray lights, or type the roll in")
+                self.report_fault(kind, str(exc), advice)
+                raise TableError(f"could not read the dice: {exc}") from exc
+            self.clear_fault("camera")
+            self.clear_fault("model")
+            self.submit_reading(reading)
+            return reading
+        finally:
+            self._reading.release()
+
+    def _roll_wanted_now(self) -> Any:
+        pos = self._need_game()
+        wanted = pos.state.roll_wanted()
+        if pos.state.current_player != CHANCE or wanted is None:
+            raise TableError(f"no roll is wanted now: {_whose_turn(pos)}")
+        return wanted
+
+    def submit_reading(self, reading: TrayReading, *, hold_if_wrong: bool = True) -> None:
+        """Apply a sure reading that fits the roll wanted; otherwise hold it for the players."""
+        data = {**reading.to_json(), "image": bool(reading.jpeg)}
+        with self._lock:
+            self._roll_wanted_now()
+            roll = Roll.of(*((d.die, d.value) for d in reading.dice))
+            if not reading.unsure:
+                try:
+                    self._play(PlannedEvent(EventKind.ROLL, roll.text(), data, reading.jpeg))
+                    return
+                except IllegalMove as exc:
+                    if not hold_if_wrong:
+                        raise
+                    data["problem"] = str(exc)
+            else:
+                data["problem"] = "unsure: " + ", ".join(
+                    f"die {i + 1} ({d.die}) {d.why_unsure or 'low confidence'}"
+                    for i, d in enumerate(reading.dice) if d.unsure
+                )
+            self._play(PlannedEvent(EventKind.READING, roll.text(), data, reading.jpeg))
+
+    def type_roll(self, text: str) -> None:
+        """A roll typed on a phone ('d20=17 d6=3'): applied if it fits, rejected otherwise."""
+        roll = Roll.parse(text if text.strip().startswith("roll") else "roll " + text)
+        dice = tuple(DieReading(d.kind, die_value(d.kind, d.value), 1.0, (0, 0, 0, 0))
+                     for d in roll.dice)
+        self.submit_reading(TrayReading(dice, source="typed"), hold_if_wrong=False)
+
+    def correct_die(self, index: int, value: Any) -> None:
+        """Set one die of the waiting reading, or of the last roll if nothing was played on it."""
+        with self._lock:
+            pos = self._need_game()
+            shown = pos.shown
+            if shown is None:
+                raise TableError("there is no reading to correct")
+            if pos.pending is None and (not pos.steps or pos.steps[-1].reading is not shown):
+                raise TableError("a move was already played on that roll: undo it first")
+            if not 0 <= index < len(shown.dice):
+                raise TableError(f"there is no die {index + 1} in the reading")
+            die = shown.dice[index]
+            new = die_value(die.die, value)
+            data = {"index": index, "die": die.die, "old": die.value, "new": new}
+            if pos.pending is not None:
+                self._play(PlannedEvent(EventKind.CORRECT, f"{die.die}={new}", data))
+                return
+            dice = [(d.die, new if i == index else d.value) for i, d in enumerate(shown.dice)]
+            self._play(PlannedEvent(EventKind.AMEND, Roll.of(*dice).text(), data))
+
+    def discard_reading(self) -> None:
+        with self._lock:
+            if self._need_game().pending is None:
+                raise TableError("no reading is waiting")
+            self._play(PlannedEvent(EventKind.DISCARD))
+
+    # -- moves -----------------------------------------------------------------------------
+
+    def confirm(self) -> None:
+        """Accept the waiting reading; with none, play the best-ranked move (the OK button)."""
+        with self._lock:
+            pos = self._need_game()
+            if pos.pending is not None:
+                self._apply_pending(pos.pending)
+                return
+            if pos.state.current_player is None:
+                raise TableError("the game is over")
+            if pos.state.current_player == CHANCE:
+                raise TableError(f"roll the dice first: {_whose_turn(pos)}")
+            ranked = pos.state.ranked_moves()
+            if not ranked:
+                raise TableError("there is no legal move to play")
+            self._play(PlannedEvent(EventKind.MOVE, ranked[0].move.text()))
+
+    def _apply_pending(self, pending: Pending) -> None:
+        data = {
+            "dice": [die_json(d) for d in pending.dice], "width": pending.width,
+            "height": pending.height, "source": pending.source, "reading": pending.event_id,
+        }
+        self._play(PlannedEvent(EventKind.ROLL, pending.roll().text(), data))
+
+    def choose_move(self, text: str) -> None:
+        """Play a move by its text form (a roll text goes through the dice path)."""
+        if text.strip().startswith("roll"):
+            self.type_roll(text)
+            return
+        with self._lock:
+            pos = self._need_game()
+            if pos.state.current_player == CHANCE:
+                raise TableError(f"roll the dice first: {_whose_turn(pos)}")
+            move = pos.state.parse_move(text)
+            self._play(PlannedEvent(EventKind.MOVE, move.text()))
+
+    def end_turn(self) -> None:
+        with self._lock:
+            pos = self._need_game()
+            if pos.state.current_player == CHANCE or pos.state.current_player is None:
+                raise TableError(f"no turn to end now: {_whose_turn(pos)}")
+            ends = [m.text() for m in pos.state.legal_moves() if m.text().split()[0] == "end"]
+            if not ends:
+                raise TableError("the turn cannot end yet: play a move first")
+            self._play(PlannedEvent(EventKind.MOVE, ends[0]))
+
+    def undo(self) -> None:
+        """Take back the waiting reading, else the last roll or move (an event, not a delete)."""
+        with self._lock:
+            pos = self._need_game()
+            if pos.pending is not None:
+                self._play(PlannedEvent(EventKind.DISCARD))
+            elif not pos.steps:
+                raise NothingToUndo("nothing to undo: the game has just started")
+            else:
+                self._play(PlannedEvent(EventKind.UNDO, "undo", {"steps": 1}))
+
+    def undo_turn(self) -> None:
+        """Take back every roll and move of the latest turn in one event."""
+        with self._lock:
+            pos = self._need_game()
+            if not pos.steps:
+                raise NothingToUndo("nothing to undo: the game has just started")
+            turn = pos.steps[-1].turn
+            count = len(pos.steps) - next(
+                (i + 1 for i in range(len(pos.steps) - 1, -1, -1) if pos.steps[i].turn != turn), 0
+            )
+            self._play(PlannedEvent(EventKind.UNDO, "undo turn", {"steps": count}))
+
+    # -- faults ----------------------------------------------------------------------------
+
+    def report_fault(self, kind: str, message: str, advice: str) -> None:
+        with self._lock:
+            fault = Fault(kind, message, advice)
+            if self._faults.get(kind) != fault:
+                self._faults[kind] = fault
+                self._bump()
+
+    def clear_fault(self, kind: str) -> None:
+        with self._lock:
+            if self._faults.pop(kind, None) is not None:
+                self._bump()
+
+    # -- the view --------------------------------------------------------------------------
+
+    def snapshot(self) -> JSON:
+        """Everything a phone shows, as JSON; computed once per version."""
+        with self._lock:
+            if self._snapshot is None or self._snapshot[0] != self.version:
+                self._snapshot = (self.version, self._build_snapshot())
+            return self._snapshot[1]
+
+    def _build_snapshot(self) -> JSON:
+        base: JSON = {"version": self.version,
+                      "faults": [f.to_json() for f in self._faults.values()]}
+        pos = self._pos
+        if pos is None:
+            return {**base, "game": None}
+        state, record = pos.state, pos.record
+        current = state.current_player
+        seat = pos.acting_seat()
+        wanted = state.roll_wanted() if current == CHANCE else None
+        ranked = state.ranked_moves() if isinstance(current, int) and pos.pending is None else []
+        cls = self.history.lookup(record.game)
+        return {
+            **base,
+            "game": {
+                "id": record.id, "name": record.game, "title": cls.title,
+                "players": list(record.players), "options": record.options,
+                "over": current is None or pos.abandoned,
+                "outcome": state.outcome.to_json() if state.outcome else None,
+            },
+            "state": state.describe(),
+            "scores": list(state.scores()),
+            "current": {
+                "seat": seat, "player": record.players[seat] if seat is not None else None,
+                "chance": current == CHANCE, "text": _whose_turn(pos),
+            },
+            "turn": pos.next_turn(seat),
+            "roll_wanted": wanted.to_json() if wanted else None,
+            "moves": [r.to_json() for r in ranked[:MAX_MOVES_SHOWN]],
+            "moves_total": len(ranked),
+            "can_end_turn": any(r.move.text().split()[0] == "end" for r in ranked),
+            "reading": _reading_view(pos),
+            "can_undo": bool(pos.steps) or pos.pending is not None,
+        }
+
+
+def _reading_view(pos: Position) -> JSON | None:
+    shown = pos.shown
+    if shown is None:
+        return None
+    pending = shown is pos.pending
+    last_roll = bool(pos.steps) and pos.steps[-1].reading is shown
+    return {
+        "pending": pending,
+        "correctable": pending or last_roll,
+        "image": f"/api/images/{shown.event_id}.jpg" if shown.event_id is not None else None,
+        "width": shown.width,
+        "height": shown.height,
+        "source": shown.source,
+        "problem": shown.problem if pending else "",
+        "dice": [
+            {**die_json(d), "corrected": d.why_unsure == CORRECTED,
+             "faces": list(STANDARD[d.die].faces) if d.die in STANDARD else None}
+            for d in shown.dice
+        ],
+    }
+
+
+def _whose_turn(pos: Position) -> str:
+    state, players = pos.state, pos.record.players
+    current = state.current_player
+    if pos.abandoned:
+        return "this game was abandoned"
+    if current is None:
+        outcome = state.outcome
+        if outcome and outcome.winners:
+            return "game over: " + " and ".join(players[w] for w in outcome.winners) + " won"
+        return "game over" + (f": {outcome.reason}" if outcome else "")
+    if current == CHANCE:
+        wanted = state.roll_wanted()
+        who = players[wanted.player] if wanted and wanted.player is not None else "someone"
+        dice = " ".join(wanted.dice) if wanted else "dice"
+        reason = f" ({wanted.reason})" if wanted and wanted.reason else ""
+        return f"{who} rolls {dice}{reason}"
+    return f"{players[current]} to play"
+
+
+def _player_names(players: Any) -> list[str]:
+    if not isinstance(players, list | tuple) or not players:
+        raise SetupError("players must be a non-empty list of names")
+    names = [str(p).strip() for p in players if isinstance(p, str)]
+    if len(names) != len(players) or not all(names):
+        raise SetupError("every player needs a name")
+    if any(len(n) > 40 for n in names):
+        raise SetupError("a player's name is at most 40 characters")
+    if len({n.casefold() for n in names}) != len(names):
+        raise SetupError("two players have the same name")
+    return names
