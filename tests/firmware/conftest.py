@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from firmware_helpers import FAST_HOLD, FakeClock
+from firmware_helpers import FAST_HOLD, FakeClock, ScriptedDice
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from companion.history import History
+from companion.table import TableSession
+from firmware.controller import TurnController
 from firmware.devices import Panel
+
+# The table helper's test game (Pig, one d6) lives in tests/; real games replace it here later.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 @pytest.fixture
@@ -34,3 +42,35 @@ def clock() -> FakeClock:
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "history.db"
+
+
+@dataclass
+class Box:
+    """The whole box on a test bench: mock pins, the panel, a real session, the controller."""
+
+    factory: MockFactory
+    panel: Panel
+    table: TableSession
+    dice: ScriptedDice
+    clock: FakeClock
+    controller: TurnController
+
+    def lit(self, bcm: int) -> float:
+        return self.factory.pin(bcm).state
+
+    def colour(self) -> tuple[float, float, float]:
+        p = FAST_HOLD
+        return tuple(self.lit(b) for b in (p.player_red, p.player_green, p.player_blue))
+
+
+@pytest.fixture
+def box(factory: MockFactory, panel: Panel, db_path: Path, clock: FakeClock) -> Iterator[Box]:
+    from table_pig import games
+
+    dice = ScriptedDice()
+    table = TableSession(History(db_path, games), dice)
+    table.new_game("pig", ["Ann", "Bob"], {"target": 10})
+    controller = TurnController(table, panel, clock=clock)
+    yield Box(factory, panel, table, dice, clock, controller)
+    controller.close()
+    table.history.close()

@@ -1,0 +1,56 @@
+"""Which failures are hardware/software faults the players must fix, with what to tell them.
+
+A fault is not a wrong move: the camera went away, the model file is broken, the database cannot
+be written. The controller reports it to the table session (so the panel shows the message and the
+advice) and lights the attention LED; the recorded game is never touched by a fault.
+"""
+
+from __future__ import annotations
+
+import errno
+import sqlite3
+from dataclasses import dataclass
+
+from vision.errors import CameraError, ImageError, ModelError
+
+CAMERA, MODEL, DATABASE = "camera", "model", "database"
+
+
+@dataclass(frozen=True)
+class Fault:
+    kind: str  # camera | model | database
+    message: str  # what happened, in plain words
+    advice: str  # what to do about it
+
+
+def fault_for(exc: BaseException) -> Fault | None:
+    """The fault an exception means, or None when it is not a fault (e.g. an illegal move)."""
+    if isinstance(exc, CameraError | ImageError):
+        return Fault(
+            CAMERA,
+            f"The camera cannot see the tray: {exc}",
+            "Check the camera cable (or USB plug) and that nothing covers the lens, then press "
+            "ROLL to try again. You can also type the dice in on the phone.",
+        )
+    if isinstance(exc, ModelError):
+        return Fault(
+            MODEL,
+            f"The dice reader could not load its model: {exc}",
+            "Run `rollscribe doctor` on the Pi; reinstall Rollscribe if the model file is missing "
+            "or damaged. Meanwhile type the dice in on the phone.",
+        )
+    if _is_storage_error(exc):
+        return Fault(
+            DATABASE,
+            f"The game cannot be saved: {exc}",
+            "The SD card is full or read-only. Free some space (or replace the card) and press "
+            "ROLL; everything recorded so far is kept.",
+        )
+    cause = exc.__cause__ or exc.__context__
+    return fault_for(cause) if cause is not None and cause is not exc else None
+
+
+def _is_storage_error(exc: BaseException) -> bool:
+    if isinstance(exc, sqlite3.OperationalError) or type(exc) is sqlite3.DatabaseError:
+        return True  # read-only, disk full, locked, or not a database file any more
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EROFS, errno.EDQUOT)

@@ -1,0 +1,130 @@
+"""Faults: the attention light says so, the panel says what to do, the game is untouched, and
+the box recovers once the fault clears."""
+
+from __future__ import annotations
+
+import errno
+import sqlite3
+
+import pytest
+from conftest import Box
+from firmware_helpers import FAST_HOLD, d6, tap
+
+from companion.history import History
+from companion.table import TableSession
+from firmware.controller import TurnController, TurnState
+from firmware.devices import Light
+from firmware.faults import CAMERA, DATABASE, MODEL, Fault, fault_for
+from vision.errors import CameraError, ImageError, ModelError
+
+P = FAST_HOLD
+
+
+def roll(box: Box) -> None:
+    tap(box.factory, P.roll)
+    box.controller.wait_idle()
+
+
+def events(box: Box) -> int:
+    assert box.table.game_id is not None
+    return len(box.table.history.events(box.table.game_id))
+
+
+@pytest.mark.parametrize(
+    ("error", "kind", "advice"),
+    [
+        (CameraError("no frame from the camera for 2 s"), CAMERA, "camera cable"),
+        (ImageError("frame is all black"), CAMERA, "nothing covers the lens"),
+        (ModelError("models/dice.onnx: file is truncated"), MODEL, "rollscribe doctor"),
+    ],
+)
+def test_a_vision_fault_lights_attention_and_tells_the_panel(
+    box: Box, error: Exception, kind: str, advice: str
+) -> None:
+    recorded = events(box)
+    box.dice.script.append(error)
+    roll(box)
+    assert box.controller.state is TurnState.FAULT
+    assert box.panel.shown.attention is Light.ON and box.lit(P.attention) == 1
+    assert box.lit(P.ready) == 0 and box.colour() == (0, 0, 0)
+    (fault,) = box.table.snapshot()["faults"]
+    assert fault["kind"] == kind and str(error) in fault["message"] and advice in fault["advice"]
+    assert events(box) == recorded
+
+    box.dice.script.append(d6(4))  # the camera is back: ROLL reads and the fault clears
+    roll(box)
+    snap = box.table.snapshot()
+    assert snap["faults"] == [] and snap["state"]["pot"] == 4
+    assert box.controller.state is TurnState.MOVE_APPLIED
+
+
+def test_a_read_only_database_keeps_the_game_and_recovers(box: Box) -> None:
+    box.dice.script.append(d6(4))
+    roll(box)
+    recorded = events(box)
+    db = box.table.history._db  # the session's own connection: the one that must fail
+    db.execute("PRAGMA query_only = 1")  # what a read-only card does (chmod cannot stop root)
+    tap(box.factory, P.confirm)
+    assert box.controller.state is TurnState.FAULT
+    (fault,) = box.table.snapshot()["faults"]
+    assert fault["kind"] == DATABASE and "SD card" in fault["advice"]
+    snap = box.table.snapshot()
+    assert snap["scores"] == [0, 0] and snap["state"]["pot"] == 4
+    assert events(box) == recorded
+    again = TableSession(History(box.table.history.path, box.table.history.lookup))
+    assert again.snapshot()["state"]["pot"] == 4  # what a restart rebuilds: nothing lost
+
+    db.execute("PRAGMA query_only = 0")
+    tap(box.factory, P.confirm)  # the same press now works and clears the fault
+    assert box.table.snapshot()["faults"] == []
+    assert box.table.snapshot()["scores"] == [4, 0]
+
+
+def test_probes_retry_on_their_own_and_clear_the_fault(box: Box) -> None:
+    healthy = [False, False, True]
+    tried: list[bool] = []
+
+    def probe() -> None:
+        tried.append(True)
+        if not healthy[len(tried) - 1]:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    controller = TurnController(box.table, box.panel, clock=box.clock,
+                                probes={DATABASE: probe}, retry_seconds=5)
+    controller.report(Fault(DATABASE, "disk full", "free some space"))
+    assert controller.tick() is TurnState.FAULT and tried == []
+    box.clock.advance(5)
+    assert controller.tick() is TurnState.FAULT and len(tried) == 1
+    box.clock.advance(5)
+    controller.tick()
+    box.clock.advance(5)
+    assert controller.tick() is TurnState.WAITING_FOR_ROLL and len(tried) == 3
+    assert box.table.snapshot()["faults"] == []
+
+
+def test_a_fault_reported_by_someone_else_shows_until_they_clear_it(box: Box) -> None:
+    box.table.report_fault(CAMERA, "camera unplugged", "plug it back in")
+    assert box.controller.refresh() is TurnState.FAULT
+    box.table.clear_fault(CAMERA)
+    assert box.controller.refresh() is TurnState.WAITING_FOR_ROLL
+
+
+@pytest.mark.parametrize(
+    ("error", "kind"),
+    [
+        (sqlite3.OperationalError("attempt to write a readonly database"), DATABASE),
+        (sqlite3.OperationalError("database or disk is full"), DATABASE),
+        (OSError(errno.ENOSPC, "No space left on device"), DATABASE),
+        (sqlite3.DatabaseError("file is not a database"), DATABASE),
+        (OSError(errno.EROFS, "Read-only file system"), DATABASE),
+        (sqlite3.IntegrityError("UNIQUE constraint failed"), None),
+        (ValueError("d6 cannot show 7"), None),
+        (OSError(errno.ENOENT, "No such file"), None),
+    ],
+)
+def test_which_errors_are_faults(error: Exception, kind: str | None) -> None:
+    fault = fault_for(error)
+    assert (fault.kind if fault else None) == kind
+    wrapped = RuntimeError("could not write the history")
+    wrapped.__cause__ = error
+    assert fault_for(wrapped) == fault
