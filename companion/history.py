@@ -16,17 +16,17 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from companion.reading import DieReading
+from companion.rules import registry
 from companion.rules.core import CHANCE, Game, GameState, Roll
 from companion.rules.dice import STANDARD
 from companion.rules.errors import NothingToUndo, RulesError
-from companion.rules.registry import get_game
 
 JSON = dict[str, Any]
 
@@ -59,8 +59,20 @@ CREATE TABLE IF NOT EXISTS images (
 """
 
 
+class Registry(Protocol):
+    """Where games are looked up by name: companion.rules.registry itself fits."""
+
+    def get_game(self, name: str) -> type[Game]: ...
+
+    def game_names(self) -> list[str]: ...
+
+
 class HistoryError(RuntimeError):
     """The database cannot be opened or written, or holds an event the rules reject."""
+
+
+class NoSuchGame(HistoryError, LookupError):
+    """A game id that is not in the history."""
 
 
 class EventKind(enum.StrEnum):
@@ -311,11 +323,9 @@ class PlannedEvent:
 class History:
     """The SQLite event log. One connection, guarded by a lock: the table is the single writer."""
 
-    def __init__(
-        self, path: str | Path, games: Callable[[str], type[Game]] = get_game
-    ) -> None:
+    def __init__(self, path: str | Path, games: Registry = registry) -> None:
         self.path = Path(path)
-        self.lookup = games  # the registry; tests may pass their own
+        self.games_registry = games  # the rules registry module; tests may pass their own
         self._lock = threading.RLock()
         try:
             if str(path) != ":memory:":
@@ -413,7 +423,7 @@ class History:
     def game(self, game_id: int) -> GameRecord:
         rows = self._read(_GAMES_SQL + " WHERE g.id = ?", (game_id,))
         if not rows:
-            raise HistoryError(f"no game {game_id} in the history")
+            raise NoSuchGame(f"no game {game_id} in the history")
         return _record(rows[0])
 
     def games(self, limit: int = 100) -> list[GameRecord]:
@@ -434,7 +444,7 @@ class History:
     def replay(self, record: GameRecord) -> Position:
         """Rebuild a game by replaying its committed events through the rules engine."""
         try:
-            state = self.lookup(record.game)().new_state(list(record.players), record.options)
+            state = self.games_registry.get_game(record.game)().new_state(list(record.players), record.options)
         except RulesError as exc:
             raise HistoryError(f"game {record.id} cannot be set up again: {exc}") from exc
         pos = Position(record, state)

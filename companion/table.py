@@ -132,7 +132,7 @@ class TableSession:
     def new_game(self, game: str, players: list[str], options: JSON | None = None) -> int:
         """Start a game (the running one is kept in the history as abandoned); returns its id."""
         names = _player_names(players)
-        cls = self.history.lookup(game)
+        cls = self.history.games_registry.get_game(game)
         if not cls.min_players <= len(names) <= cls.max_players:
             raise SetupError(
                 f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {len(names)}"
@@ -342,7 +342,7 @@ class TableSession:
         seat = pos.acting_seat()
         wanted = state.roll_wanted() if current == CHANCE else None
         ranked = state.ranked_moves() if isinstance(current, int) and pos.pending is None else []
-        cls = self.history.lookup(record.game)
+        cls = self.history.games_registry.get_game(record.game)
         return {
             **base,
             "game": {

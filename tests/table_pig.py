@@ -128,9 +128,20 @@ class Pig(Game):
         return state
 
 
-def games(name: str) -> type[Game]:
-    from companion.rules.errors import UnknownGame
+class PigRegistry:
+    """Stands in for companion.rules.registry (History takes any object with these two)."""
 
-    if name != "pig":
-        raise UnknownGame(f"unknown game {name!r}")
-    return Pig
+    @staticmethod
+    def get_game(name: str) -> type[Game]:
+        from companion.rules.errors import UnknownGame
+
+        if name != "pig":
+            raise UnknownGame(f"unknown game {name!r}")
+        return Pig
+
+    @staticmethod
+    def game_names() -> list[str]:
+        return ["pig"]
+
+
+games = PigRegistry()

@@ -1,0 +1,48 @@
+"""The phone panel: a Flask app over one table session.
+
+`create_app()` follows Flask's tutorial shape: configuration in, one blueprint per area (pages,
+JSON API, server-sent events), and the services (the table session, the table PIN) hung on
+`app.extensions["rollscribe"]` so that views stay thin: parse, call the table, answer.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Flask
+
+from companion.history import History
+from companion.table import TableSession
+from companion.web.access import Services
+from companion.web.errors import register_errors
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the panel. Config keys: TABLE (a ready session) or DB_PATH (+ DICE_SOURCE),
+    PIN (else a random 4-digit one), PUBLIC_URL (what the QR code points phones at)."""
+    app = Flask(__name__)
+    app.config.from_mapping(
+        SECRET_KEY=secrets.token_hex(16),
+        DB_PATH="var/rollscribe.db",
+        DICE_SOURCE=None,
+        PIN=None,
+        PUBLIC_URL=None,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SSE_HEARTBEAT=15.0,
+    )
+    if test_config:
+        app.config.from_mapping(test_config)
+    table = app.config.get("TABLE") or TableSession(
+        History(app.config["DB_PATH"]), app.config["DICE_SOURCE"]
+    )
+    pin = str(app.config["PIN"] or f"{secrets.randbelow(10_000):04d}")
+    app.extensions["rollscribe"] = Services(table, pin, app.config["PUBLIC_URL"])
+
+    from companion.web import api, events, pages
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(events.bp)
+    register_errors(app)
+    return app

@@ -1,0 +1,204 @@
+"""The JSON API: everything the pages do, documented in docs/api.md.
+
+Views only parse the request, call the table session or the history, and answer JSON; the error
+handlers turn refusals into 400/409/403 with a message. Every action answers the new snapshot.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, request, session
+
+from companion.history import effective_steps
+from companion.web.access import can_act, needs_pin, services
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+class BadRequest(ValueError):
+    """A request body that is not what the endpoint takes."""
+
+
+def body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if data is None and not request.content_length:
+        return {}
+    if not isinstance(data, dict):
+        raise BadRequest("send a JSON object as the request body")
+    return data
+
+
+def field(data: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+    value = data.get(name)
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise BadRequest(f"'{name}' must be a {want}")
+    return value
+
+
+def snapshot() -> Response:
+    return jsonify(services().table.snapshot())
+
+
+# -- reading --------------------------------------------------------------------------------
+
+
+@bp.get("/state")
+def state() -> Response:
+    return snapshot()
+
+
+@bp.get("/access")
+def access() -> Response:
+    return jsonify({"can_act": can_act()})
+
+
+@bp.post("/pin")
+def pin() -> Response:
+    given = body().get("pin")
+    if not services().pin_ok(given if isinstance(given, str) else str(given)):
+        abort(403, "wrong PIN: read it off the table's screen")
+    session["pin"] = services().pin
+    session.permanent = True
+    return jsonify({"can_act": True})
+
+
+@bp.get("/catalog")
+def catalog() -> Response:
+    registry = services().table.history.games_registry
+    games = []
+    for name in registry.game_names():
+        cls = registry.get_game(name)
+        games.append({"name": name, "title": cls.title, "min_players": cls.min_players,
+                      "max_players": cls.max_players, "options": cls.options_schema()})
+    return jsonify({"games": games})
+
+
+@bp.get("/games")
+def games() -> Response:
+    return jsonify({"games": [g.to_json() for g in services().table.history.games()]})
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int) -> Response:
+    history = services().table.history
+    record = history.game(game_id)
+    events = history.events(game_id)
+    live = effective_steps(events)
+    timeline = []
+    for e in events:
+        image = e.id if e.has_image else e.data.get("reading")
+        timeline.append({
+            **e.to_json(),
+            "player": record.players[e.seat] if e.seat is not None else None,
+            "undone": e.kind.value in ("roll", "move", "amend") and e.id not in live,
+            "image": f"/api/images/{image}.jpg" if image else None,
+        })
+    return jsonify({"game": record.to_json(), "events": timeline})
+
+
+@bp.get("/games/<int:game_id>/export.json")
+def export_json(game_id: int) -> Response:
+    out = jsonify(services().table.history.export_json(game_id))
+    out.headers["Content-Disposition"] = f"attachment; filename=game-{game_id}.json"
+    return out
+
+
+@bp.get("/games/<int:game_id>/export.csv")
+def export_csv(game_id: int) -> Response:
+    text = services().table.history.export_csv(game_id)
+    return Response(text, mimetype="text/csv", headers={
+        "Content-Disposition": f"attachment; filename=game-{game_id}.csv"})
+
+
+@bp.get("/stats")
+def stats() -> Response:
+    return jsonify({"players": services().table.history.player_stats()})
+
+
+@bp.get("/images/<int:event_id>.jpg")
+def image(event_id: int) -> Response:
+    jpeg = services().table.history.image(event_id)
+    if jpeg is None:
+        abort(404, f"no tray image for event {event_id}")
+    return Response(jpeg, mimetype="image/jpeg",
+                    headers={"Cache-Control": "public, max-age=86400, immutable"})
+
+
+# -- acting (PIN needed) --------------------------------------------------------------------
+
+
+@bp.post("/games")
+@needs_pin
+def new_game() -> tuple[Response, int]:
+    data = body()
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise BadRequest("'options' must be an object")
+    services().table.new_game(field(data, "game", str), field(data, "players", list), options)
+    return snapshot(), 201
+
+
+@bp.post("/read")
+@needs_pin
+def read() -> Response:
+    services().table.read_dice()
+    return snapshot()
+
+
+@bp.post("/roll")
+@needs_pin
+def roll() -> Response:
+    services().table.type_roll(field(body(), "roll", str))
+    return snapshot()
+
+
+@bp.post("/correct")
+@needs_pin
+def correct() -> Response:
+    data = body()
+    services().table.correct_die(field(data, "index", int), field(data, "value", (int, str)))
+    return snapshot()
+
+
+@bp.post("/confirm")
+@needs_pin
+def confirm() -> Response:
+    services().table.confirm()
+    return snapshot()
+
+
+@bp.post("/discard")
+@needs_pin
+def discard() -> Response:
+    services().table.discard_reading()
+    return snapshot()
+
+
+@bp.post("/move")
+@needs_pin
+def move() -> Response:
+    services().table.choose_move(field(body(), "move", str))
+    return snapshot()
+
+
+@bp.post("/end-turn")
+@needs_pin
+def end_turn() -> Response:
+    services().table.end_turn()
+    return snapshot()
+
+
+@bp.post("/undo")
+@needs_pin
+def undo() -> Response:
+    services().table.undo()
+    return snapshot()
+
+
+@bp.post("/undo-turn")
+@needs_pin
+def undo_turn() -> Response:
+    services().table.undo_turn()
+    return snapshot()

@@ -1,0 +1,91 @@
+// Shared by every page: the API helper, the PIN lock, the live stream, small DOM helpers.
+"use strict";
+
+const RS = {
+  canAct: document.body.dataset.canAct === "yes",
+  seatColours: ["#e0a526", "#4fa3e0", "#e05a4f", "#6cc56c", "#b07ce0", "#e07cc0"],
+
+  el(tag, attrs = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs)) {
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value);
+    }
+    for (const child of children) if (child !== null && child !== undefined) node.append(child);
+    return node;
+  },
+
+  toast(message, bad = true) {
+    const box = document.getElementById("toast");
+    box.textContent = message;
+    box.className = bad ? "toast bad" : "toast";
+    box.hidden = false;
+    clearTimeout(RS._toastTimer);
+    RS._toastTimer = setTimeout(() => { box.hidden = true; }, 5000);
+  },
+
+  async get(path) {
+    const response = await fetch(path, { headers: { Accept: "application/json" } });
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.error || response.statusText);
+    return data;
+  },
+
+  // POST an action; the answer is the new table snapshot (or an error message to show).
+  async api(path, body = {}) {
+    const response = await fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+    });
+    let data = {};
+    try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
+    if (!response.ok) {
+      if (response.status === 403) RS.setAccess(false);
+      RS.toast(data.error || `error ${response.status}`);
+      throw new Error(data.error);
+    }
+    return data;
+  },
+
+  setAccess(canAct) {
+    RS.canAct = canAct;
+    document.body.dataset.canAct = canAct ? "yes" : "no";
+    document.getElementById("lock").hidden = canAct;
+    if (canAct) document.getElementById("pin-form").hidden = true;
+  },
+
+  // Follow the table: EventSource reconnects by itself; if it gives up, start a new one.
+  live(onState) {
+    const dot = document.getElementById("live");
+    let source = null;
+    const connect = () => {
+      source = new EventSource("/events");
+      source.addEventListener("state", (event) => onState(JSON.parse(event.data)));
+      source.onopen = () => { dot.className = "live on"; dot.title = "live"; };
+      source.onerror = () => {
+        dot.className = "live off"; dot.title = "reconnecting…";
+        if (source.readyState === EventSource.CLOSED) setTimeout(connect, 1000);
+      };
+    };
+    connect();
+    window.addEventListener("pagehide", () => source && source.close());
+  },
+};
+
+document.getElementById("lock").addEventListener("click", () => {
+  const form = document.getElementById("pin-form");
+  form.hidden = !form.hidden;
+  if (!form.hidden) document.getElementById("pin-input").focus();
+});
+document.getElementById("pin-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  try {
+    await RS.api("/api/pin", { pin: document.getElementById("pin-input").value });
+    RS.setAccess(true);
+    RS.toast("Unlocked: you can play", false);
+  } catch (e) { /* the toast says why */ }
+});
+RS.setAccess(RS.canAct);

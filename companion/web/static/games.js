@@ -1,0 +1,28 @@
+// Past games and per-player statistics across games.
+"use strict";
+
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+}
+
+RS.get("/api/games").then(({ games }) => {
+  const items = games.map((g) => {
+    const state = g.outcome ? `won by ${g.outcome.winners.map((w) => g.players[w]).join(" & ")}`
+      : g.abandoned ? "abandoned" : "in play";
+    return RS.el("li", {}, RS.el("a", { href: `/games/${g.id}` },
+      RS.el("strong", { text: `#${g.id} ${g.game}` }), ` ${g.players.join(", ")} — ${state}`),
+      RS.el("small", { text: ` ${when(g.started)} · ${g.events} events · scores ${g.scores.join(" / ")}` }));
+  });
+  document.getElementById("games").replaceChildren(...(items.length ? items : [RS.el("li", { text: "No games yet." })]));
+});
+
+RS.get("/api/stats").then(({ players }) => {
+  const kinds = [...new Set(players.flatMap((p) => Object.keys(p.dice)))].sort();
+  const head = RS.el("tr", {}, ...["Player", "Games", "Wins", "Mean score", ...kinds.map((k) => `Luck ${k}`)]
+    .map((t) => RS.el("th", { text: t })));
+  const rows = players.map((p) => RS.el("tr", {},
+    RS.el("td", { text: p.player }), RS.el("td", { text: String(p.games) }), RS.el("td", { text: String(p.wins) }),
+    RS.el("td", { text: p.mean_score === null ? "–" : String(p.mean_score) }),
+    ...kinds.map((k) => RS.el("td", { text: p.dice[k] ? `${p.dice[k].luck > 0 ? "+" : ""}${p.dice[k].luck} (${p.dice[k].rolls})` : "–" }))));
+  document.getElementById("stats").replaceChildren(head, ...rows);
+});

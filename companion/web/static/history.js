@@ -1,0 +1,74 @@
+// One game's history: score-over-time chart (inline SVG) and the turn-by-turn timeline.
+"use strict";
+
+const gameId = document.getElementById("history").dataset.game;
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+function drawChart(game, events) {
+  const points = [{ seq: 0, scores: game.players.map(() => 0) },
+    ...events.filter((e) => e.scores.length).map((e) => ({ seq: e.seq, scores: e.scores }))];
+  const W = 320, H = 160, pad = 24;
+  const all = points.flatMap((p) => p.scores);
+  const lo = Math.min(0, ...all), hi = Math.max(1, ...all);
+  const x = (i) => pad + ((W - 2 * pad) * i) / Math.max(1, points.length - 1);
+  const y = (v) => H - pad - ((H - 2 * pad) * (v - lo)) / (hi - lo);
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "score-chart", role: "img",
+    "aria-label": "scores over the game" });
+  chart.append(svg("line", { x1: pad, y1: y(lo), x2: W - pad, y2: y(lo), class: "axis" }));
+  chart.append(svg("line", { x1: pad, y1: pad, x2: pad, y2: H - pad, class: "axis" }));
+  for (const v of [lo, hi]) {
+    const label = svg("text", { x: pad - 4, y: y(v) + 4, "text-anchor": "end", class: "tick" });
+    label.textContent = String(v);
+    chart.append(label);
+  }
+  game.players.forEach((name, seat) => {
+    const d = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.scores[seat] ?? 0).toFixed(1)}`).join(" ");
+    chart.append(svg("path", { d, fill: "none", stroke: RS.seatColours[seat % 6], "stroke-width": 2.5,
+      "data-player": name }));
+  });
+  document.getElementById("chart").replaceChildren(chart);
+  document.getElementById("legend").replaceChildren(...game.players.map((name, seat) =>
+    RS.el("span", { class: "legend" }, RS.el("span", { class: "swatch", style: `background:${RS.seatColours[seat % 6]}` }),
+      `${name} ${points[points.length - 1].scores[seat] ?? 0}`)));
+}
+
+const WORDS = { reading: "reading held", correct: "corrected", discard: "reading discarded", roll: "rolled",
+  amend: "roll corrected to", move: "played", undo: "undid", abandon: "game abandoned" };
+
+function drawTimeline(events) {
+  let turn = null;
+  const items = [];
+  for (const e of events) {
+    if (e.turn !== turn) {
+      turn = e.turn;
+      items.push(RS.el("li", { class: "turn-head", text: turn ? `Turn ${turn}${e.player ? ` — ${e.player}` : ""}` : "Setup" }));
+    }
+    const text = e.kind === "undo" ? `${e.data.steps} step${e.data.steps > 1 ? "s" : ""}`
+      : e.kind === "correct" ? `die ${e.data.index + 1} ${e.data.old} → ${e.data.new}` : e.text;
+    items.push(RS.el("li", { class: `event ${e.kind}${e.undone ? " undone" : ""}`, "data-kind": e.kind },
+      e.image ? RS.el("img", { src: e.image, alt: "tray", loading: "lazy", class: "thumb" }) : null,
+      RS.el("span", { class: "what" }, RS.el("b", { text: `${WORDS[e.kind] || e.kind} ` }), text),
+      RS.el("small", { class: "scores-after", text: e.scores.join(" / ") })));
+  }
+  document.getElementById("timeline").replaceChildren(...items);
+}
+
+function load() {
+  RS.get(`/api/games/${gameId}`).then(({ game, events }) => {
+    document.getElementById("history-title").textContent = `Game ${game.id}: ${game.game}`;
+    const state = game.outcome ? `won by ${game.outcome.winners.map((w) => game.players[w]).join(" & ")}`
+      : game.abandoned ? "abandoned" : "in play";
+    document.getElementById("history-meta").textContent = `${game.players.join(", ")} — ${state}`;
+    drawChart(game, events);
+    drawTimeline(events);
+  });
+}
+
+load();
+RS.live((s) => { if (s.game && String(s.game.id) === gameId) load(); });

@@ -1,0 +1,157 @@
+// The table view: whose turn, the tray with boxed dice, ranked moves, scores; live.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let snap = null;
+
+function act(path, body) {
+  return RS.api(path, body).then(render).catch(() => {});
+}
+
+function renderFaults(faults) {
+  $("faults").replaceChildren(...faults.map((f) => RS.el("div", { class: "fault" },
+    RS.el("strong", { text: `${f.kind}: ` }), `${f.message} `, RS.el("em", { text: f.advice }))));
+}
+
+function dieLabel(d) {
+  const pct = Math.round(d.confidence * 100);
+  return `${d.die} ${d.value}` + (d.corrected ? " ✎" : d.unsure ? ` ?${pct}%` : "");
+}
+
+function renderTray(reading) {
+  const tray = $("tray");
+  $("problem").hidden = true;
+  $("pending-actions").hidden = true;
+  if (!reading) {
+    tray.replaceChildren(RS.el("p", { class: "hint", text: "No dice read yet." }));
+    $("reading-source").textContent = "";
+    return;
+  }
+  $("reading-source").textContent = reading.pending ? "waiting for you" : `(${reading.source})`;
+  const dice = reading.dice.map((d, i) => {
+    const button = RS.el("button", {
+      type: "button", class: "die" + (d.unsure ? " unsure" : "") + (d.corrected ? " corrected" : ""),
+      "data-index": i, "aria-label": `die ${i + 1}: ${d.die} showing ${d.value}`,
+      onclick: () => openDie(i),
+    }, RS.el("span", { text: dieLabel(d) }));
+    if (reading.image && reading.width) {
+      const [x0, y0, x1, y1] = d.box;
+      button.style.left = `${(100 * x0) / reading.width}%`;
+      button.style.top = `${(100 * y0) / reading.height}%`;
+      button.style.width = `${(100 * (x1 - x0)) / reading.width}%`;
+      button.style.height = `${(100 * (y1 - y0)) / reading.height}%`;
+    }
+    return button;
+  });
+  if (reading.image) {
+    const img = RS.el("img", { src: reading.image, alt: "the tray", width: reading.width, height: reading.height });
+    tray.replaceChildren(RS.el("div", { class: "tray-image" }, img, ...dice));
+  } else {
+    tray.replaceChildren(RS.el("div", { class: "chips" }, ...dice));
+  }
+  if (reading.pending) {
+    $("pending-actions").hidden = false;
+    if (reading.problem) { $("problem").hidden = false; $("problem").textContent = reading.problem; }
+  }
+}
+
+function openDie(index) {
+  if (!snap || !snap.reading || !snap.reading.correctable) {
+    RS.toast("This roll can no longer be corrected: undo the moves played on it first.");
+    return;
+  }
+  if (!RS.canAct) { RS.toast("Enter the table PIN to correct dice."); return; }
+  const die = snap.reading.dice[index];
+  $("die-title").textContent = `Die ${index + 1}: ${die.die} read as ${die.value}`;
+  const dialog = $("die-dialog");
+  const pick = (value) => { dialog.close(); act("/api/correct", { index, value }); };
+  if (die.faces) {
+    $("free-face").hidden = true; $("face-ok").hidden = true;
+    $("faces").replaceChildren(...die.faces.map((f) => RS.el("button", {
+      type: "button", class: f === die.value ? "face current" : "face", text: String(f),
+      onclick: () => pick(f),
+    })));
+  } else {
+    $("faces").replaceChildren();
+    $("free-face").hidden = false; $("face-ok").hidden = false;
+    $("face-input").value = die.value;
+    $("face-ok").onclick = (e) => { e.preventDefault(); pick($("face-input").value); };
+  }
+  dialog.showModal();
+}
+
+function renderMoves(s) {
+  const moves = s.moves.map((m, i) => RS.el("li", {},
+    RS.el("button", { type: "button", class: i === 0 ? "move best" : "move",
+      onclick: () => act("/api/move", { move: m.move }) },
+      RS.el("span", { class: "move-text", text: m.move }),
+      RS.el("span", { class: "points", text: m.points ? `${m.points > 0 ? "+" : ""}${m.points}` : "" }),
+      m.detail ? RS.el("small", { class: "detail", text: m.detail }) : null)));
+  if (!moves.length) {
+    const why = s.game.over ? "The game is over." : s.current.chance ? "Roll the dice first." : "No moves.";
+    moves.push(RS.el("li", { class: "hint", text: why }));
+  }
+  $("moves").replaceChildren(...moves);
+  $("moves-total").textContent = s.moves_total > s.moves.length ? `(best ${s.moves.length} of ${s.moves_total})` : "";
+  $("end-turn").hidden = !s.can_end_turn;
+  $("undo").disabled = !s.can_undo;
+  $("undo-turn").disabled = !s.can_undo;
+}
+
+function renderScores(s) {
+  const rows = s.game.players.map((name, seat) => RS.el("tr",
+    { class: seat === s.current.seat && !s.game.over ? "current" : "" },
+    RS.el("td", {}, RS.el("span", { class: "swatch", style: `background:${RS.seatColours[seat % 6]}` }), name),
+    RS.el("td", { class: "score", text: String(s.scores[seat] ?? "") })));
+  $("scores").replaceChildren(...rows);
+}
+
+// describe() is each game's own JSON; show it generically so any game works.
+function renderValue(value) {
+  if (Array.isArray(value)) {
+    if (value.length && value.every((v) => v && typeof v === "object" && !Array.isArray(v))) {
+      const keys = [...new Set(value.flatMap(Object.keys))];
+      return RS.el("table", { class: "kv" },
+        RS.el("tr", {}, ...keys.map((k) => RS.el("th", { text: k }))),
+        ...value.map((row) => RS.el("tr", {}, ...keys.map((k) => RS.el("td", {}, renderValue(row[k]))))));
+    }
+    return document.createTextNode(value.map((v) => (typeof v === "object" ? JSON.stringify(v) : v)).join(", "));
+  }
+  if (value && typeof value === "object") {
+    return RS.el("dl", { class: "kv" }, ...Object.entries(value).flatMap(([k, v]) =>
+      [RS.el("dt", { text: k }), RS.el("dd", {}, renderValue(v))]));
+  }
+  return document.createTextNode(value === null || value === undefined ? "" : String(value));
+}
+
+function render(s) {
+  snap = s;
+  renderFaults(s.faults);
+  $("no-game").hidden = !!s.game;
+  $("table").hidden = !s.game;
+  if (!s.game) return;
+  $("game-title").textContent = s.game.title;
+  $("whose").textContent = s.current.text;
+  $("wanted").textContent = s.roll_wanted ? `Roll: ${s.roll_wanted.dice.join(" ")}` : "";
+  const pending = s.reading && s.reading.pending;
+  $("read").hidden = !s.roll_wanted || pending;
+  $("typed").hidden = !s.roll_wanted;
+  renderTray(s.reading);
+  renderMoves(s);
+  renderScores(s);
+  $("state").replaceChildren(renderValue(s.state));
+  $("history-link").href = `/games/${s.game.id}`;
+}
+
+$("read").addEventListener("click", () => act("/api/read"));
+$("typed").addEventListener("submit", (e) => {
+  e.preventDefault();
+  act("/api/roll", { roll: $("typed-roll").value }).then(() => { $("typed-roll").value = ""; });
+});
+$("confirm-reading").addEventListener("click", () => act("/api/confirm"));
+$("discard").addEventListener("click", () => act("/api/discard"));
+$("end-turn").addEventListener("click", () => act("/api/end-turn"));
+$("undo").addEventListener("click", () => act("/api/undo"));
+$("undo-turn").addEventListener("click", () => act("/api/undo-turn"));
+RS.get("/api/state").then(render);
+RS.live(render);

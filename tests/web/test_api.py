@@ -1,0 +1,113 @@
+"""The JSON API: every action, the PIN, and bad input answered 400/409 with nothing changed."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import GAME, PIN, PLAYERS, roll_text
+
+
+@pytest.fixture
+def started(player):
+    assert player.post("/api/games", json={"game": GAME, "players": PLAYERS}).status_code == 201
+    return player
+
+
+def events(table) -> list:
+    return table.history.events(table.game_id) if table.game_id else []
+
+
+def test_watching_needs_no_pin_but_acting_does(watcher, started, table):
+    assert watcher.get("/api/state").json["game"]["players"] == PLAYERS
+    before = events(table)
+    for path, body in [("/api/roll", {"roll": "d6=3"}), ("/api/undo", {}), ("/api/confirm", {}),
+                       ("/api/games", {"game": GAME, "players": PLAYERS})]:
+        answer = watcher.post(path, json=body)
+        assert answer.status_code == 403 and "PIN" in answer.json["error"]
+    assert events(table) == before and watcher.get("/api/access").json == {"can_act": False}
+    assert watcher.post("/api/pin", json={"pin": "0000"}).status_code == 403
+    assert watcher.post("/api/roll", json={"roll": roll_text(table.snapshot())},
+                        headers={"X-Table-Pin": PIN}).status_code == 200
+
+
+def test_a_turn_through_the_api(started, table):
+    snap = started.post("/api/roll", json={"roll": roll_text(table.snapshot())}).json
+    assert snap["current"]["chance"] is False and snap["moves"]
+    best = snap["moves"][0]["move"]
+    after = started.post("/api/move", json={"move": best}).json
+    assert after["version"] > snap["version"]
+    assert [e.text for e in events(table)][-1] == best
+    undone = started.post("/api/undo").json
+    assert undone["moves"] == snap["moves"]
+
+
+@pytest.mark.parametrize(("path", "body", "status", "words"), [
+    ("/api/roll", {"roll": 17}, 400, "'roll' must be a str"),
+    ("/api/roll", {"roll": "d6 three"}, 400, "kind=value"),
+    ("/api/roll", {"roll": "d6=9"}, 409, "no face"),
+    ("/api/roll", {"roll": "d6=2 d6=3"}, 409, "wanted 1 dice"),
+    ("/api/move", {"move": "end"}, 409, "roll the dice first"),
+    ("/api/move", {}, 400, "'move' must be a str"),
+    ("/api/correct", {"index": "x", "value": 3}, 400, "'index' must be a int"),
+    ("/api/correct", {"index": 0, "value": 3}, 409, "no reading to correct"),
+    ("/api/confirm", {}, 409, "roll the dice first"),
+    ("/api/undo", {}, 409, "nothing to undo"),
+    ("/api/discard", {}, 409, "no reading is waiting"),
+    ("/api/read", {}, 409, "no camera"),
+    ("/api/games", {"game": "chess", "players": PLAYERS}, 400, "unknown game 'chess'"),
+    ("/api/games", {"game": GAME, "players": "Ann"}, 400, "'players' must be a list"),
+    ("/api/games", {"game": GAME, "players": ["Ann"]}, 400, "2-4 players"),
+    ("/api/games", {"game": GAME, "players": PLAYERS, "options": []}, 400, "'options'"),
+])
+def test_bad_requests_are_refused_clearly_and_change_nothing(started, table, path, body, status,
+                                                             words):
+    before, version = events(table), table.version
+    answer = started.post(path, json=body)
+    assert answer.status_code == status, answer.json
+    assert words in answer.json["error"]
+    assert events(table) == before and table.version == version
+
+
+def test_a_body_that_is_not_a_json_object_is_400(started):
+    answer = started.post("/api/roll", data="roll d6=3", content_type="application/json")
+    assert answer.status_code == 400 and "JSON object" in answer.json["error"]
+    assert started.post("/api/roll", json=["d6=3"]).status_code == 400
+
+
+def test_correcting_a_held_reading_then_confirming(started, table):
+    from companion.reading import DieReading, TrayReading
+
+    table.submit_reading(TrayReading((DieReading("d6", 5, 0.3, (5, 5, 50, 50), True, "blurry"),),
+                                     b"\xff\xd8x", 100, 80))
+    snap = started.get("/api/state").json
+    assert snap["reading"]["pending"] and snap["reading"]["image"].endswith(".jpg")
+    assert started.get(snap["reading"]["image"]).data == b"\xff\xd8x"
+    assert started.post("/api/correct", json={"index": 3, "value": 2}).status_code == 409
+    assert started.post("/api/correct", json={"index": 0, "value": "7"}).status_code == 409
+    snap = started.post("/api/correct", json={"index": 0, "value": "2"}).json
+    assert snap["reading"]["dice"][0]["value"] == 2 and snap["reading"]["dice"][0]["corrected"]
+    snap = started.post("/api/confirm").json
+    assert snap["reading"]["pending"] is False and snap["current"]["chance"] is False
+
+
+def test_history_exports_and_stats(started, table):
+    started.post("/api/roll", json={"roll": "d6=4"})
+    started.post("/api/end-turn")
+    gid = table.game_id
+    detail = started.get(f"/api/games/{gid}").json
+    assert [e["kind"] for e in detail["events"]] == ["roll", "move"]
+    assert detail["events"][0]["player"] == "Ann" and detail["events"][1]["scores"] == [4, 0]
+    csv = started.get(f"/api/games/{gid}/export.csv")
+    assert csv.mimetype == "text/csv"
+    assert csv.text.splitlines()[0] == "seq,time,kind,turn,player,text,undone,score Ann,score Bob"
+    exported = started.get(f"/api/games/{gid}/export.json").json
+    assert exported["game"]["id"] == gid and len(exported["events"]) == 2
+    assert [g["id"] for g in started.get("/api/games").json["games"]] == [gid]
+    ann = next(p for p in started.get("/api/stats").json["players"] if p["player"] == "Ann")
+    assert ann["dice"]["d6"] == {"rolls": 1, "mean": 4.0, "expected": 3.5, "luck": 0.5}
+    assert started.get("/api/games/999").status_code == 404
+    assert started.get("/api/images/999.jpg").status_code == 404
+
+
+def test_catalog_lists_games_with_their_options(watcher):
+    games = watcher.get("/api/catalog").json["games"]
+    assert all({"name", "title", "min_players", "max_players", "options"} <= set(g) for g in games)

@@ -1,0 +1,66 @@
+"""Pages, the PIN hand-over (panel, QR link), and the live stream."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+from conftest import GAME, PIN, PLAYERS, roll_text
+
+
+def test_pages_render_and_link_their_local_scripts(watcher, player, table):
+    player.post("/api/games", json={"game": GAME, "players": PLAYERS})
+    for path, script in [("/", "table.js"), ("/new", "new.js"), ("/games", "games.js"),
+                         (f"/games/{table.game_id}", "history.js")]:
+        page = watcher.get(path)
+        assert page.status_code == 200 and f"/static/{script}" in page.text
+        assert "http" not in page.text.split("<main>")[0].replace("http-equiv", "")  # no CDN
+        assert watcher.get(f"/static/{script}").status_code == 200
+    assert 'data-can-act="no"' in watcher.get("/").text
+    assert 'data-can-act="yes"' in player.get("/").text
+    missing = watcher.get("/games/999", headers={"Accept": "text/html"})
+    assert missing.status_code == 404 and "no game 999" in missing.text
+
+
+def test_the_panel_shows_pin_and_qr_only_on_the_table_itself(app, watcher):
+    panel = watcher.get("/panel")
+    assert panel.status_code == 200 and PIN in panel.text and "<svg" in panel.text
+    assert f"/join?pin={PIN}" in panel.text
+    phone = app.test_client()
+    refused = phone.get("/panel", environ_base={"REMOTE_ADDR": "192.168.1.40"})
+    assert refused.status_code == 403 and PIN not in refused.text
+
+
+def test_the_qr_link_unlocks_a_phone(watcher):
+    assert watcher.get("/join?pin=9999").status_code == 403
+    assert watcher.get("/api/access").json == {"can_act": False}
+    answer = watcher.get(f"/join?pin={PIN}")
+    assert answer.status_code == 302 and answer.location == "/"
+    assert watcher.get("/api/access").json == {"can_act": True}
+
+
+def test_the_stream_sends_the_state_then_every_change(app, player, table):
+    player.post("/api/games", json={"game": GAME, "players": PLAYERS})
+    stream = app.test_client().get("/events", buffered=False)
+    assert stream.mimetype == "text/event-stream"
+    chunks = iter(stream.response)
+    assert next(chunks).decode() == "retry: 1000\n\n"
+    first = next(chunks).decode()
+    version = json.loads(first.split("data: ", 1)[1])["version"]
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(next(chunks).decode()))
+    reader.start()
+    player.post("/api/roll", json={"roll": roll_text(table.snapshot())})
+    reader.join(5)
+    assert got and got[0].startswith(f"id: {version + 1}\nevent: state\n")
+    assert json.loads(got[0].split("data: ", 1)[1])["current"]["chance"] is False
+    stream.close()
+
+
+def test_the_stream_keeps_a_quiet_connection_alive(table):
+    from companion.web import create_app
+
+    app = create_app({"TESTING": True, "TABLE": table, "PIN": PIN, "SSE_HEARTBEAT": 0.05})
+    chunks = iter(app.test_client().get("/events", buffered=False).response)
+    next(chunks), next(chunks)
+    assert next(chunks) == b": still here\n\n"
