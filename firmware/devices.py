@@ -128,7 +128,7 @@ class Panel:
         self.attention = LED(pins.attention, pin_factory=pin_factory)
         self.player = RGBLED(
             pins.player_red, pins.player_green, pins.player_blue,
-            active_high=not pins.rgb_common_anode, pwm=True, pin_factory=pin_factory,
+            active_high=not pins.rgb_active_low, pwm=True, pin_factory=pin_factory,
         )
         self.buzzer = (
             Buzzer(pins.buzzer, pin_factory=pin_factory) if pins.buzzer is not None else None

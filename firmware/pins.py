@@ -45,7 +45,7 @@ class PinMap:
     player_blue: int = 26
     buzzer: int | None = 24
     hold_seconds: float = 1.0  # a press this long is a long press (end turn, undo the turn)
-    rgb_common_anode: bool = False  # True for common-anode RGB LEDs (the colour pins sink)
+    rgb_active_low: bool = False  # True when the colour pins sink LED current (no transistors)
 
     BUTTONS = ("roll", "confirm", "undo", "next")
     LEDS = ("ready", "reading", "attention", "player_red", "player_green", "player_blue")
@@ -70,7 +70,7 @@ class PinMap:
 # TOML sections -> the PinMap fields each may set.
 _SECTIONS: dict[str, tuple[str, ...]] = {
     "buttons": (*PinMap.BUTTONS, "hold_seconds"),
-    "leds": (*PinMap.LEDS, "rgb_common_anode"),
+    "leds": (*PinMap.LEDS, "rgb_active_low"),
     "buzzer": ("pin",),
 }
 

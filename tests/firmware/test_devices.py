@@ -55,8 +55,8 @@ def test_a_blinking_light_toggles_and_keeps_its_rhythm(factory: MockFactory, pan
     assert pin.state == 0
 
 
-def test_common_anode_rgb_inverts_the_levels(factory: MockFactory) -> None:
-    panel = Panel(PinMap(rgb_common_anode=True), factory)
+def test_an_active_low_rgb_led_inverts_the_levels(factory: MockFactory) -> None:
+    panel = Panel(PinMap(rgb_active_low=True), factory)
     try:
         panel.show(Lights(player=Light.ON, colour=(0.0, 0.0, 1.0)))
         assert factory.pin(PinMap().player_blue).state == 0  # sinks current: lit

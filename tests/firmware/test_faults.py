@@ -71,7 +71,9 @@ def test_a_read_only_database_keeps_the_game_and_recovers(box: Box) -> None:
     snap = box.table.snapshot()
     assert snap["scores"] == [0, 0] and snap["state"]["pot"] == 4
     assert events(box) == recorded
-    again = TableSession(History(box.table.history.path, box.table.history.lookup))
+    from table_pig import games
+
+    again = TableSession(History(box.table.history.path, games))
     assert again.snapshot()["state"]["pot"] == 4  # what a restart rebuilds: nothing lost
 
     db.execute("PRAGMA query_only = 0")

@@ -48,7 +48,7 @@ def test_a_partial_file_changes_only_what_it_names(
         ("[lights]\nready = 4\n", "unknown section [lights]"),
         ("[leds]\nready = true\n", "must be a BCM GPIO number"),
         ("[leds]\nready = '5'\n", "must be a BCM GPIO number"),
-        ("[leds]\nrgb_common_anode = 1\n", "must be true or false"),
+        ("[leds]\nrgb_active_low = 1\n", "must be true or false"),
         ("[buttons]\nhold_seconds = 9\n", "outside 0.2..5 seconds"),
         ("[buttons]\nhold_seconds = 'long'\n", "number of seconds"),
         ("[buttons\n", "not valid TOML"),
