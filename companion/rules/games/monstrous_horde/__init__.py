@@ -1,0 +1,73 @@
+"""Against the Monstrous Horde (shared/seeds/000_e633f08d752cd723.txt), every rule and variant.
+
+Modules: `rules` (tables, options, named assumptions), `position` (immutable state), `moves`
+(move values and their text), `assign` (checking and enumerating plays), `flow` (turn steps and
+chance steps), `state` (the GameState the table uses).
+
+A turn: `team ...` (move) -> roll (chance) -> `keep` / `reroll ...` (move; skipped while a Wraith
+lives) -> roll -> Basilisk gaze (chance, while one lives) -> abilities that roll (`firebolt`,
+`bear`, `sleep eN`, `inspire ROLE`, each followed by its roll) -> one play (`attack ...; heal ...;
+rage ...; restore ...` or `end`) -> Troll regeneration, Dragon breath, defeated enemies rerolled
+(chance) -> next player.
+
+`state.describe()` (the phone panel's view; keys are stable):
+    game, phase (setup|team|rolling|reroll|rerolling|gaze|act|ability|ending|showdown-setup|over),
+    round, turn (active seat or null), current_player (seat | "chance" | null), first_player,
+    target, end_round (null until someone reaches the target), final_round (bool),
+    roll_wanted ({dice, reason, player} | null), options ({name: value}),
+    players: [{seat, name, score, eliminated, turns, first, active,
+               characters: [{name, die, sides, ability, status (ready|wounded|stone), wounded,
+                             stone, value (this turn's, else last rolled, or null), in_team,
+                             paralyzed, crit, ability_used}]}],
+    enemies: [{id (e1..e4, line-up order), defeated, d20, and unless defeated: value (total to
+               hit), kind (enemy|ogre|epic), label, monster (troll|spider|wraith|basilisk|hydra|
+               dragon|null), d10, points, heads: [{id (h1..), value}]}],
+    pool: {bolts: [d4 values], bear: [d10 values]},
+    showdown: null | {seats, kills, round},
+    outcome: null | {winners, reason}.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ...core import JSON, Game
+from ...errors import RulesError
+from . import flow
+from .position import Position
+from .rules import OPTIONS_SCHEMA, Options
+from .state import HordeState
+
+
+class MonstrousHorde(Game):
+    """The rules: 2-6 players, options for the variants and the house rules players argue over."""
+
+    name: ClassVar[str] = "monstrous-horde"
+    title: ClassVar[str] = "Against the Monstrous Horde"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+
+    @classmethod
+    def options_schema(cls) -> list[JSON]:
+        return [dict(item) for item in OPTIONS_SCHEMA]
+
+    def new_state(self, players: list[str], options: JSON | None = None) -> HordeState:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise RulesError(f"{self.title} takes {self.min_players} to {self.max_players} "
+                             f"players, not {len(players)}")
+        names = [str(p).strip() for p in players]
+        if any(not n for n in names) or len(set(names)) != len(names):
+            raise RulesError("players need distinct, non-empty names")
+        position = Position.start(names, Options.from_json(options))
+        return HordeState(self, flow.start(names, position))
+
+    def state_from_json(self, data: JSON) -> HordeState:
+        if data.get("game") != self.name:
+            raise RulesError(f"not a {self.name} state: {data.get('game')!r}")
+        try:
+            position = Position.from_json(data["position"])
+        except (KeyError, TypeError, IndexError) as exc:
+            raise RulesError(f"corrupt {self.name} state: {exc}") from None
+        return HordeState(self, position)
+
+

@@ -1,0 +1,397 @@
+"""Assigning a rolled melee team: checking a play, and finding every distinct play worth making.
+
+Two plays that defeat the same enemies and heal the same characters leave the game in the same
+state (which die did the work never matters later), so "distinct" means distinct in effect: the
+enumeration returns one canonical play per reachable effect, ranked by points then wounds healed.
+Any other assignment with a legal effect is still accepted by `resolve`.
+
+The search (`_Search`) runs over targets in a fixed order with the set of free dice as a bitmask
+and memoises on (target, free dice, abilities left, two flags). For each target it keeps only the
+undominated ways to hit it: a subset of dice using a subset of the abilities beats any superset,
+because whatever the larger group allows afterwards, the smaller one allows too. Identical targets
+(two enemies showing 12, two Hydra heads of 7) are taken in order so no effect is found twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...core import RankedMove
+from ...errors import IllegalMove
+from .moves import DieUse, Group, Play
+from .position import Position
+from .rules import BARBARIAN, CLERIC, DRUID, ROGUE, ROLE_INDEX, ROLES, WOUNDED
+
+BACKSTAB, GUIDANCE, RAGE = 1, 2, 4  # abilities a play may spend (GUIDANCE also covers Heal)
+HEAD, FINAL, OTHER, MEND = 0, 1, 2, 3  # target tiers, in search order
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """A die the play may assign: a character die or a pool die (Fire Bolt, Bear Form)."""
+
+    token: str
+    value: int
+    char: bool
+    heals: bool  # may join a healing group
+    heal_cost: int  # ability forgone if it heals (a Rogue or Barbarian crit heals, no ability)
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Something a group of dice can hit: an enemy, a Hydra head, or a wounded character."""
+
+    ref: str
+    need: int
+    points: int
+    tier: int
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """What a play does: what it defeats and heals, and what that is worth."""
+
+    defeated: tuple[str, ...]
+    healed: tuple[int, ...]
+    points: int
+
+
+class Board:
+    """The active player's dice and targets at the moment of the play."""
+
+    def __init__(self, pos: Position) -> None:
+        turn = pos.turn
+        assert turn is not None and pos.seat is not None
+        self.pos = pos
+        self.abilities = (
+            (BACKSTAB if turn.crit(ROGUE) else 0) | (GUIDANCE if turn.crit(CLERIC) else 0)
+            | (RAGE if turn.crit(BARBARIAN) else 0)
+        )
+        dice: list[Die] = []
+        for role in sorted(turn.active()):
+            value = turn.values[role]
+            assert value is not None
+            cost = {ROGUE: BACKSTAB, BARBARIAN: RAGE}.get(role, 0) & self.abilities
+            # ONES_STILL_FIGHT: a 1 may attack but never heal; a used ability forbids healing.
+            heals = value != 1 and role not in turn.used
+            dice.append(Die(ROLES[role].name, value, True, heals, cost))
+        dice += [Die(f"bolt{i + 1}", v, False, False, 0) for i, v in enumerate(turn.bolts)]
+        dice += [Die(f"bear{i + 1}", v, False, False, 0) for i, v in enumerate(turn.bear)]
+        self.dice = dice
+        self.index = {d.token: i for i, d in enumerate(dice)}
+        # BEAR_DICE_WITH_DRUID: the Druid in bear form and its d10s go to a single enemy.
+        bear = {f"bear{i + 1}" for i in range(len(turn.bear))}
+        if turn.bear and DRUID in turn.active():
+            bear.add("druid")
+        self.bear_mask = sum(1 << self.index[t] for t in bear)
+
+        self.hydra = any(e.epic and e.monster == "hydra" for e in pos.enemies)
+        self.unlock = not self.hydra or pos.options.hydra_unlock == "same-turn"
+        targets: list[Target] = []
+        for slot, enemy in enumerate(pos.enemies):
+            if enemy.defeated:
+                continue
+            ref = f"e{slot + 1}"
+            if enemy.epic and enemy.monster == "hydra":
+                targets += [Target(f"h{i + 1}", v, 10, HEAD, f"Hydra head {v}")
+                            for i, v in enumerate(enemy.heads)]
+                targets.append(Target(ref, 20, enemy.points, FINAL, "Hydra's last head 20"))
+            elif self.unlock:
+                targets.append(Target(ref, enemy.need, enemy.points, OTHER, enemy.label()))
+        for role, status in enumerate(pos.status[pos.seat]):
+            if status == WOUNDED:
+                targets.append(Target(ROLES[role].name, ROLES[role].sides, 0, MEND,
+                                      ROLES[role].name.capitalize()))
+        targets.sort(key=lambda t: (t.tier, t.need, t.ref))
+        self.targets = targets
+        self.by_ref = {t.ref: t for t in targets}
+
+    # ---- checking one play ------------------------------------------------------------------
+
+    def resolve(self, play: Play) -> Effect:
+        """Check a play against every rule; return its effect or raise IllegalMove naming the rule."""
+        seen: set[str] = set()
+        spent = 0
+        groups: list[tuple[Group, bool]] = [(g, False) for g in play.attacks]
+        groups += [(g, True) for g in play.heals]
+        hit: list[Target] = []
+        bear_groups: set[str] = set()
+        for group, heal in groups:
+            target = self._target(group.target, heal)
+            if any(t.ref == target.ref for t in hit):
+                raise IllegalMove(f"{target.label} is targeted twice")
+            total = 0
+            for use in group.dice:
+                die = self._die(use.die)
+                if use.die in seen:
+                    raise IllegalMove(f"{use.die} is assigned twice: each die goes to one target")
+                seen.add(use.die)
+                spent = self._spend_mods(use, die, heal, spent)
+                if heal:
+                    spent = self._check_healer(die, spent)
+                if self.bear_mask >> self.index[use.die] & 1:
+                    bear_groups.add(group.target)
+                total += use.value(die.value)
+            if total != target.need:
+                raise IllegalMove(
+                    f"{target.label} needs exactly {target.need}, "
+                    f"{'+'.join(d.text() for d in group.dice)} make {total}")
+            hit.append(target)
+        if len(bear_groups) > 1:
+            raise IllegalMove("Bear Form: the Druid and its bear d10s must attack a single enemy")
+        if play.rage is not None:
+            spent = self._spend(RAGE, spent, "Battle Rage needs the Barbarian's crit (a 20)")
+            target = self._target(play.rage, False)
+            if any(t.ref == target.ref for t in hit):
+                raise IllegalMove(f"{target.label} is targeted twice")
+            hit.append(target)
+        restored: list[int] = []
+        if play.restore is not None:
+            spent = self._spend(GUIDANCE, spent,
+                                "the Cleric's crit gives Heal or Holy Guidance, not both")
+            target = self._target(play.restore, True, restore=True)
+            if any(t.ref == target.ref for t in hit):
+                raise IllegalMove(f"{target.label} is healed twice")
+            restored.append(ROLE_INDEX[target.ref])
+        self._check_hydra(hit, bool(play.heals))
+        healed = tuple(sorted([ROLE_INDEX[t.ref] for t in hit if t.tier == MEND] + restored))
+        defeated = tuple(t.ref for t in hit if t.tier != MEND)
+        return Effect(defeated, healed, sum(t.points for t in hit))
+
+    def _die(self, token: str) -> Die:
+        if token not in self.index:
+            raise IllegalMove(f"{token} is not available to this play (not in the melee team, "
+                              "paralyzed, or no such pool die)")
+        return self.dice[self.index[token]]
+
+    def _target(self, ref: str, heal: bool, restore: bool = False) -> Target:
+        target = self.by_ref.get(ref)
+        if heal:
+            if target is None or target.tier != MEND:
+                raise IllegalMove(f"{ref} is not a wounded character of yours")
+            if not restore and not self.unlock:
+                raise IllegalMove("while the Hydra lives only the Cleric's Heal may heal")
+            return target
+        if target is None or target.tier == MEND:
+            if self.hydra and ref.startswith("e") and not self.unlock:
+                raise IllegalMove("while the Hydra lives no other enemy may be attacked")
+            raise IllegalMove(f"{ref} is not an enemy in the line-up")
+        return target
+
+    def _spend(self, ability: int, spent: int, rule: str) -> int:
+        if not self.abilities & ability or spent & ability:
+            raise IllegalMove(rule)
+        return spent | ability
+
+    def _spend_mods(self, use: DieUse, die: Die, heal: bool, spent: int) -> int:
+        if use.mods and not die.char:
+            raise IllegalMove("Backstab and Holy Guidance apply to character dice only")
+        for mod in use.mods:
+            if mod == "*2":
+                if heal:
+                    raise IllegalMove("Backstab doubles an attack, never a heal")
+                spent = self._spend(BACKSTAB, spent, "Backstab needs the Rogue's crit (a 6), "
+                                    "once a turn, and a Rogue that does not heal")
+            else:
+                spent = self._spend(GUIDANCE, spent, "Holy Guidance needs the Cleric's crit "
+                                    "(an 8), once a turn, instead of the Cleric's Heal")
+        return spent
+
+    def _check_healer(self, die: Die, spent: int) -> int:
+        if not die.char:
+            raise IllegalMove(f"{die.token} is a pool die: pool dice never heal")
+        if not die.heals:
+            raise IllegalMove(f"{die.token} cannot heal: it rolled a 1 or used its ability")
+        if die.heal_cost:
+            name = "Backstab" if die.heal_cost == BACKSTAB else "Battle Rage"
+            return self._spend(die.heal_cost, spent, f"{die.token} may heal or use {name}, "
+                               "not both")
+        return spent
+
+    def _check_hydra(self, hit: list[Target], dice_heals: bool) -> None:
+        if not self.hydra:
+            return
+        refs = {t.ref for t in hit}
+        heads = [t for t in self.targets if t.tier == HEAD]
+        final = next(t for t in self.targets if t.tier == FINAL)
+        if final.ref in refs and any(h.ref not in refs for h in heads):
+            raise IllegalMove("the Hydra's d20 head falls only after all its d10 heads")
+        dead = final.ref in refs
+        if not dead and (dice_heals or any(t.tier == OTHER for t in hit)):
+            raise IllegalMove("while the Hydra lives no other enemy may be attacked and only "
+                              "the Cleric's Heal may heal")
+
+    # ---- every distinct play ----------------------------------------------------------------
+
+    def ranked(self, showdown: bool = False) -> list[RankedMove]:
+        """One play per reachable effect, best first (points, then wounds healed)."""
+        search = _Search(self)
+        family = search.run()
+        moves = []
+        for mask, chain in family.items():
+            play, parts = self._play(chain)
+            hit = [self.targets[i] for i in range(len(self.targets)) if mask >> i & 1]
+            heals = sum(1 for t in hit if t.tier == MEND)
+            kills = len(hit) - heals
+            points = kills if showdown else sum(t.points for t in hit)
+            detail = "; ".join(parts) or "end the turn without attacking"
+            moves.append((-points, -heals, -kills, play.text(), RankedMove(
+                play, points, detail, {"heals": heals, "kills": kills})))
+        moves.sort(key=lambda m: m[:4])
+        return [m[4] for m in moves]
+
+    def _play(self, chain: Any) -> tuple[Play, list[str]]:
+        attacks: list[Group] = []
+        heals: list[Group] = []
+        rage = restore = None
+        parts: list[str] = []
+        while chain is not None:
+            i, subset, spec, chain = chain
+            target = self.targets[i]
+            if spec == "rage":
+                rage = target.ref
+                parts.append(f"Barbarian rages -> {target.label}")
+                continue
+            if spec == "restore":
+                restore = target.ref
+                parts.append(f"Cleric restores {target.label}")
+                continue
+            uses = []
+            for j, die in enumerate(self.dice):
+                if subset >> j & 1:
+                    uses.append(DieUse(die.token, spec[1] if spec and spec[0] == j else ()))
+            group = Group(target.ref, tuple(uses))
+            words = " + ".join(f"{u.die.capitalize()} {die_text(self.dice[self.index[u.die]], u)}"
+                               for u in uses)
+            if target.tier == MEND:
+                heals.append(group)
+                parts.append(f"{words} heal {target.label}")
+            else:
+                attacks.append(group)
+                parts.append(f"{words} -> {target.label}")
+        return Play.make(attacks, heals, rage, restore), parts
+
+
+def die_text(die: Die, use: DieUse) -> str:
+    return f"{die.value}{''.join(use.mods)}" if use.mods else str(die.value)
+
+
+class _Search:
+    """Memoised search of every reachable effect (a bitmask over the board's targets)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        dice = board.dice
+        n = len(dice)
+        self.n = n
+        sums = [0] * (1 << n)
+        by_sum: dict[int, list[int]] = {}
+        for subset in range(1, 1 << n):
+            low = subset & -subset
+            sums[subset] = sums[subset ^ low] + dice[low.bit_length() - 1].value
+            by_sum.setdefault(sums[subset], []).append(subset)
+        self.by_sum = by_sum
+        self.chars = [i for i, d in enumerate(dice) if d.char]
+        self.char_mask = sum(1 << i for i in self.chars)
+        self.heal_mask = sum(1 << i for i, d in enumerate(dice) if d.heals)
+        self.targets = board.targets
+        self.options = [self._options(t) for t in board.targets]
+        refs = [(t.tier, t.need, t.points) for t in board.targets]
+        self.same_prev = [i > 0 and refs[i] == refs[i - 1] and board.targets[i].tier != MEND
+                          for i in range(len(refs))]
+        self.memo: dict[int, dict[int, Any]] = {}
+
+    def _options(self, target: Target) -> list[tuple[int, int, Any]]:
+        """Undominated (dice subset, abilities spent, modifier spec) that hit the target."""
+        board, by_sum, need = self.board, self.by_sum, target.need
+        have = board.abilities
+        found: list[tuple[int, int, Any]] = []
+        if target.tier == MEND:
+            heal_mask, dice = self.heal_mask, board.dice
+            if board.unlock:
+                guide = [(0, ())] + ([(1, ("+1",)), (-1, ("-1",))] if have & GUIDANCE else [])
+                for delta, mods in guide:
+                    for subset in by_sum.get(need - delta, ()):
+                        if subset & ~heal_mask:
+                            continue
+                        cost = GUIDANCE if mods else 0
+                        for j in range(self.n):
+                            if subset >> j & 1:
+                                cost |= dice[j].heal_cost
+                        lead = (subset & -subset).bit_length() - 1
+                        found.append((subset, cost, (lead, mods) if mods else None))
+            if have & GUIDANCE:
+                found.append((0, GUIDANCE, "restore"))
+            return _undominated(found)
+        found += [(s, 0, None) for s in by_sum.get(need, ())]
+        if have & GUIDANCE:
+            for delta, mod in ((1, "+1"), (-1, "-1")):
+                for subset in by_sum.get(need - delta, ()):
+                    if subset & self.char_mask:
+                        lead = (subset & self.char_mask & -(subset & self.char_mask))
+                        found.append((subset, GUIDANCE, (lead.bit_length() - 1, (mod,))))
+        if have & BACKSTAB:
+            for j in self.chars:
+                value = self.board.dice[j].value
+                variants = [(value, BACKSTAB, ("*2",))]
+                if have & GUIDANCE:
+                    variants += [(value + 1, BACKSTAB | GUIDANCE, ("*2", "+1")),
+                                 (value - 1, BACKSTAB | GUIDANCE, ("*2", "-1")),
+                                 (value + 2, BACKSTAB | GUIDANCE, ("+1", "*2")),
+                                 (value - 2, BACKSTAB | GUIDANCE, ("-1", "*2"))]
+                for extra, cost, mods in variants:
+                    for subset in by_sum.get(need - extra, ()):
+                        if subset >> j & 1:
+                            found.append((subset, cost, (j, mods)))
+        if have & RAGE:
+            found.append((0, RAGE, "rage"))
+        return _undominated(found)
+
+    def run(self) -> dict[int, Any]:
+        return self._reach(0, (1 << self.n) - 1, self.board.abilities, False, True)
+
+    def _reach(self, i: int, free: int, left: int, skipped: bool, hydra_ok: bool) -> dict[int, Any]:
+        """Effects reachable from target i on: {mask of targets hit: witness chain}."""
+        targets = self.targets
+        if i == len(targets) or (free == 0 and left == 0):
+            return {0: None}
+        key = ((((i << 12 | free) << 3 | left) << 1 | skipped) << 1) | hydra_ok
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        target = targets[i]
+        tier = target.tier
+        skip_ok = hydra_ok and tier not in (HEAD, FINAL)
+        result = dict(self._reach(i + 1, free, left, True, skip_ok))
+        allowed = not (skipped and self.same_prev[i])
+        if tier == FINAL or tier == OTHER:
+            allowed = allowed and hydra_ok
+        if allowed:
+            bit = 1 << i
+            bear = self.board.bear_mask
+            dice_ok = tier != MEND or hydra_ok or not self.board.hydra
+            for subset, cost, spec in self.options[i]:
+                if subset & ~free or cost & ~left or (subset and not dice_ok):
+                    continue
+                rest = free & ~subset
+                if subset & bear:
+                    rest &= ~bear
+                sub = self._reach(i + 1, rest, left & ~cost, False, hydra_ok)
+                for mask, chain in sub.items():
+                    mask |= bit
+                    if mask not in result:
+                        result[mask] = (i, subset, spec, chain)
+        self.memo[key] = result
+        return result
+
+
+def _undominated(options: list[tuple[int, int, Any]]) -> list[tuple[int, int, Any]]:
+    """Drop an option when another uses a subset of its dice and of its abilities."""
+    options.sort(key=lambda o: (o[0].bit_count(), o[1].bit_count()))
+    kept: list[tuple[int, int, Any]] = []
+    for subset, cost, spec in options:
+        if not any(s & ~subset == 0 and c & ~cost == 0 for s, c, _ in kept):
+            kept.append((subset, cost, spec))
+    return kept

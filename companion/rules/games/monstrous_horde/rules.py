@@ -1,0 +1,126 @@
+"""The rulebook's tables as data, its variants as options, and the readings we chose.
+
+Every place where the book is silent has a named assumption here (one line each) or in the module
+whose code depends on it; where players could reasonably disagree it is an option instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...errors import RulesError
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    """One character of an adventuring party: its die and its special ability."""
+
+    name: str
+    die: str
+    sides: int
+    ability: str
+
+
+ROLES: tuple[Role, ...] = (
+    Role("wizard", "d4", 4, "Fire Bolts or Sleep"),
+    Role("rogue", "d6", 6, "Backstab"),
+    Role("cleric", "d8", 8, "Heal or Holy Guidance"),
+    Role("druid", "d10", 10, "Bear Form"),
+    Role("paladin", "d12", 12, "Inspiration"),  # line lost in the text: see shared/rules-notes.md
+    Role("barbarian", "d20", 20, "Battle Rage"),
+)
+ROLE_INDEX = {role.name: i for i, role in enumerate(ROLES)}
+WIZARD, ROGUE, CLERIC, DRUID, PALADIN, BARBARIAN = range(6)
+
+READY, WOUNDED, STONE = "ready", "wounded", "stone"
+
+ENEMY_DICE = 4
+MAX_TEAM = 4
+MAX_BOLTS = 3  # "The Wizard can roll no more than 3 additional d4s this way"
+BEAR_DICE = 2
+HYDRA_BASE_HEADS = 3
+
+# d6 of an epic monster -> (type, points when defeated)
+MONSTERS: dict[int, str] = {
+    1: "troll", 2: "spider", 3: "wraith", 4: "basilisk", 5: "hydra", 6: "dragon",
+}
+MONSTER_POINTS = {"troll": 20, "spider": 30, "wraith": 30, "basilisk": 30, "dragon": 30}
+MONSTER_TITLES = {
+    "troll": "Troll", "spider": "Huge Spider", "wraith": "Wraith", "basilisk": "Basilisk",
+    "hydra": "Hydra", "dragon": "Young Dragon",
+}
+HEAD_POINTS = 10
+STANDARD_POINTS, OGRE_POINTS = 10, 20
+OGRE_VALUES = (18, 19)
+TROLL_REGENERATES = (5, 6)
+
+# Named assumptions (the book is silent; one line each).
+HYDRA_EPIC_D10_UNUSED = True  # a Hydra's d20 gets no d10: the d10 rolled beside it goes back
+POOL_NOT_LIMITED = True  # pool counts (3 d4, 4 d6, 5 d10) are not enforced: a short pool rerolls
+ABILITY_ONCE_PER_TURN = True  # a character's ability is used at most once a turn, even re-crit
+ONES_STILL_FIGHT = True  # a die showing 1 is unwounded until the turn ends: it may be doubled
+PREVIOUS_WOUNDS_ONLY = True  # heals (dice or Cleric) mend dice wounded before this turn
+BEAR_DICE_WITH_DRUID = True  # Druid die and the bear d10s it uses go to one enemy, never apart
+FIRE_BREATH_AFTER_WOUNDS = True  # the Dragon breathes after 1s wound, before enemies are rerolled
+ELIMINATED_CANNOT_WIN = True  # a party wholly wounded is out: its score no longer competes
+STONE_COUNTS_AS_LOST = True  # petrified dice count like wounded ones for elimination
+TEAM_NOT_EMPTY = True  # a melee team has at least one character
+SHOWDOWN_FIRST = True  # the Final Showdown begins with the first tied player in turn order
+SHOWDOWN_COUNTS_KILLS = True  # Showdown rounds compare enemies defeated; scores stay as they were
+SHOWDOWN_TIED_CONTINUE = True  # only the players tied for most kills play the next Showdown round
+SIMPLIFIED_TROLLS_STACK = True  # Simplified Monsters: several Trolls may be in play at once
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """House rules and variants; `schema()` is what the panel offers when a game is set up."""
+
+    target: int = 100
+    simplified_monsters: bool = False
+    final_round: str = "extra"
+    ties: str = "showdown"
+    hydra_unlock: str = "same-turn"
+    wraith_blocks_sleep: bool = True
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> Options:
+        data = dict(data or {})
+        known = {item["name"] for item in OPTIONS_SCHEMA}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RulesError(f"unknown option(s) {', '.join(unknown)}; known: {sorted(known)}")
+        options = cls(**data)
+        options.check()
+        return options
+
+    def check(self) -> None:
+        if not isinstance(self.target, int) or self.target <= 0 or self.target % 10:
+            raise RulesError(f"target must be a positive score divisible by 10, not {self.target!r}")
+        for item in OPTIONS_SCHEMA:
+            value = getattr(self, item["name"])
+            if "choices" in item and value not in item["choices"]:
+                raise RulesError(f"{item['name']} must be one of {item['choices']}, not {value!r}")
+            if item["type"] == "bool" and not isinstance(value, bool):
+                raise RulesError(f"{item['name']} is true or false, not {value!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {item["name"]: getattr(self, item["name"]) for item in OPTIONS_SCHEMA}
+
+
+OPTIONS_SCHEMA: list[dict[str, Any]] = [
+    {"name": "target", "type": "int", "default": 100,
+     "help": "Score that triggers the end; Bigger Horde plays to 200 (any multiple of 10)."},
+    {"name": "simplified_monsters", "type": "bool", "default": False,
+     "help": "Simplified Monsters: no d6 for the type, every epic monster is a Troll."},
+    {"name": "final_round", "type": "choice", "default": "extra", "choices": ["extra", "finish"],
+     "help": "After the end is triggered: 'extra' (book) finishes the round then plays one more; "
+             "'finish' only finishes the round so all have equal turns."},
+    {"name": "ties", "type": "choice", "default": "showdown", "choices": ["showdown", "shared"],
+     "help": "A tie for the highest score: Final Showdown rounds, or a shared victory."},
+    {"name": "hydra_unlock", "type": "choice", "default": "same-turn",
+     "choices": ["same-turn", "next-turn"],
+     "help": "Once the Hydra's last head falls, may the same turn attack other enemies and heal?"},
+    {"name": "wraith_blocks_sleep", "type": "bool", "default": True,
+     "help": "Does the Wraith's 'no rerolls of any type' also stop the Wizard's Sleep?"},
+]

@@ -1,0 +1,138 @@
+"""The game state object the table session talks to, and the panel view (`describe`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core import CHANCE, JSON, Game, GameState, Move, Outcome, RankedMove, Roll
+from ...errors import BadRoll, IllegalMove, NothingToUndo
+from . import flow
+from .moves import parse_move
+from .position import Position
+from .rules import ROLES, STONE, WOUNDED
+
+
+class HordeState(GameState):
+    """A game of Against the Monstrous Horde; every change is a new immutable Position."""
+
+    def __init__(self, game: Game, position: Position) -> None:
+        self.game = game
+        self._pos = position
+        self._history: list[Position] = []
+        self._ranked: tuple[Position, list[RankedMove]] | None = None
+
+    @property
+    def position(self) -> Position:
+        return self._pos
+
+    @property
+    def current_player(self) -> int | str | None:
+        pos = self._pos
+        if pos.phase == "over":
+            return None
+        return CHANCE if pos.queue else pos.seat
+
+    def roll_wanted(self) -> Any:
+        return flow.request(self._pos)
+
+    def legal_moves(self) -> list[Move]:
+        return [ranked.move for ranked in self.ranked_moves()]
+
+    def ranked_moves(self) -> list[RankedMove]:
+        if self._ranked is None or self._ranked[0] is not self._pos:
+            self._ranked = (self._pos, flow.ranked(self._pos))
+        return list(self._ranked[1])
+
+    def parse_move(self, text: str) -> Move | Roll:
+        return Roll.parse(text) if text.strip().startswith("roll") else parse_move(text)
+
+    def apply(self, move: Move | Roll) -> None:
+        pos = self._pos
+        if isinstance(move, Roll):
+            wanted = flow.request(pos)
+            if wanted is None:
+                raise BadRoll("no roll is wanted now: a player chooses a move"
+                              if pos.phase != "over" else "the game is over")
+            checked = wanted.check(move)
+            new = flow.apply_roll(pos, [int(v) for v in checked.values])
+        else:
+            if pos.phase == "over":
+                raise IllegalMove("the game is over")
+            if pos.queue:
+                wanted = flow.request(pos)
+                raise IllegalMove(f"dice first: roll {' '.join(wanted.dice)} ({wanted.reason})"
+                                  if wanted else "dice first")
+            new = flow.apply_move(pos, move)
+        self._history.append(pos)
+        self._pos = new
+
+    def undo(self) -> None:
+        if not self._history:
+            raise NothingToUndo("nothing to undo")
+        self._pos = self._history.pop()
+
+    def scores(self) -> list[int]:
+        return list(self._pos.scores)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        pos = self._pos
+        return None if pos.winners is None else Outcome(pos.winners, pos.reason)
+
+    def to_json(self) -> JSON:
+        """The position only: a restored state starts with an empty undo history."""
+        return {"game": self.game.name, "position": self._pos.to_json()}
+
+    def describe(self) -> JSON:
+        """The panel's view; its keys are documented in the package docstring."""
+        pos = self._pos
+        turn = pos.turn
+        wanted = flow.request(pos)
+        players = []
+        for seat, name in enumerate(pos.names):
+            mine = turn is not None and seat == pos.seat
+            chars = []
+            for role, info in enumerate(ROLES):
+                status = pos.status[seat][role]
+                value = turn.values[role] if mine and turn.values[role] is not None \
+                    else pos.last[seat][role]
+                chars.append({
+                    "name": info.name, "die": info.die, "sides": info.sides,
+                    "ability": info.ability, "status": status,
+                    "wounded": status == WOUNDED, "stone": status == STONE, "value": value,
+                    "in_team": mine and role in turn.team,  # type: ignore[union-attr]
+                    "paralyzed": mine and role in turn.paralyzed,  # type: ignore[union-attr]
+                    "crit": mine and turn.crit(role),  # type: ignore[union-attr]
+                    "ability_used": mine and role in turn.used,  # type: ignore[union-attr]
+                })
+            players.append({
+                "seat": seat, "name": name, "score": pos.scores[seat],
+                "eliminated": pos.eliminated[seat], "turns": pos.turns[seat],
+                "first": seat == pos.first, "active": seat == pos.seat, "characters": chars,
+            })
+        enemies = []
+        for slot, enemy in enumerate(pos.enemies):
+            entry: JSON = {"id": f"e{slot + 1}", "defeated": enemy.defeated, "d20": enemy.d20}
+            if not enemy.defeated:
+                entry.update(value=enemy.need, kind=enemy.kind, label=enemy.label(),
+                             monster=enemy.monster, d10=enemy.d10,
+                             points=enemy.points,
+                             heads=[{"id": f"h{i + 1}", "value": v}
+                                    for i, v in enumerate(enemy.heads)])
+            enemies.append(entry)
+        showdown = pos.showdown
+        return {
+            "game": self.game.name, "phase": pos.phase, "round": pos.round, "turn": pos.seat,
+            "current_player": self.current_player, "first_player": pos.first,
+            "target": pos.options.target, "end_round": pos.end_round,
+            "final_round": pos.end_round is not None and pos.round == pos.end_round,
+            "roll_wanted": wanted.to_json() if wanted else None,
+            "players": players, "enemies": enemies,
+            "pool": {"bolts": list(turn.bolts) if turn else [],
+                     "bear": list(turn.bear) if turn else []},
+            "showdown": None if showdown is None else {
+                "seats": list(showdown.seats), "kills": list(showdown.kills),
+                "round": showdown.rounds},
+            "outcome": None if self.outcome is None else self.outcome.to_json(),
+            "options": pos.options.to_json(),
+        }
