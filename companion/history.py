@@ -260,6 +260,8 @@ def apply_event(pos: Position, event: Event | PlannedEvent) -> tuple[int | None,
         pos.steps.append(replace(last, event_id=event.id, reading=_corrected(last.reading, data)))
         seat, turn = last.seat, last.turn
     elif kind is EventKind.UNDO:
+        if pos.steps:  # an undo belongs to the turn it takes back, not to the next one
+            seat, turn = pos.steps[-1].seat, pos.steps[-1].turn
         for _ in range(int(data.get("steps", 1))):
             if not pos.steps:
                 raise NothingToUndo("nothing left to undo in this game")

@@ -1,0 +1,112 @@
+"""`rollscribe serve`: the table session, the camera, the buttons and the phone panel together.
+
+`--demo` is what `make run` starts: the tray camera replayed from the bundled sample frames,
+the buttons and lights on gpiozero's MockFactory, and a game ready to play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from companion.history import History
+from companion.reading import TrayReading
+from companion.table import TableSession
+
+DEMO_GAME = "monstrous-horde"
+DEMO_DB = "var/demo.db"
+DB = "var/rollscribe.db"
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("serve", help="run the table and the phone panel",
+                            description=__doc__.splitlines()[0])
+    parser.add_argument("--camera", metavar="SPEC",
+                        help="replay:PATH | opencv:N | picamera (default: none; --demo: samples)")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (all by default)")
+    parser.add_argument("--db", metavar="PATH", help=f"history database (default {DB})")
+    parser.add_argument("--game", help="start this game if none is running (e.g. monstrous-horde)")
+    parser.add_argument("--players", default="Ann,Bob", help="comma-separated names for --game")
+    parser.add_argument("--pin", help="the table PIN (default: a random 4-digit one)")
+    parser.add_argument("--public-url", help="address phones use, for the QR code")
+    parser.add_argument("--gpio", choices=("none", "mock", "pi"), default=None,
+                        help="buttons and lights: none, gpiozero MockFactory, or the Pi's pins")
+    parser.add_argument("--demo", action="store_true",
+                        help="replayed camera, mock buttons, a game ready to play")
+    parser.set_defaults(func=run)
+
+
+def samples_dir() -> Path:
+    import vision
+
+    return Path(vision.__file__).resolve().parent / "samples"
+
+
+def camera_dice_source(spec: str) -> Callable[[list[str] | None], TrayReading]:
+    """A dice source over a camera spec; camera and model open on first use, so a missing one
+    becomes a fault on the panel instead of a server that will not start."""
+    lock = threading.Lock()
+    opened: dict[str, Any] = {}
+
+    def read(kinds: list[str] | None) -> TrayReading:
+        with lock:
+            if not opened:
+                try:
+                    from vision.capture import open_source
+                    from vision.reader import DiceReader
+                except ImportError as exc:
+                    raise RuntimeError(f"the dice reader is not installed: {exc}") from exc
+                opened["reader"] = DiceReader()
+                opened["source"] = open_source(spec)
+            return opened["reader"].read_settled(opened["source"], expect=kinds)
+
+    return read
+
+
+def build(args: argparse.Namespace) -> tuple[TableSession, Any]:
+    """The session (resuming the last game), with its camera and, if asked, its buttons."""
+    camera = args.camera or (f"replay:{samples_dir()}" if args.demo else None)
+    history = History(args.db or (DEMO_DB if args.demo else DB))
+    table = TableSession(history, camera_dice_source(camera) if camera else None)
+    game = args.game or (DEMO_GAME if args.demo else None)
+    if game and (table.game_id is None or table.snapshot()["game"]["over"]):
+        table.new_game(game, [p.strip() for p in args.players.split(",") if p.strip()])
+    gpio = args.gpio or ("mock" if args.demo else "none")
+    controller = None
+    if gpio != "none":
+        from firmware import controller as firmware
+
+        if gpio == "mock":
+            controller = firmware.start_mock(table)
+        else:
+            from firmware.pins import load_pins
+
+            controller = firmware.start_gpio(table, load_pins())
+    return table, controller
+
+
+def run(args: argparse.Namespace) -> int:
+    from werkzeug.serving import make_server
+
+    from companion.web import create_app
+
+    table, controller = build(args)
+    app = create_app({"TABLE": table, "PIN": args.pin, "PUBLIC_URL": args.public_url})
+    server = make_server(args.host, args.port, app, threaded=True)
+    pin = app.extensions["rollscribe"].pin
+    print(f"Rollscribe panel on http://{args.host}:{server.server_port}/  (table PIN {pin};"
+          f" the table's own screen: http://127.0.0.1:{server.server_port}/panel)", flush=True)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+        if controller is not None:
+            with contextlib.suppress(Exception):
+                controller.close()
+        table.history.close()
+    return 0

@@ -1,0 +1,161 @@
+"""The panel in a real browser (Debian chromium through Playwright), at phone size.
+
+One table server runs in a thread on a free loopback port; two phone contexts join it: one
+unlocked with the PIN through the QR link, one only watching.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from conftest import GAME, PIN, PLAYERS
+
+from companion.reading import DieReading, TrayReading
+from companion.rules.dice import STANDARD
+from companion.web import create_app
+
+pytestmark = pytest.mark.browser
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+         "has_touch": True}
+LIVE_MS = 1500  # a change must show on the other phone within about a second
+
+
+class PaintedTray:
+    """A dice source that paints the roll wanted on a tray image (seeded values)."""
+
+    def __init__(self, seed: int = 3) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self, kinds: list[str] | None) -> TrayReading:
+        frame = np.full((300, 400, 3), (40, 90, 50), np.uint8)
+        dice = []
+        for i, kind in enumerate(kinds or []):
+            x, y = 30 + (i % 4) * 90, 60 + (i // 4) * 110
+            value = self.rng.choice(STANDARD[kind].faces[1:] or STANDARD[kind].faces)
+            cv2.rectangle(frame, (x, y), (x + 60, y + 60), (230, 230, 230), -1)
+            cv2.putText(frame, str(value), (x + 12, y + 42), cv2.FONT_HERSHEY_SIMPLEX, 1,
+                        (20, 20, 20), 2)
+            dice.append(DieReading(kind, value, 0.96, (x, y, x + 60, y + 60)))
+        jpeg = cv2.imencode(".jpg", frame)[1].tobytes()
+        return TrayReading(tuple(dice), jpeg, 400, 300)
+
+
+@pytest.fixture
+def server(table):
+    from werkzeug.serving import make_server
+
+    table.dice_source = PaintedTray()
+    app = create_app({"TESTING": True, "TABLE": table, "PIN": PIN, "SSE_HEARTBEAT": 2.0})
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian chromium is not installed (make chromium)")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        yield browser
+        browser.close()
+
+
+def test_two_phones_play_a_turn_live(server, browser, table):
+    expect = sync_api.expect
+    me = browser.new_context(**PHONE).new_page()
+    me.goto(f"{server}/join?pin={PIN}")  # what the QR code carries
+    me.goto(f"{server}/new")
+    expect(me.locator("#game option")).not_to_have_count(0)
+    me.select_option("#game", GAME)
+    names = me.locator("input[name=player]")
+    for i, name in enumerate(PLAYERS):
+        names.nth(i).fill(name)
+    me.click("text=Start the game")
+    expect(me.locator("#whose")).to_contain_text(PLAYERS[0])
+
+    other = browser.new_context(**PHONE).new_page()  # a phone without the PIN
+    other.goto(server)
+    expect(other.locator("#whose")).to_have_text(me.locator("#whose").inner_text())
+    expect(other.locator("#read")).to_be_hidden()
+    expect(other.locator("#lock")).to_be_visible()
+    refused = other.evaluate("fetch('/api/undo', {method: 'POST'}).then(r => r.status)")
+    assert refused == 403
+
+    # Roll through the camera: the tray image with every die boxed and labelled.
+    me.click("#read")
+    expect(me.locator(".tray-image img")).to_be_visible()
+    wanted = len(table.snapshot()["reading"]["dice"])
+    expect(me.locator(".die")).to_have_count(wanted)
+    expect(other.locator(".die")).to_have_count(wanted, timeout=LIVE_MS)
+    expect(me.locator(".move").first).to_be_visible()
+
+    # Correct a misread die: tap it, pick another face; the other phone sees it live.
+    first = table.snapshot()["reading"]["dice"][0]
+    new_face = max(f for f in STANDARD[first["die"]].faces if f != first["value"])
+    me.locator(".die").first.click()
+    me.locator("#faces button", has_text=str(new_face)).first.click()
+    label = f"{first['die']} {new_face} ✎"
+    expect(me.locator(".die").first).to_have_text(label)
+    expect(other.locator(".die").first).to_have_text(label, timeout=LIVE_MS)
+    assert table.snapshot()["reading"]["dice"][0]["value"] == new_face
+
+    # Choose the best move: scores and the other phone follow.
+    moves_before = table.snapshot()["moves"]
+    best = moves_before[0]["move"]
+    me.locator(".move").first.click()
+    expect(me.locator(".move-text", has_text=best)).to_have_count(0, timeout=LIVE_MS)
+    scores = [str(s) for s in table.snapshot()["scores"]]
+    expect(me.locator("#scores .score")).to_have_text(scores)
+    expect(other.locator("#scores .score")).to_have_text(scores, timeout=LIVE_MS)
+    expect(other.locator("#whose")).to_have_text(table.snapshot()["current"]["text"],
+                                                 timeout=LIVE_MS)
+
+    # The history shows the turn: the roll with its thumbnail, the correction, the move.
+    history = browser.new_context(**PHONE).new_page()
+    history.goto(f"{server}/games/{table.game_id}")
+    expect(history.locator(".event")).to_have_count(3)
+    expect(history.locator(".event.roll img.thumb")).to_have_count(1)
+    expect(history.locator(".event.move")).to_contain_text(best)
+    expect(history.locator(".score-chart path")).to_have_count(len(PLAYERS))
+
+    # Undo: the move comes back on both phones, and the history strikes it through live.
+    me.click("#undo")
+    expect(me.locator(".move-text").first).to_have_text(best)
+    expect(other.locator(".move-text").first).to_have_text(best, timeout=LIVE_MS)
+    expect(history.locator(".event.move.undone")).to_have_count(1, timeout=LIVE_MS)
+    expect(history.locator(".event.undo")).to_have_count(1)
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    me.screenshot(path=str(ARTIFACTS / "panel-phone.png"), full_page=True)
+    history.screenshot(path=str(ARTIFACTS / "history-phone.png"), full_page=True)
+
+
+def test_a_phone_without_the_pin_can_unlock_with_it(server, browser, table):
+    table.new_game(GAME, PLAYERS)
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(server)
+    sync_api.expect(page.locator("#read")).to_be_hidden()
+    page.click("#lock")
+    page.fill("#pin-input", "0000")
+    page.click("text=Unlock")
+    sync_api.expect(page.locator("#toast")).to_contain_text("wrong PIN")
+    page.fill("#pin-input", PIN)
+    page.click("text=Unlock")
+    sync_api.expect(page.locator("#read")).to_be_visible()
+    page.fill("#typed-roll", "d6=9")
+    page.click("text=Enter roll")
+    sync_api.expect(page.locator("#toast")).to_contain_text("no face")
+    assert table.history.events(table.game_id) == []
