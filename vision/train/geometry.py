@@ -16,6 +16,11 @@ import numpy as np
 PHI = (1.0 + 5.0**0.5) / 2.0
 
 
+def cross3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cross product of two 3-vectors (np.cross is slow for single vectors in a hot loop)."""
+    return np.array((a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]))
+
+
 @dataclass(frozen=True)
 class Solid:
     """A convex die: vertices, faces (vertex indices counter-clockwise seen from outside).
@@ -34,7 +39,7 @@ class Solid:
     def normal(self, face: int) -> np.ndarray:
         """Outward unit normal of a face."""
         pts = self.vertices[list(self.faces[face])]
-        n = np.cross(pts[1] - pts[0], pts[2] - pts[0])
+        n = cross3(pts[1] - pts[0], pts[2] - pts[0])
         return n / np.linalg.norm(n)
 
     def centroid(self, face: int) -> np.ndarray:

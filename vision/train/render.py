@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.crops import square_crop
-from vision.train.geometry import Solid, solid
+from vision.train.geometry import Solid, cross3, solid
 from vision.train.labels import FACE_VALUES, KINDS, face_text
 from vision.train.materials import background, die_material, smooth_noise
 
@@ -160,8 +160,10 @@ def camera_pose(spec: DieSpec) -> np.ndarray:
     return axis_rotation(2, spec.view_roll) @ axis_rotation(0, np.radians(spec.tilt))
 
 
-def face_inradius(body: Solid, face: int) -> float:
+@lru_cache(maxsize=256)
+def face_inradius(kind: str, face: int) -> float:
     """Distance from a face's centroid to its nearest edge."""
+    body = solid(kind)
     pts = body.vertices[list(body.faces[face])]
     c = pts.mean(axis=0)
     best = np.inf
@@ -175,7 +177,7 @@ def face_inradius(body: Solid, face: int) -> float:
 def decals(body: Solid, face: int, style: DieStyle) -> list[tuple[np.ndarray, np.ndarray, float, np.ndarray]]:
     """The marks on one face: (centre, up, half-size, mask) in the die's own coordinates."""
     c = body.centroid(face)
-    r = face_inradius(body, face)
+    r = face_inradius(body.kind, face)
     kind = body.kind
     if kind == "d4":
         verts = list(body.faces[face])
@@ -243,7 +245,7 @@ def render_die(spec: DieSpec, rng: np.random.Generator) -> Sprite:
         cv2.polylines(shade, [pts], True, lum * 0.8, max(1, ss), cv2.LINE_AA, shift=4)
         face_ink = np.zeros_like(ink)
         for dc, up, size, mask in decals(body, f, style):
-            right = np.cross(up, body.normal(f))
+            right = cross3(up, body.normal(f))
             src = np.float32([[0, 0], [GLYPH, 0], [0, GLYPH]])
             dst = np.float32([project(dc - size * right + size * up),
                               project(dc + size * right + size * up),
@@ -296,11 +298,11 @@ def paste(scene: np.ndarray, sprite: Sprite, cx: float, cy: float,
         soft = cv2.GaussianBlur(sprite.alpha, (blur, blur), 0) * strength
         _blend(scene, None, soft, x0 + round(dx), y0 + round(dy))
     _blend(scene, sprite.rgb, sprite.alpha, x0, y0)
-    ys, xs = np.nonzero(sprite.alpha > 0.5)
-    if len(xs) == 0:
+    bx, by, bw, bh = cv2.boundingRect((sprite.alpha > 0.5).astype(np.uint8))
+    if bw == 0:
         return (float(x0), float(y0), float(x0 + w), float(y0 + h))
-    bx0, bx1 = max(0, x0 + xs.min()), min(sw, x0 + xs.max() + 1)
-    by0, by1 = max(0, y0 + ys.min()), min(sh, y0 + ys.max() + 1)
+    bx0, bx1 = max(0, x0 + bx), min(sw, x0 + bx + bw)
+    by0, by1 = max(0, y0 + by), min(sh, y0 + by + bh)
     return (float(bx0), float(by0), float(bx1), float(by1))
 
 
@@ -363,7 +365,7 @@ class Crop:
 def render_crop(rng: np.random.Generator, size: int, kind: str | None = None,
                 value: int | None = None, state: str = "flat") -> Crop:
     """A die on a random table with touching neighbours, cut out like the runtime would."""
-    diameter = float(rng.uniform(40, 120))
+    diameter = float(rng.uniform(40, 100))
     canvas = int(diameter * 2.6)
     scene = background(rng, canvas, canvas)
     cocked = float(rng.uniform(18, 35)) if state == "cocked" else 0.0

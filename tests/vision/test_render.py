@@ -1,0 +1,107 @@
+"""The synthetic renderer: dice geometry, the face shown for a value, crops and tray scenes."""
+
+import numpy as np
+import pytest
+
+from vision.train.geometry import solid
+from vision.train.labels import FACE_VALUES, KINDS, VALUE_LABELS, face_text, value_label
+from vision.train.render import (
+    DieSpec,
+    glyph,
+    render_crop,
+    render_die,
+    render_tray,
+    world_pose,
+)
+
+OPPOSITE_SUM = {"d6": 7, "d8": 9, "d12": 13, "d20": 21}
+FACES = {"d4": 4, "d6": 6, "d8": 8, "d10": 10, "d%": 10, "d12": 12, "d20": 20}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_solids_have_one_face_per_value(kind: str) -> None:
+    body = solid(kind)
+    assert len(body.faces) == FACES[kind]
+    assert sorted(body.face_values) == sorted(FACE_VALUES[kind])
+
+
+@pytest.mark.parametrize("kind", ["d6", "d8", "d12", "d20"])
+def test_opposite_faces_sum_like_real_dice(kind: str) -> None:
+    body = solid(kind)
+    for f in range(len(body.faces)):
+        opposite = min(range(len(body.faces)), key=lambda g: body.normal(f) @ body.normal(g))
+        assert body.face_values[f] + body.face_values[opposite] == OPPOSITE_SUM[kind]
+
+
+def test_d10_kites_are_planar_and_opposite_faces_sum_to_nine() -> None:
+    body = solid("d10")
+    assert all(len(f) == 4 for f in body.faces)
+    digits = {f: v % 10 for f, v in enumerate(body.face_values)}  # the 10 face shows 0
+    for f in range(10):
+        opposite = min(range(10), key=lambda g: body.normal(f) @ body.normal(g))
+        assert digits[f] + digits[opposite] == 9
+
+
+@pytest.mark.parametrize("kind", ["d6", "d8", "d10", "d%", "d12", "d20", "d4-barrel"])
+def test_requested_value_is_the_face_pointing_up(kind: str) -> None:
+    body = solid(kind)
+    values = FACE_VALUES["d4" if kind == "d4-barrel" else kind]
+    for value in values:
+        pose = world_pose(body, DieSpec(kind, value, 60, spin=1.0, tilt=0, view_roll=0))
+        normals = [pose @ body.normal(f) for f in range(len(body.faces))]
+        top = int(np.argmax([n[2] for n in normals]))
+        assert body.face_values[top] == value
+        assert normals[top][2] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("value", [1, 2, 3, 4])
+def test_tetrahedral_d4_shows_its_value_at_the_top_vertex(value: int) -> None:
+    body = solid("d4")
+    pose = world_pose(body, DieSpec("d4", value, 60, spin=0.3, tilt=0, view_roll=0))
+    heights = [(pose @ v)[2] for v in body.vertices]
+    assert int(np.argmax(heights)) + 1 == value  # vertex i carries value i + 1
+    bottom = int(np.argmin([(pose @ body.normal(f))[2] for f in range(4)]))
+    assert value - 1 not in body.faces[bottom]
+
+
+def test_six_and_nine_differ_even_when_turned_upside_down() -> None:
+    for mark in ("underline", "dot", "bar"):
+        six = glyph("6", 0, 2, mark) > 0.5
+        nine_turned = np.rot90(glyph("9", 0, 2, mark), 2) > 0.5
+        overlap = (six & nine_turned).sum() / (six | nine_turned).sum()
+        assert overlap < 0.75, mark
+
+
+def test_face_text_uses_the_printed_digits() -> None:
+    assert face_text("d10", 10) == "0"
+    assert face_text("d%", 100) == "00"
+    assert face_text("d%", 30) == "30"
+    assert value_label("d%", 100) in VALUE_LABELS
+    with pytest.raises(ValueError):
+        value_label("d6", 7)
+
+
+def test_render_die_draws_an_opaque_die_of_the_asked_size() -> None:
+    sprite = render_die(DieSpec("d20", 17, 80, 0.0, 0.0, 0.0), np.random.default_rng(1))
+    assert (sprite.kind, sprite.value) == ("d20", 17)
+    _ys, xs = np.nonzero(sprite.alpha > 0.5)
+    assert 60 < xs.max() - xs.min() < 90
+
+
+def test_render_crop_labels_and_size() -> None:
+    rng = np.random.default_rng(3)
+    crop = render_crop(rng, 80, "d%", 100)
+    assert crop.image.shape == (80, 80, 3) and crop.image.dtype == np.uint8
+    assert (crop.kind, crop.value, crop.state) == ("d%", 100, "flat")
+
+
+def test_render_tray_is_deterministic_and_boxes_hold_dice() -> None:
+    image, dice = render_tray(10, seed=7, size=(640, 480))
+    again, dice_again = render_tray(10, seed=7, size=(640, 480))
+    assert image.shape == (480, 640, 3)
+    assert np.array_equal(image, again) and dice == dice_again
+    assert 8 <= len(dice) <= 10
+    for kind, value, (x0, y0, x1, y1) in dice:
+        assert value in FACE_VALUES[kind]
+        assert 0 <= x0 < x1 <= 640 and 0 <= y0 < y1 <= 480
+        assert 15 < x1 - x0 < 120

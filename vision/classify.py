@@ -1,0 +1,175 @@
+"""Read a die's kind and top value from crops with the shipped ONNX model (onnxruntime, CPU).
+
+preprocess -> run -> postprocess, nothing kept on self but the session and the model card, so one
+Classifier serves any number of frames and threads. The card (models/<name>.json beside the .onnx)
+names the labels and input, and its sha256 must match the file: a truncated or swapped model is
+refused with a ModelError instead of giving silent nonsense.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import square_crop
+from vision.errors import ModelError
+
+DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "dice.onnx"
+OUTPUTS = ("kind", "value", "state", "embedding")
+# Below this confidence a reading is reported unsure (checked on held-out photos: right answers
+# sit almost all above it, most wrong ones below).
+UNSURE_BELOW = 0.7
+
+
+@dataclass(frozen=True)
+class FaceReading:
+    """One crop's reading: kind, value in game convention, confidence, and the raw embedding."""
+
+    die: str
+    value: int
+    confidence: float  # P(kind) * P(value | kind) * P(die lies flat)
+    state: str  # "flat", "cocked" (no face up) or "empty" (no die in the crop)
+    embedding: np.ndarray = field(compare=False, repr=False)
+
+    @property
+    def why_unsure(self) -> str | None:
+        """Why this reading should not be trusted, or None when it can be."""
+        if self.state == "cocked":
+            return "die is cocked (no face flat on top)"
+        if self.state == "empty":
+            return "no die found in the box"
+        if self.confidence < UNSURE_BELOW:
+            return f"low confidence {self.confidence:.2f}"
+        return None
+
+    @property
+    def unsure(self) -> bool:
+        return self.why_unsure is not None
+
+
+def file_sha256(path: Path) -> str:
+    """Hex sha256 of a file, read in blocks."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def load_card(model_path: Path) -> dict:
+    """The model's JSON card, checked against the model file (exists, sha256 matches)."""
+    if not model_path.is_file():
+        raise ModelError(f"model file not found: {model_path} (run `make model`)")
+    card_path = model_path.with_suffix(".json")
+    try:
+        card = json.loads(card_path.read_text())
+    except FileNotFoundError as exc:
+        raise ModelError(f"model card not found: {card_path}") from exc
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"model card {card_path} is unreadable: {exc}") from exc
+    if file_sha256(model_path) != card.get("sha256"):
+        raise ModelError(f"model file {model_path} does not match its card (corrupt or replaced)")
+    return card
+
+
+class Classifier:
+    """The ONNX dice classifier: give it square crops, get FaceReadings."""
+
+    def __init__(self, model_path: Path | str | None = None, threads: int = 2) -> None:
+        import onnxruntime as ort  # imported here so importing vision stays cheap
+
+        self.model_path = Path(model_path) if model_path else DEFAULT_MODEL
+        self.card = load_card(self.model_path)
+        try:
+            self.kinds: tuple[str, ...] = tuple(self.card["kinds"])
+            self.value_labels: tuple[str, ...] = tuple(self.card["values"])
+            self.states: tuple[str, ...] = tuple(self.card["states"])
+            self.input_size = int(self.card["input"]["size"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelError(f"model card for {self.model_path} lacks {exc}") from exc
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(str(self.model_path), options,
+                                                providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own untyped errors for bad files
+            raise ModelError(f"cannot load model {self.model_path}: {exc}") from exc
+        names = [o.name for o in self.session.get_outputs()]
+        if names != list(OUTPUTS):
+            raise ModelError(f"model {self.model_path} has outputs {names}, want {list(OUTPUTS)}")
+        self.input_name = self.session.get_inputs()[0].name
+        # the value labels of each kind, as indices into the value logits
+        self._kind_values = {
+            k: np.array([i for i, lab in enumerate(self.value_labels)
+                         if lab.rsplit(":", 1)[0] == k]) for k in self.kinds}
+
+    def crops(self, frame: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[np.ndarray]:
+        """Cut the model's crops for die boxes from a BGR frame (the shared convention)."""
+        return [square_crop(frame, box, self.input_size) for box in boxes]
+
+    def preprocess(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """BGR uint8 crops -> float32 (N, 3, S, S) batch; crops of another size are resized."""
+        s = self.input_size
+        batch = np.empty((len(crops), 3, s, s), np.float32)
+        for i, crop in enumerate(crops):
+            if crop.ndim != 3 or crop.shape[2] != 3:
+                raise ValueError(f"crop {i} is not a BGR image: shape {crop.shape}")
+            if crop.shape[:2] != (s, s):
+                crop = cv2.resize(crop, (s, s), interpolation=cv2.INTER_AREA)
+            batch[i] = crop.transpose(2, 0, 1)
+        return batch
+
+    def run(self, batch: np.ndarray) -> dict[str, np.ndarray]:
+        """The raw model outputs (logits and embeddings) for a preprocessed batch."""
+        if len(batch) == 0:
+            return {name: np.zeros((0, 0), np.float32) for name in OUTPUTS}
+        return dict(zip(OUTPUTS, self.session.run(None, {self.input_name: batch}), strict=True))
+
+    def check_expect(self, expect: Sequence[str] | None) -> list[str]:
+        """The kinds a reading may take: all, or the expected ones (which must be known)."""
+        if expect is None:
+            return list(self.kinds)
+        unknown = [k for k in expect if k not in self.kinds]
+        if unknown or not expect:
+            raise ValueError(f"cannot expect {unknown or 'nothing'}; known kinds: {self.kinds}")
+        return list(dict.fromkeys(expect))
+
+    def postprocess(self, outputs: dict[str, np.ndarray],
+                    expect: Sequence[str] | None = None) -> list[FaceReading]:
+        """Decide kind (among the expected ones), then the value among that kind's faces."""
+        allowed = self.check_expect(expect)
+        mask = np.array([k in allowed for k in self.kinds])
+        readings = []
+        for i in range(len(outputs["kind"])):
+            kind_logits = np.where(mask, outputs["kind"][i], -np.inf)
+            kind_p = _softmax(kind_logits)
+            k = int(np.argmax(kind_p))
+            idx = self._kind_values[self.kinds[k]]
+            value_p = _softmax(outputs["value"][i][idx])
+            v = int(np.argmax(value_p))
+            state_p = _softmax(outputs["state"][i])
+            s = int(np.argmax(state_p))
+            label = self.value_labels[idx[v]]
+            confidence = float(kind_p[k] * value_p[v] * state_p[self.states.index("flat")])
+            readings.append(FaceReading(self.kinds[k], int(label.rsplit(":", 1)[1]),
+                                        round(confidence, 4), self.states[s],
+                                        outputs["embedding"][i].copy()))
+        return readings
+
+    def classify(self, crops: Sequence[np.ndarray],
+                 expect: Sequence[str] | None = None) -> list[FaceReading]:
+        """Read a batch of square BGR crops (see vision.crops.square_crop)."""
+        self.check_expect(expect)
+        return self.postprocess(self.run(self.preprocess(crops)), expect)

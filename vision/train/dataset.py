@@ -1,0 +1,98 @@
+"""Training and evaluation arrays: synthetic renders and real photo crops, cached on disk.
+
+Rendering is the slow part of `make model`, so crops are made once (in parallel worker processes,
+seeded per chunk so the result does not depend on the worker count) and cached under artifacts/.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+
+from vision.train.labels import KINDS, VALUE_LABELS, value_label
+from vision.train.realdata import REPO, Photo, real_crop
+from vision.train.render import render_crop
+
+CACHE_SIZE = 96  # crops are cached larger than the model input so augmentation can resample
+STATES = ("flat", "cocked", "empty")
+IGNORE = -100  # label index the losses skip (no value for a cocked die, no kind for an empty crop)
+CHUNK = 500
+
+
+@dataclass(frozen=True)
+class Arrays:
+    """Crops (N, S, S, 3) uint8 BGR with kind, value and state label indices."""
+
+    images: np.ndarray
+    kinds: np.ndarray
+    values: np.ndarray
+    states: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.images)
+
+
+def artifacts_dir() -> Path:
+    """Where caches and checkpoints go (gitignored)."""
+    path = REPO / "artifacts"
+    path.mkdir(exist_ok=True)
+    return path
+
+
+def _labels(kind: str, value: int, state: str) -> tuple[int, int, int]:
+    k = KINDS.index(kind) if state != "empty" else IGNORE
+    v = VALUE_LABELS.index(value_label(kind, value)) if state == "flat" else IGNORE
+    return k, v, STATES.index(state)
+
+
+def _render_chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Render one seeded chunk: images and (kind, value, state) rows."""
+    seed, count, size = args
+    rng = np.random.default_rng(seed)
+    images = np.empty((count, size, size, 3), np.uint8)
+    labels = np.empty((count, 3), np.int64)
+    kinds = KINDS
+    for i in range(count):
+        r = rng.random()
+        state = "flat" if r < 0.88 else ("cocked" if r < 0.94 else "empty")
+        crop = render_crop(rng, size, kinds[(seed + i) % len(kinds)], None, state)
+        images[i] = crop.image
+        labels[i] = _labels(crop.kind, crop.value, state)
+    return images, labels
+
+
+def synthetic(count: int, seed: int, workers: int = 2, size: int = CACHE_SIZE) -> Arrays:
+    """`count` rendered crops (cached by count/seed/size), rendered by `workers` processes."""
+    cache = artifacts_dir() / f"synthetic-{count}-{seed}-{size}.npz"
+    if cache.exists():
+        data = np.load(cache)
+        return Arrays(data["images"], data["kinds"], data["values"], data["states"])
+    jobs = [(seed * 100_000 + start, min(CHUNK, count - start), size)
+            for start in range(0, count, CHUNK)]
+    with get_context("spawn").Pool(workers) as pool:
+        parts = pool.map(_render_chunk, jobs)
+    images = np.concatenate([p[0] for p in parts])
+    labels = np.concatenate([p[1] for p in parts])
+    np.savez(cache, images=images, kinds=labels[:, 0], values=labels[:, 1], states=labels[:, 2])
+    return Arrays(images, labels[:, 0], labels[:, 1], labels[:, 2])
+
+
+def _crop_photo(args: tuple[Photo, int]) -> np.ndarray:
+    photo, size = args
+    return real_crop(photo, size)
+
+
+def real(photos: list[Photo], name: str, workers: int = 2, size: int = CACHE_SIZE) -> Arrays:
+    """Crops of real photos (cached under `name`), labelled flat with their kind and value."""
+    cache = artifacts_dir() / f"real-{name}-{len(photos)}-{size}.npz"
+    if cache.exists():
+        data = np.load(cache)
+        return Arrays(data["images"], data["kinds"], data["values"], data["states"])
+    with get_context("spawn").Pool(workers) as pool:
+        images = np.stack(pool.map(_crop_photo, [(p, size) for p in photos], chunksize=64))
+    labels = np.array([_labels(p.kind, p.value, "flat") for p in photos], np.int64)
+    np.savez(cache, images=images, kinds=labels[:, 0], values=labels[:, 1], states=labels[:, 2])
+    return Arrays(images, labels[:, 0], labels[:, 1], labels[:, 2])

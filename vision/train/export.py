@@ -1,0 +1,61 @@
+"""ONNX export of a trained DiceNet and its JSON model card."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import torch
+
+from vision.classify import OUTPUTS, file_sha256
+from vision.crops import CROP_MARGIN
+from vision.train.dataset import STATES
+from vision.train.labels import KINDS, VALUE_LABELS
+from vision.train.model import COSINE_SCALE, EMBEDDING, INPUT_SIZE, DiceNet
+
+OPSET = 17
+
+
+def export_onnx(model: DiceNet, path: Path) -> None:
+    """Write the model as ONNX with a dynamic batch axis (TorchScript exporter, opset 17)."""
+    model.eval()
+    dummy = torch.zeros(2, 3, INPUT_SIZE, INPUT_SIZE)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the exporter warns that dynamo is the new default
+        torch.onnx.export(
+            model, (dummy,), str(path), input_names=["image"], output_names=list(OUTPUTS),
+            dynamic_axes={"image": {0: "batch"}, **{o: {0: "batch"} for o in OUTPUTS}},
+            opset_version=OPSET, dynamo=False)
+
+
+def write_card(path: Path, version: str, accuracy: dict, training: dict) -> dict:
+    """Write models/<name>.json next to the .onnx: labels, input, checksum, measured accuracy."""
+    card = {
+        "name": path.stem,
+        "version": version,
+        "file": path.name,
+        "sha256": file_sha256(path),
+        "size_bytes": path.stat().st_size,
+        "input": {
+            "name": "image", "size": INPUT_SIZE, "layout": "NCHW", "dtype": "float32",
+            "channels": "BGR", "range": "raw 0-255; mean subtraction and scaling are in the graph",
+            "crop": f"vision.crops.square_crop: square of {CROP_MARGIN} x the box's longer side "
+                    "around its centre, edge-replicated, INTER_AREA resize",
+        },
+        "outputs": {
+            "kind": "logits over kinds",
+            "value": f"logits over values: {COSINE_SCALE} x cosine(embedding, label prototype)",
+            "state": "logits over states (flat: a face is up; cocked; empty: no die)",
+            "embedding": f"L2-normalised {EMBEDDING}-d face embedding, for enrolled custom dice",
+        },
+        "kinds": list(KINDS),
+        "values": list(VALUE_LABELS),
+        "states": list(STATES),
+        "value_convention": "game values: d10 face 0 is 10, d% face 00 is 100",
+        "accuracy": accuracy,
+        "training": training,
+    }
+    path.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
+    return card

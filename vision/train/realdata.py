@@ -1,0 +1,117 @@
+"""Real dice photos from ../shared/datasets: labels, die localisation, and sequence-wise splits.
+
+The photos are frames of turntable videos, so neighbouring frames are near-duplicates: splitting
+them at random would measure memory, not reading. Whole capture sequences are held out instead.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import square_crop
+
+REPO = Path(__file__).resolve().parents[2]
+
+# One capture sequence per kind kept out of training, to measure on unseen backgrounds and runs.
+HELD_OUT_SEQUENCES = frozenset({"d4_color", "d6_color", "d8_top", "d10_top", "d20_top"})
+
+
+def datasets_root() -> Path:
+    """ROLLSCRIBE_DATASETS, else ../shared/datasets next to the repository."""
+    return Path(os.environ.get("ROLLSCRIBE_DATASETS", REPO.parent / "shared" / "datasets"))
+
+
+@dataclass(frozen=True)
+class Photo:
+    """One labelled real photo of a single die."""
+
+    path: Path
+    kind: str
+    value: int
+    sequence: str
+    run: str  # the note: one die/view within a sequence
+    measurable: bool  # a clear label (not an oblique "judgement" call)
+
+
+def load_photos(root: Path | None = None) -> list[Photo]:
+    """All real photos with a known top value (ucffool and skovy sets)."""
+    root = root or datasets_root()
+    photos = []
+    ucf = root / "ucffool" / "labels.csv"
+    with ucf.open(newline="") as fh:
+        for row in csv.DictReader(fh):
+            if not row["top_value"]:
+                continue
+            photos.append(Photo(ucf.parent / row["path"], row["die"], int(row["top_value"]),
+                                row["sequence"], row["note"],
+                                row["value_confidence"] == "clear"))
+    skovy = root / "skovy-d6-crops" / "labels.csv"
+    if skovy.exists():
+        with skovy.open(newline="") as fh:
+            for row in csv.DictReader(fh):
+                photos.append(Photo(skovy.parent / row["path"], row["die"],
+                                    int(row["top_value"]), "skovy", "skovy webcam crops", True))
+    return photos
+
+
+def is_held_out(photo: Photo) -> bool:
+    """Held-out photos never enter training (skovy's webcam crops test another camera)."""
+    return photo.sequence in HELD_OUT_SEQUENCES or photo.sequence == "skovy"
+
+
+def locate_die(image: np.ndarray) -> tuple[int, int, int, int]:
+    """Box of the single die in a photo of one die on a plain-ish surface.
+
+    The surface colour is the median of the frame's border; the die is the largest compact blob
+    that differs from it (in colour or brightness), preferring blobs near the centre.
+    """
+    h, w = image.shape[:2]
+    small = cv2.GaussianBlur(image, (5, 5), 0)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    b = max(2, min(h, w) // 20)
+    border = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
+                             lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    med = np.median(border, axis=0)
+    spread = np.median(np.abs(border - med), axis=0) + 2.0
+    dist = np.sqrt((((lab - med) / spread) ** 2).sum(axis=2))
+    dist = cv2.GaussianBlur(dist, (0, 0), max(1.0, min(h, w) / 80))
+    d8 = np.clip(dist * (255.0 / max(1e-6, np.percentile(dist, 99.5))), 0, 255).astype(np.uint8)
+    _, mask = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    k = max(3, min(h, w) // 40) | 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
+    n, _, stats, cents = cv2.connectedComponentsWithStats(mask)
+    best, best_score = None, -1.0
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < 0.002 * h * w:
+            continue
+        off = np.hypot((cents[i][0] - w / 2) / w, (cents[i][1] - h / 2) / h)
+        fill = area / float(bw * bh)
+        score = area * (1.2 - off) * (0.5 + fill)
+        if score > best_score:
+            best, best_score = (int(x), int(y), int(x + bw), int(y + bh)), score
+    if best is None or (best[2] - best[0]) * (best[3] - best[1]) > 0.8 * h * w:
+        side = int(min(h, w) * 0.6)
+        return ((w - side) // 2, (h - side) // 2, (w + side) // 2, (h + side) // 2)
+    return best
+
+
+def real_crop(photo: Photo, size: int) -> np.ndarray:
+    """The photo's die cut with the shared crop convention (skovy's are already crops)."""
+    image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise OSError(f"cannot read {photo.path}")
+    if photo.sequence == "skovy":
+        h, w = image.shape[:2]
+        m = 1 / 1.3
+        box = (w * (1 - m) / 2, h * (1 - m) / 2, w * (1 + m) / 2, h * (1 + m) / 2)
+    else:
+        box = locate_die(image)
+    return square_crop(image, box, size)

@@ -1,0 +1,140 @@
+"""The training loop: synthetic renders mixed with real photo crops, augmented on the fly.
+
+Every batch is mostly renders (all kinds, all values, cocked and empty crops) plus real crops
+sampled so each real kind is equally represented. Augmentation is done on whole batches in torch
+(rotation over the full circle, zoom, shift, colour, blur, noise) so it costs little CPU.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from vision.train.dataset import IGNORE, Arrays
+from vision.train.model import INPUT_SIZE, DiceNet
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Knobs of one training run (the time budget sets the number of steps)."""
+
+    minutes: float = 38.0
+    batch: int = 128
+    real_fraction: float = 0.3
+    lr: float = 3e-3
+    weight_decay: float = 5e-4
+    seed: int = 0
+    threads: int = 2
+
+
+def augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """uint8 (B, S, S, 3) crops -> float (B, 3, INPUT_SIZE, INPUT_SIZE) randomly transformed."""
+    b = images.shape[0]
+    x = images.permute(0, 3, 1, 2).float()
+
+    def u(lo: float, hi: float, *shape: int) -> torch.Tensor:
+        return lo + (hi - lo) * torch.rand(*(shape or (b,)), generator=gen)
+
+    angle = u(0, 2 * math.pi)
+    zoom = 1.0 / u(0.87, 1.13)
+    shift = u(-0.06, 0.06, b, 2)
+    cos, sin = torch.cos(angle) * zoom, torch.sin(angle) * zoom
+    theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1),
+                         torch.stack([sin, cos, shift[:, 1]], 1)], 1)
+    grid = F.affine_grid(theta, [b, 3, INPUT_SIZE, INPUT_SIZE], align_corners=False)
+    x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    # colour: per-channel gain, exposure, offset; sometimes swap channels or drop colour
+    x = x * u(0.75, 1.25, b, 3, 1, 1) * u(0.7, 1.3, b, 1, 1, 1) + u(-20, 20, b, 1, 1, 1)
+    swap = torch.rand(b, generator=gen) < 0.3
+    if swap.any():
+        perm = torch.randperm(3, generator=gen)
+        x[swap] = x[swap][:, perm]
+    grey = torch.rand(b, generator=gen) < 0.1
+    if grey.any():
+        x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
+    blur = torch.rand(b, generator=gen) < 0.2
+    if blur.any():
+        x[blur] = F.avg_pool2d(x[blur], 3, 1, 1, count_include_pad=False)
+    x = x + torch.randn(x.shape, generator=gen) * u(0, 6, b, 1, 1, 1)
+    return x.clamp(0, 255)
+
+
+def _real_weights(real: Arrays) -> np.ndarray:
+    """Sampling weights giving each real kind the same share."""
+    counts = np.bincount(real.kinds, minlength=int(real.kinds.max()) + 1)
+    w = 1.0 / counts[real.kinds]
+    return w / w.sum()
+
+
+def losses(outputs: tuple[torch.Tensor, ...], kinds: torch.Tensor, values: torch.Tensor,
+           states: torch.Tensor) -> torch.Tensor:
+    """Kind + value + state cross-entropy; IGNORE labels (no value when cocked...) are skipped."""
+    kind_logits, value_logits, state_logits, _ = outputs
+    loss = F.cross_entropy(state_logits, states) * 0.5
+    if (kinds != IGNORE).any():
+        loss = loss + F.cross_entropy(kind_logits, kinds, ignore_index=IGNORE,
+                                      label_smoothing=0.05)
+    if (values != IGNORE).any():
+        loss = loss + F.cross_entropy(value_logits, values, ignore_index=IGNORE,
+                                      label_smoothing=0.05)
+    return loss
+
+
+def train(synthetic: Arrays, real: Arrays, config: TrainConfig,
+          log: Callable[[str], None] = print) -> tuple[DiceNet, dict]:
+    """Train a DiceNet within config.minutes; returns the model and a summary of the run."""
+    torch.set_num_threads(config.threads)
+    torch.manual_seed(config.seed)
+    gen = torch.Generator().manual_seed(config.seed)
+    rng = np.random.default_rng(config.seed)
+    model = DiceNet()
+    opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
+    n_real = int(config.batch * config.real_fraction) if len(real) else 0
+    n_syn = config.batch - n_real
+    weights = _real_weights(real) if n_real else None
+    budget = config.minutes * 60.0
+    start = time.monotonic()
+    total_steps = None
+    step = 0
+    seen = 0
+    model.train()
+    while True:
+        idx_s = rng.integers(0, len(synthetic), n_syn)
+        parts = [(synthetic, idx_s)]
+        if n_real:
+            parts.append((real, rng.choice(len(real), n_real, p=weights)))
+        imgs = torch.from_numpy(np.concatenate([a.images[i] for a, i in parts]))
+        kinds = torch.from_numpy(np.concatenate([a.kinds[i] for a, i in parts]))
+        values = torch.from_numpy(np.concatenate([a.values[i] for a, i in parts]))
+        states = torch.from_numpy(np.concatenate([a.states[i] for a, i in parts]))
+        x = augment(imgs, gen)
+        if total_steps is None and step == 30:
+            per_step = (time.monotonic() - start) / 30
+            total_steps = max(60, int(budget / per_step))
+            log(f"{per_step * 1000:.0f} ms/step -> {total_steps} steps in {config.minutes} min")
+        horizon = total_steps or 10**9
+        warm = 100
+        lr_scale = min(1.0, (step + 1) / warm) * 0.5 * (1 + math.cos(math.pi * min(1.0, step / horizon)))
+        for group in opt.param_groups:
+            group["lr"] = config.lr * max(lr_scale, 0.01)
+        loss = losses(model(x), kinds, values, states)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        step += 1
+        seen += len(x)
+        if step % 200 == 0:
+            log(f"step {step}/{horizon} loss {loss.item():.3f} "
+                f"{(time.monotonic() - start) / 60:.1f} min")
+        if total_steps is not None and step >= total_steps:
+            break
+    model.eval()
+    return model, {"steps": step, "samples_seen": seen,
+                   "minutes": round((time.monotonic() - start) / 60, 1),
+                   "batch": config.batch, "real_fraction": config.real_fraction}
