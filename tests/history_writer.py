@@ -12,13 +12,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from crash_game import GAME, PLAYERS, registry  # noqa: E402
+from crash_game import GAME, PLAYERS, registry
 
-from companion.history import History  # noqa: E402
-from companion.reading import DieReading, TrayReading  # noqa: E402
-from companion.rules.core import Roll, RollRequest  # noqa: E402
-from companion.rules.errors import IllegalMove  # noqa: E402
-from companion.table import TableSession  # noqa: E402
+from companion.history import History
+from companion.reading import DieReading, TrayReading
+from companion.rules.core import Roll, RollRequest
+from companion.rules.errors import IllegalMove
+from companion.table import TableSession
 
 
 def step(table: TableSession, rng: random.Random) -> None:
