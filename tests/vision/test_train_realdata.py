@@ -1,0 +1,61 @@
+"""Real-photo handling: locating the single die, splits by sequence, the datasets path."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.train.realdata import (
+    HELD_OUT_SEQUENCES,
+    Photo,
+    datasets_root,
+    is_held_out,
+    load_photos,
+    locate_die,
+)
+from vision.train.render import DieSpec, paste, render_die
+
+
+def _iou(a, b) -> float:
+    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+@pytest.mark.parametrize(("seed", "surface"), [(1, (230, 230, 225)), (2, (60, 120, 40)),
+                                               (3, (90, 140, 200))])
+def test_locate_die_finds_a_die_on_a_plain_surface(seed: int, surface: tuple) -> None:
+    rng = np.random.default_rng(seed)
+    scene = np.empty((256, 256, 3), np.float32)
+    scene[:] = surface
+    scene += rng.normal(0, 3, scene.shape).astype(np.float32)
+    sprite = render_die(DieSpec("d8", 3, 90, 0.5, 10.0, 0.0), rng)
+    truth = paste(scene, sprite, 150, 110)
+    box = locate_die(np.clip(scene, 0, 255).astype(np.uint8))
+    assert _iou(box, truth) > 0.7, (box, truth)
+
+
+def test_datasets_root_follows_the_environment(monkeypatch: pytest.MonkeyPatch,
+                                               tmp_path: Path) -> None:
+    monkeypatch.setenv("ROLLSCRIBE_DATASETS", str(tmp_path))
+    assert datasets_root() == tmp_path
+    monkeypatch.delenv("ROLLSCRIBE_DATASETS")
+    assert datasets_root().parts[-2:] == ("shared", "datasets")
+
+
+def test_held_out_is_by_whole_sequence() -> None:
+    seq = next(iter(HELD_OUT_SEQUENCES))
+    assert is_held_out(Photo(Path("x.jpg"), "d4", 1, seq, "any run", True))
+    assert not is_held_out(Photo(Path("x.jpg"), "d4", 1, "d4_wood", "any run", True))
+
+
+@pytest.mark.skipif(not (datasets_root() / "ucffool" / "labels.csv").exists(),
+                    reason="shared datasets not present")
+def test_every_kind_keeps_training_and_held_out_photos() -> None:
+    photos = load_photos()
+    for kind in ("d4", "d6", "d8", "d10", "d20"):
+        mine = [p for p in photos if p.kind == kind]
+        held = {p.sequence for p in mine if is_held_out(p)}
+        kept = {p.sequence for p in mine if not is_held_out(p)}
+        assert held and kept and not held & kept
