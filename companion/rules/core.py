@@ -47,6 +47,9 @@ class RollRequest:
                 f"{self.reason}: wanted {len(self.dice)} dice ({', '.join(self.dice)}), "
                 f"got {len(roll.dice)}"
             )
+        if all(d.kind == k for d, k in zip(roll.dice, self.dice)):  # already in order
+            return Roll(tuple(DieValue(k, die_kind(k, custom).read(d.value))
+                              for d, k in zip(roll.dice, self.dice)))
         pending = list(roll.dice)
         ordered: list[DieValue] = []
         for kind_name in self.dice:

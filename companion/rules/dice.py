@@ -34,6 +34,8 @@ class DieKind:
 
         Raises BadRoll for a face this kind does not have (a 9 on a d8, "00" on a d10).
         """
+        if type(face) is int and face in self.faces:  # the usual case: already a face value
+            return face
         value = _normalise(self.name, face)
         if value not in self.faces:
             raise BadRoll(f"a {self.name} has no face {face!r}")

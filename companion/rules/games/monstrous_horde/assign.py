@@ -15,7 +15,7 @@ because whatever the larger group allows afterwards, the smaller one allows too.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...core import RankedMove
 from ...errors import IllegalMove
@@ -25,11 +25,14 @@ from .rules import BARBARIAN, CLERIC, DRUID, ROGUE, ROLE_INDEX, ROLES, WOUNDED
 
 BACKSTAB, GUIDANCE, RAGE = 1, 2, 4  # abilities a play may spend (GUIDANCE also covers Heal)
 HEAD, FINAL, OTHER, MEND = 0, 1, 2, 3  # target tiers, in search order
+_HEAL_COST = {ROGUE: BACKSTAB, BARBARIAN: RAGE}
 
 
-@dataclass(frozen=True, slots=True)
-class Die:
-    """A die the play may assign: a character die or a pool die (Fire Bolt, Bear Form)."""
+class Die(NamedTuple):
+    """A die the play may assign: a character die or a pool die (Fire Bolt, Bear Form).
+
+    Die and Target are NamedTuples rather than dataclasses: every ranked list builds dozens.
+    """
 
     token: str
     value: int
@@ -38,8 +41,7 @@ class Die:
     heal_cost: int  # ability forgone if it heals (a Rogue or Barbarian crit heals, no ability)
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
+class Target(NamedTuple):
     """Something a group of dice can hit: an enemy, a Hydra head, or a wounded character."""
 
     ref: str
@@ -70,10 +72,11 @@ class Board:
             | (RAGE if turn.crit(BARBARIAN) else 0)
         )
         dice: list[Die] = []
-        for role in sorted(turn.active()):
+        active = turn.active()
+        for role in sorted(active):
             value = turn.values[role]
             assert value is not None
-            cost = {ROGUE: BACKSTAB, BARBARIAN: RAGE}.get(role, 0) & self.abilities
+            cost = _HEAL_COST.get(role, 0) & self.abilities
             # ONES_STILL_FIGHT: a 1 may attack but never heal; a used ability forbids healing.
             heals = value != 1 and role not in turn.used
             dice.append(Die(ROLES[role].name, value, True, heals, cost))
@@ -83,7 +86,7 @@ class Board:
         self.index = {d.token: i for i, d in enumerate(dice)}
         # BEAR_DICE_WITH_DRUID: the Druid in bear form and its d10s go to a single enemy.
         bear = {f"bear{i + 1}" for i in range(len(turn.bear))}
-        if turn.bear and DRUID in turn.active():
+        if turn.bear and DRUID in active:
             bear.add("druid")
         self.bear_mask = sum(1 << self.index[t] for t in bear)
 
@@ -227,51 +230,71 @@ class Board:
 
     def ranked(self, showdown: bool = False) -> list[RankedMove]:
         """One play per reachable effect, best first (points, then wounds healed)."""
-        search = _Search(self)
-        family = search.run()
+        family = _Search(self).run()
+        parts_of: dict[tuple[int, int, Any], tuple[str, Any, str]] = {}
+        targets = self.targets
         moves = []
         for mask, chain in family.items():
-            play, parts = self._play(chain)
-            hit = [self.targets[i] for i in range(len(self.targets)) if mask >> i & 1]
-            heals = sum(1 for t in hit if t.tier == MEND)
-            kills = len(hit) - heals
-            points = kills if showdown else sum(t.points for t in hit)
-            detail = "; ".join(parts) or "end the turn without attacking"
-            moves.append((-points, -heals, -kills, play.text(), RankedMove(
-                play, points, detail, {"heals": heals, "kills": kills})))
+            attacks: list[Group] = []
+            heals: list[Group] = []
+            rage = restore = None
+            details: list[str] = []
+            points = kills = healed = 0
+            while chain is not None:
+                key = chain[:3]
+                part = parts_of.get(key)
+                if part is None:
+                    part = parts_of[key] = self._part(*key)
+                kind, payload, detail = part
+                details.append(detail)
+                target = targets[key[0]]
+                if kind == "attack":
+                    attacks.append(payload)
+                elif kind == "heal":
+                    heals.append(payload)
+                elif kind == "rage":
+                    rage = payload
+                else:
+                    restore = payload
+                if target.tier == MEND:
+                    healed += 1
+                else:
+                    kills += 1
+                    points += target.points
+                chain = chain[3]
+            if showdown:
+                points = kills
+            attacks.sort(key=_by_target)
+            heals.sort(key=_by_target)
+            play = Play(tuple(attacks), tuple(heals), rage, restore)
+            detail = "; ".join(details) or "end the turn without attacking"
+            moves.append((-points, -healed, -kills, mask, RankedMove(
+                play, points, detail, {"heals": healed, "kills": kills})))
         moves.sort(key=lambda m: m[:4])
         return [m[4] for m in moves]
 
-    def _play(self, chain: Any) -> tuple[Play, list[str]]:
-        attacks: list[Group] = []
-        heals: list[Group] = []
-        rage = restore = None
-        parts: list[str] = []
-        while chain is not None:
-            i, subset, spec, chain = chain
-            target = self.targets[i]
-            if spec == "rage":
-                rage = target.ref
-                parts.append(f"Barbarian rages -> {target.label}")
-                continue
-            if spec == "restore":
-                restore = target.ref
-                parts.append(f"Cleric restores {target.label}")
-                continue
-            uses = []
-            for j, die in enumerate(self.dice):
-                if subset >> j & 1:
-                    uses.append(DieUse(die.token, spec[1] if spec and spec[0] == j else ()))
-            group = Group(target.ref, tuple(uses))
-            words = " + ".join(f"{u.die.capitalize()} {die_text(self.dice[self.index[u.die]], u)}"
-                               for u in uses)
-            if target.tier == MEND:
-                heals.append(group)
-                parts.append(f"{words} heal {target.label}")
-            else:
-                attacks.append(group)
-                parts.append(f"{words} -> {target.label}")
-        return Play.make(attacks, heals, rage, restore), parts
+    def _part(self, i: int, subset: int, spec: Any) -> tuple[str, Any, str]:
+        """One step of a witness: (kind, group or target ref, words for the panel)."""
+        target = self.targets[i]
+        if spec == "rage":
+            return "rage", target.ref, f"Barbarian rages -> {target.label}"
+        if spec == "restore":
+            return "restore", target.ref, f"Cleric restores {target.label}"
+        uses = []
+        words = []
+        for j, die in enumerate(self.dice):
+            if subset >> j & 1:
+                use = DieUse(die.token, spec[1] if spec and spec[0] == j else ())
+                uses.append(use)
+                words.append(f"{die.token.capitalize()} {die_text(die, use)}")
+        group = Group(target.ref, tuple(uses))
+        if target.tier == MEND:
+            return "heal", group, f"{' + '.join(words)} heal {target.label}"
+        return "attack", group, f"{' + '.join(words)} -> {target.label}"
+
+
+def _by_target(group: Group) -> str:
+    return group.target
 
 
 def die_text(die: Die, use: DieUse) -> str:
@@ -296,10 +319,17 @@ class _Search:
         self.chars = [i for i, d in enumerate(dice) if d.char]
         self.char_mask = sum(1 << i for i in self.chars)
         self.heal_mask = sum(1 << i for i, d in enumerate(dice) if d.heals)
-        self.targets = board.targets
-        self.options = [self._options(t) for t in board.targets]
-        refs = [(t.tier, t.need, t.points) for t in board.targets]
-        self.same_prev = [i > 0 and refs[i] == refs[i - 1] and board.targets[i].tier != MEND
+        # A target nothing can hit is left out (the Hydra's heads stay: they gate the rest).
+        self.places: list[int] = []
+        self.options = []
+        for place, target in enumerate(board.targets):
+            options = self._options(target)
+            if options or target.tier in (HEAD, FINAL):
+                self.places.append(place)
+                self.options.append(options)
+        self.targets = [board.targets[p] for p in self.places]
+        refs = [(t.tier, t.need, t.points) for t in self.targets]
+        self.same_prev = [i > 0 and refs[i] == refs[i - 1] and self.targets[i].tier != MEND
                           for i in range(len(refs))]
         self.memo: dict[int, dict[int, Any]] = {}
 
@@ -326,6 +356,8 @@ class _Search:
                 found.append((0, GUIDANCE, "restore"))
             return _undominated(found)
         found += [(s, 0, None) for s in by_sum.get(need, ())]
+        if not have:
+            return _undominated(found)
         if have & GUIDANCE:
             for delta, mod in ((1, "+1"), (-1, "-1")):
                 for subset in by_sum.get(need - delta, ()):
@@ -350,6 +382,7 @@ class _Search:
         return _undominated(found)
 
     def run(self) -> dict[int, Any]:
+        """{mask over the searched targets: witness chain of (board target, dice, spec, rest)}."""
         return self._reach(0, (1 << self.n) - 1, self.board.abilities, False, True)
 
     def _reach(self, i: int, free: int, left: int, skipped: bool, hydra_ok: bool) -> dict[int, Any]:
@@ -382,13 +415,15 @@ class _Search:
                 for mask, chain in sub.items():
                     mask |= bit
                     if mask not in result:
-                        result[mask] = (i, subset, spec, chain)
+                        result[mask] = (self.places[i], subset, spec, chain)
         self.memo[key] = result
         return result
 
 
 def _undominated(options: list[tuple[int, int, Any]]) -> list[tuple[int, int, Any]]:
     """Drop an option when another uses a subset of its dice and of its abilities."""
+    if len(options) < 2:
+        return options
     options.sort(key=lambda o: (o[0].bit_count(), o[1].bit_count()))
     kept: list[tuple[int, int, Any]] = []
     for subset, cost, spec in options:

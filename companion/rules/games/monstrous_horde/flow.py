@@ -8,6 +8,7 @@ phase moves on by itself until a player has to choose (team, reroll, act) or the
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from itertools import combinations
 
 from ...core import RankedMove, RollRequest
@@ -245,8 +246,9 @@ def _settle(d: Draft) -> None:
     """Advance through the steps that need no choice until a roll or a choice is wanted."""
     while d.queue and d.queue[0] == ("replace",) and not _defeated(d):
         d.queue = d.queue[1:]  # a Troll that regenerated leaves nothing to replace
-    while not d.queue:
+    if not d.queue:
         d.enemies = tuple(sorted(d.enemies, key=_lineup_key))
+    while not d.queue:
         if d.phase in ("setup", "showdown-setup"):
             d.round = max(d.round, 1)
             _start_turn(d, d.first if d.showdown is None else d.showdown.seats[0])
@@ -462,8 +464,7 @@ def _sleep_slot(pos: Position, target: str) -> int:
 
 
 def _play(pos: Position, play: Play) -> Position:
-    board = Board(pos)
-    effect = board.resolve(play)
+    effect = board(pos).resolve(play)
     seat = pos.seat
     turn = _turn(pos)
     assert seat is not None
@@ -512,13 +513,10 @@ def ranked(pos: Position) -> list[RankedMove]:
     if pos.phase == "team":
         return _team_moves(pos)
     if pos.phase == "reroll":
-        team = _turn(pos).team
-        return [RankedMove(Reroll(roles), 0, _reroll_detail(roles))
-                for size in range(len(team) + 1) for roles in combinations(team, size)]
+        return list(_reroll_moves(_turn(pos).team))
     if pos.phase != "act":
         return []
-    board = Board(pos)
-    plays = board.ranked(showdown=pos.showdown is not None)
+    plays = board(pos).ranked(showdown=pos.showdown is not None)
     first, later = _ability_moves(pos)
     return first + plays + later
 
@@ -526,18 +524,40 @@ def ranked(pos: Position) -> list[RankedMove]:
 def _team_moves(pos: Position) -> list[RankedMove]:
     seat = pos.seat
     assert seat is not None
-    ready = [r for r, s in enumerate(pos.status[seat]) if s == READY]
-    limit = min(team_limit(pos), len(ready))
-    teams = [c for size in range(limit, 0, -1) for c in combinations(ready, size)]
+    ready = tuple(r for r, s in enumerate(pos.status[seat]) if s == READY)
+    return list(_teams(ready, team_limit(pos)))
+
+
+@lru_cache(maxsize=256)
+def _teams(ready: tuple[int, ...], limit: int) -> tuple[RankedMove, ...]:
+    """Biggest teams of the biggest dice first (moves are immutable values: safe to share)."""
+    teams = [c for size in range(min(limit, len(ready)), 0, -1) for c in combinations(ready, size)]
     teams.sort(key=lambda c: (-len(c), -sum(ROLES[r].sides for r in c)))
-    return [RankedMove(Team(c), 0, "roll " + ", ".join(ROLES[r].name.capitalize() for r in c))
-            for c in teams]
+    return tuple(RankedMove(Team(c), 0, "roll " + ", ".join(_TITLES[r] for r in c))
+                 for c in teams)
 
 
-def _reroll_detail(roles: tuple[int, ...]) -> str:
-    if not roles:
-        return "keep the roll"
-    return "reroll " + ", ".join(ROLES[r].name.capitalize() for r in roles)
+@lru_cache(maxsize=256)
+def _reroll_moves(team: tuple[int, ...]) -> tuple[RankedMove, ...]:
+    return tuple(
+        RankedMove(Reroll(roles), 0,
+                   "reroll " + ", ".join(_TITLES[r] for r in roles) if roles else "keep the roll")
+        for size in range(len(team) + 1) for roles in combinations(team, size))
+
+
+_TITLES = tuple(role.name.capitalize() for role in ROLES)
+
+
+def board(pos: Position) -> Board:
+    """The Board of a position, kept for the last position asked (ranking then playing)."""
+    global _last_board
+    cached = _last_board
+    if cached is None or cached[0] is not pos:
+        cached = _last_board = (pos, Board(pos))
+    return cached[1]
+
+
+_last_board: tuple[Position, Board] | None = None
 
 
 def _ability_moves(pos: Position) -> tuple[list[RankedMove], list[RankedMove]]:

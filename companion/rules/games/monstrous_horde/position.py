@@ -7,6 +7,7 @@ therefore never leaves a half-changed position behind.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any
 
 from .rules import (
@@ -156,11 +157,10 @@ class Draft:
     """A mutable working copy of a Position (same attribute names)."""
 
     def __init__(self, position: Position) -> None:
-        for f in _POSITION_FIELDS:
-            setattr(self, f, getattr(position, f))
+        self.__dict__.update(zip(_POSITION_FIELDS, _read_position(position)))
 
     def freeze(self) -> Position:
-        return Position(**{f: getattr(self, f) for f in _POSITION_FIELDS})
+        return Position(*_read_position(self))
 
     def set_status(self, seat: int, role: int, status: str) -> None:
         row = list(self.status[seat])  # type: ignore[attr-defined]
@@ -183,6 +183,7 @@ def monster_alive(enemies: tuple[Enemy, ...], monster: str) -> bool:
 
 
 _POSITION_FIELDS = tuple(f.name for f in fields(Position))
+_read_position = attrgetter(*_POSITION_FIELDS)
 
 
 def _replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

@@ -1,0 +1,1 @@
+"""Benchmarks: each bench/*_bench.py has a main() that prints its figures (median of runs)."""
