@@ -74,7 +74,7 @@ PLAYER_COLOURS: tuple[tuple[str, Colour], ...] = (
     ("yellow", (1.0, 0.7, 0.0)), ("purple", (0.6, 0.0, 1.0)), ("cyan", (0.0, 1.0, 1.0)),
     ("orange", (1.0, 0.3, 0.0)), ("pink", (1.0, 0.2, 0.5)),
 )
-WHITE: Colour = (1.0, 1.0, 1.0)  # a shared win
+WHITE: Colour = (1.0, 1.0, 1.0)  # a shared win, or a roll that is nobody's in particular
 
 
 def player_colour(seat: int | None) -> Colour:
@@ -251,9 +251,11 @@ class TurnController:
 
     @staticmethod
     def _colour(state: TurnState, view: TableView) -> Colour:
+        """The acting player's colour; white for a shared win or a roll for the whole table
+        (setting up enemies, a roll-off)."""
         if state is TurnState.GAME_OVER:
             return player_colour(view.winners[0]) if len(view.winners) == 1 else WHITE
-        return player_colour(view.seat)
+        return player_colour(view.seat) if view.seat is not None else WHITE
 
     # -- buttons ---------------------------------------------------------------------------
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,9 +14,6 @@ from companion.history import History
 from companion.table import TableSession
 from firmware.controller import TurnController
 from firmware.devices import Panel
-
-# The table helper's test game (Pig, one d6) lives in tests/; real games replace it here later.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 @pytest.fixture
@@ -44,6 +40,9 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "history.db"
 
 
+GAME = "monstrous-horde"
+
+
 @dataclass
 class Box:
     """The whole box on a test bench: mock pins, the panel, a real session, the controller."""
@@ -65,11 +64,9 @@ class Box:
 
 @pytest.fixture
 def box(factory: MockFactory, panel: Panel, db_path: Path, clock: FakeClock) -> Iterator[Box]:
-    from table_pig import games
-
     dice = ScriptedDice()
-    table = TableSession(History(db_path, games), dice)
-    table.new_game("pig", ["Ann", "Bob"], {"target": 10})
+    table = TableSession(History(db_path), dice)
+    table.new_game(GAME, ["Ann", "Bob"])
     controller = TurnController(table, panel, clock=clock)
     yield Box(factory, panel, table, dice, clock, controller)
     controller.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 
@@ -9,6 +10,7 @@ from gpiozero import Button
 from gpiozero.pins.mock import MockFactory
 
 from companion.reading import DieReading, TrayReading
+from companion.rules.dice import FaceValue, die_kind
 from firmware.pins import PinMap
 
 FAST_HOLD = PinMap(hold_seconds=0.2)  # the shortest long press the pin file allows
@@ -46,26 +48,31 @@ def tap(factory: MockFactory, bcm: int) -> None:
 
 
 class ScriptedDice:
-    """A dice source for the table that hands out prepared readings or raises prepared errors,
-    recording which dice the table asked for."""
+    """The table's dice source on the test bench: like a camera over a tray of fairly rolled
+    dice (the kinds the game asks for, values from a seeded roller), except that a test can
+    queue what the next reads give instead: an error, or an unsure die."""
 
-    def __init__(self) -> None:
-        self.script: list[TrayReading | Exception] = []
+    def __init__(self, seed: int = 7) -> None:
+        self.rng = random.Random(seed)
+        self.queued: list[Exception | str] = []
         self.asked: list[list[str] | None] = []
 
     def __call__(self, expect: list[str] | None) -> TrayReading:
         self.asked.append(expect)
-        outcome = self.script.pop(0)
-        if isinstance(outcome, Exception):
-            raise outcome
-        return outcome
+        step = self.queued.pop(0) if self.queued else "sure"
+        if isinstance(step, Exception):
+            raise step
+        kinds = expect or ["d6"]
+        return tray([(k, die_kind(k).roll(self.rng)) for k in kinds], unsure=step == "unsure")
 
 
-def d6(value: int, *, unsure: bool = False) -> TrayReading:
-    """One six-sided die as the camera would report it."""
-    die = DieReading("d6", value, 0.4 if unsure else 0.98, (10, 10, 50, 50), unsure,
-                     "low confidence" if unsure else "")
-    return TrayReading((die,), None, 640, 480)
+def tray(dice: list[tuple[str, FaceValue]], *, unsure: bool = False) -> TrayReading:
+    """A camera reading of these dice; with `unsure`, the first die is low-confidence."""
+    return TrayReading(tuple(
+        DieReading(kind, value, 0.4 if unsure and i == 0 else 0.98,
+                   (10 + 60 * i, 10, 60 + 60 * i, 60), unsure and i == 0,
+                   "low confidence" if unsure and i == 0 else "")
+        for i, (kind, value) in enumerate(dice)), None, 640, 480)
 
 
 def wait_for(condition: Callable[[], object], timeout: float = 5.0) -> None:

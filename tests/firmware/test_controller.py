@@ -1,16 +1,18 @@
-"""The turn-flow controller on real MockFactory pins and a real TableSession (Pig, one d6)."""
+"""The turn-flow controller on real MockFactory pins and a real TableSession playing
+Against the Monstrous Horde, the dice read by a scripted camera."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from conftest import Box
-from firmware_helpers import FAST_HOLD, d6, hold, tap, wait_for
+from firmware_helpers import FAST_HOLD, hold, tap, wait_for
 
-from firmware.controller import PATTERNS, PLAYER_COLOURS, TurnState
+from firmware.controller import PATTERNS, PLAYER_COLOURS, WHITE, TurnState
 from firmware.devices import Light
 
 P = FAST_HOLD
-RED, BLUE = PLAYER_COLOURS[0][1], PLAYER_COLOURS[1][1]
 
 
 def roll(box: Box) -> None:
@@ -18,105 +20,136 @@ def roll(box: Box) -> None:
     box.controller.wait_idle()
 
 
-def settle_flash(box: Box) -> TurnState:
+def after_flash(box: Box) -> TurnState:
     box.clock.advance(2.0)
     return box.controller.refresh()
+
+
+def snap(box: Box) -> dict[str, Any]:
+    return box.table.snapshot()
+
+
+def set_up(box: Box) -> int:
+    """Roll the enemy line-up and the roll-off on the ROLL button; returns the first seat."""
+    roll(box)
+    roll(box)
+    assert after_flash(box) is TurnState.CHOOSE_MOVE
+    seat = snap(box)["current"]["seat"]
+    assert seat in (0, 1)
+    return seat
 
 
 def test_a_whole_turn_on_the_buttons(box: Box) -> None:
     c = box.controller
     assert c.state is TurnState.WAITING_FOR_ROLL
-    assert box.lit(P.ready) == 1 and box.lit(P.attention) == 0
-    assert box.colour() == pytest.approx(RED)
+    assert box.lit(P.ready) == 1 and box.lit(P.attention) == 0 and box.lit(P.reading) == 0
+    assert box.colour() == pytest.approx(WHITE)  # the enemy line-up is the whole table's roll
 
-    box.dice.script.append(d6(4))
     roll(box)
-    assert box.dice.asked == [["d6"]]
-    assert c.state is TurnState.MOVE_APPLIED
-    assert settle_flash(box) is TurnState.CHOOSE_MOVE
-    assert box.panel.shown.ready is Light.SLOW
-    assert box.table.snapshot()["state"]["pot"] == 4
-
-    tap(box.factory, P.confirm)  # the top-ranked move in Pig is banking the pot
-    assert box.table.snapshot()["scores"] == [4, 0]
+    assert box.dice.asked == [["d20", "d20", "d20", "d20"]]
+    assert c.state is TurnState.MOVE_APPLIED and box.panel.shown.ready is Light.FAST
+    roll(box)  # the barbarian roll-off picks who starts
+    seat = snap(box)["current"]["seat"]
     assert c.state is TurnState.NEXT_PLAYER
-    assert box.panel.shown.player is Light.FAST
-    assert box.colour() == pytest.approx(BLUE) or box.colour() == pytest.approx((0, 0, 0))
-    assert settle_flash(box) is TurnState.WAITING_FOR_ROLL
-    assert box.colour() == pytest.approx(BLUE)
+    assert after_flash(box) is TurnState.CHOOSE_MOVE
+    assert box.panel.shown.ready is Light.SLOW
+    assert box.colour() == pytest.approx(PLAYER_COLOURS[seat][1])
+
+    top = snap(box)["moves"][0]["move"]
+    tap(box.factory, P.confirm)  # plays the top-ranked melee team
+    assert box.table.history.events(box.table.game_id)[-1].text == top
+    assert after_flash(box) is TurnState.WAITING_FOR_ROLL
+    wanted = snap(box)["roll_wanted"]
+    assert wanted["player"] == seat and wanted["reason"] == "melee team"
+    roll(box)
+    assert box.dice.asked[-1] == wanted["dice"]
+    assert after_flash(box) is TurnState.CHOOSE_MOVE
+    tap(box.factory, P.confirm)  # keep the roll (or the best reroll)
+    hold(box.factory, P.confirm, box.panel.confirm)  # long press: end the turn
+    while snap(box)["current"]["seat"] == seat and snap(box)["roll_wanted"]:
+        roll(box)  # defeated enemies are replaced before the turn passes
+    other = snap(box)["current"]["seat"]
+    assert other == 1 - seat
+    assert c.state is TurnState.NEXT_PLAYER
+    assert after_flash(box) is TurnState.CHOOSE_MOVE
+    assert box.colour() == pytest.approx(PLAYER_COLOURS[other][1])
 
 
 def test_an_unsure_die_waits_for_confirmation_with_the_attention_light(box: Box) -> None:
-    box.dice.script.append(d6(5, unsure=True))
+    box.dice.queued.append("unsure")
     roll(box)
     assert box.controller.state is TurnState.CHECK_READING
     assert box.panel.shown.attention is Light.FAST and box.lit(P.reading) == 1
-    assert box.table.snapshot()["reading"]["pending"] is True
+    assert snap(box)["reading"]["pending"] is True and snap(box)["roll_wanted"]
 
-    box.dice.script.append(d6(3))  # ROLL again reads the tray again (a die was straightened)
-    roll(box)
-    assert box.table.snapshot()["state"]["pot"] == 3
-    assert settle_flash(box) is TurnState.CHOOSE_MOVE
-
-
-def test_confirm_accepts_a_pending_reading(box: Box) -> None:
-    box.dice.script.append(d6(6, unsure=True))
-    roll(box)
-    tap(box.factory, P.confirm)
-    assert box.table.snapshot()["state"]["pot"] == 6
+    tap(box.factory, P.confirm)  # the players checked the die: accept the reading as it is
+    assert snap(box)["reading"]["pending"] is False
     assert box.controller.state is TurnState.MOVE_APPLIED
 
 
-def test_long_presses_end_the_turn_and_undo_the_whole_turn(box: Box) -> None:
-    box.dice.script += [d6(4), d6(5)]
+def test_roll_reads_again_while_a_reading_is_checked(box: Box) -> None:
+    box.dice.queued.append("unsure")
     roll(box)
-    tap(box.factory, P.undo)  # short: takes back the roll
-    assert box.table.snapshot()["current"]["chance"] is True
+    roll(box)  # a cocked die was straightened: read the tray again
+    assert snap(box)["reading"]["pending"] is False
+    assert len(box.dice.asked) == 2
+    assert snap(box)["roll_wanted"]["reason"] != "enemy line-up"
+
+
+def test_undo_and_the_long_undo_of_a_whole_turn(box: Box) -> None:
+    seat = set_up(box)
+    before = snap(box)
+    tap(box.factory, P.confirm)
     roll(box)
-    hold(box.factory, P.confirm, box.panel.confirm)  # long: end the turn (bank 5)
-    assert box.table.snapshot()["scores"] == [5, 0]
-    assert box.controller.state is TurnState.NEXT_PLAYER
-    hold(box.factory, P.undo, box.panel.undo)  # long: undo Ann's whole turn
-    snap = box.table.snapshot()
-    assert snap["scores"] == [0, 0] and snap["current"]["seat"] == 0
-    assert snap["state"]["pot"] == 0
+    tap(box.factory, P.undo)  # short: takes back the melee roll
+    assert snap(box)["roll_wanted"] is not None
+    roll(box)
+    tap(box.factory, P.confirm)
+    hold(box.factory, P.undo, box.panel.undo)  # long: the whole turn of `seat`
+    after = snap(box)
+    assert after["current"]["seat"] == seat
+    assert after["state"] == before["state"] and after["moves"] == before["moves"]
 
 
 def test_a_press_that_is_not_allowed_now_flashes_and_changes_nothing(box: Box) -> None:
-    before = box.table.snapshot()
-    tap(box.factory, P.confirm)  # nothing rolled yet: no move to play
+    before = snap(box)["version"]
+    tap(box.factory, P.confirm)  # the enemies are not rolled yet: no move to play
     assert box.controller.state is TurnState.REFUSED
     assert box.panel.shown.attention is Light.FAST
     assert "roll the dice first" in box.controller.last_problem
-    assert box.table.snapshot()["version"] == before["version"]
-    assert settle_flash(box) is TurnState.WAITING_FOR_ROLL
+    assert snap(box)["version"] == before
+    assert after_flash(box) is TurnState.WAITING_FOR_ROLL
 
 
 def test_buttons_and_the_phone_never_disagree(box: Box) -> None:
     box.controller.start()
-    box.table.type_roll("d6=2")  # a phone types the roll in
-    wait_for(lambda: box.controller.view and box.controller.view.rolling is False)
+    wanted = snap(box)["roll_wanted"]["dice"]
+    box.table.type_roll(" ".join(f"{k}=5" for k in wanted))  # a phone types the roll in
+    wait_for(lambda: box.controller.view.version == snap(box)["version"])
+    assert box.controller.state is TurnState.WAITING_FOR_ROLL  # now the roll-off
+    roll(box)
     box.clock.advance(2.0)
     wait_for(lambda: box.controller.state is TurnState.CHOOSE_MOVE)
-    box.table.end_turn()  # and ends the turn from the phone
-    wait_for(lambda: box.controller.view.seat == 1)
-    box.clock.advance(2.0)
-    wait_for(lambda: box.colour() == pytest.approx(BLUE) and box.lit(P.ready) == 1)
-    assert box.controller.state is TurnState.WAITING_FOR_ROLL
+    seat = snap(box)["current"]["seat"]
+    box.table.choose_move(snap(box)["moves"][0]["move"])  # the phone picks the team
+    wait_for(lambda: box.controller.state is TurnState.WAITING_FOR_ROLL)
+    assert box.colour() == pytest.approx(PLAYER_COLOURS[seat][1])
 
 
 def test_game_over_shows_the_winner_and_menu_starts_a_rematch(box: Box) -> None:
-    box.table.type_roll("d6=6")
-    box.table.choose_move("again")
-    box.table.type_roll("d6=5")
-    tap(box.factory, P.confirm)  # bank 11: Ann reaches the target of 10
+    for _ in range(300):
+        if snap(box)["game"]["over"]:
+            break
+        roll(box) if snap(box)["roll_wanted"] else tap(box.factory, P.confirm)
     assert box.controller.state is TurnState.GAME_OVER
-    assert box.panel.shown.player is Light.SLOW and box.panel.shown.colour == RED
+    winners = snap(box)["game"]["outcome"]["winners"]
+    colour = PLAYER_COLOURS[winners[0]][1] if len(winners) == 1 else WHITE
+    assert box.panel.shown.player is Light.SLOW and box.panel.shown.colour == colour
+    assert box.lit(P.ready) == 1 and box.lit(P.reading) == 1
     first = box.table.game_id
     hold(box.factory, P.next, box.panel.next)
-    snap = box.table.snapshot()
     assert box.table.game_id != first
-    assert snap["game"]["players"] == ["Ann", "Bob"] and snap["game"]["options"] == {"target": 10}
+    assert snap(box)["game"]["players"] == ["Ann", "Bob"]
     assert box.controller.state is TurnState.WAITING_FOR_ROLL
 
 

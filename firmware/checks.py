@@ -1,0 +1,164 @@
+"""Health checks of the box, each saying in plain words what it found and what to do.
+
+`rollscribe doctor` prints them; the same checks make good fault probes for the controller
+(`probe(check_database, path)`), so the box clears a fault by the very test a person would run.
+Every check catches its own errors: a broken part is a result here, never a traceback.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from collections.abc import Callable
+from contextlib import closing
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from .pins import PinConfigError, load_pins
+
+MIN_FREE_MB = 200  # below this the history may fail to write a roll's picture
+LOW_FREE_MB = 1000
+DARK_MEAN, BRIGHT_MEAN = 25, 230  # mean grey level of a usable tray picture
+
+
+class Status(Enum):
+    OK = "ok"
+    WARN = "warning"
+    FAIL = "FAIL"
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    status: Status
+    found: str  # what the check saw
+    advice: str = ""  # what to do about it (empty when all is well)
+
+    @property
+    def failed(self) -> bool:
+        return self.status is Status.FAIL
+
+
+def check_camera(spec: str) -> Check:
+    """Open the camera by its source spec and look at one frame."""
+    try:
+        from vision.capture import open_source
+        from vision.errors import VisionError
+    except ImportError as exc:
+        return Check("camera", Status.FAIL, f"the vision package cannot load: {exc}",
+                     "reinstall Rollscribe (firmware/install.sh)")
+    try:
+        with open_source(spec) as source:
+            frame = source.read()
+    except (VisionError, ValueError, OSError) as exc:
+        advice = ("check that the replay folder or video exists" if spec.startswith("replay:")
+                  else "check the camera's ribbon is seated at both ends (or its USB plug), that "
+                  "the lens is uncovered, and that no other program (or the rollscribe service) "
+                  "is using the camera")
+        return Check("camera", Status.FAIL, f"{spec}: {exc}", advice)
+    height, width = frame.shape[:2]
+    mean = float(frame.mean())
+    found = f"{spec} gave a {width}x{height} picture, mean brightness {mean:.0f}/255"
+    if mean < DARK_MEAN:
+        return Check("camera", Status.WARN, found, "the tray looks dark: switch its light on")
+    if mean > BRIGHT_MEAN:
+        return Check("camera", Status.WARN, found, "the tray looks washed out: dim or diffuse "
+                     "the light, or move it away from the lens")
+    return Check("camera", Status.OK, found)
+
+
+def check_gpio(mode: str, pins_path: Path | str | None = None) -> Check:
+    """Claim every panel pin through the chosen pin factory, then let them go."""
+    try:
+        pins = load_pins(pins_path)
+    except PinConfigError as exc:
+        return Check("gpio", Status.FAIL, str(exc), "fix the pin file (see firmware/pins.toml)")
+    if mode == "none":
+        return Check("gpio", Status.OK, "no buttons or lights asked for (--gpio none)")
+    try:
+        factory = _pin_factory(mode)
+        from .devices import Panel
+
+        Panel(pins, factory).close()
+    except Exception as exc:  # noqa: BLE001 - lgpio and gpiozero raise many unrelated types
+        return Check("gpio", Status.FAIL, f"{mode} pins: {type(exc).__name__}: {exc}",
+                     "on a Pi 4/5: `sudo apt install python3-lgpio`, add the user to the gpio "
+                     "group, and stop the rollscribe service while doctor runs")
+    used = ", ".join(f"{name} GPIO{pin}" for name, pin in pins.assignments().items())
+    return Check("gpio", Status.OK, f"{mode} pins claimed and released: {used}")
+
+
+def _pin_factory(mode: str) -> Any:
+    if mode == "mock":
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        return MockFactory(pin_class=MockPWMPin)
+    if mode == "pi":
+        from gpiozero.pins.lgpio import LGPIOFactory
+
+        return LGPIOFactory()
+    raise ValueError(f"unknown GPIO mode {mode!r}: use pi, mock or none")
+
+
+def check_model(model_path: Path | str | None = None) -> Check:
+    """Load the dice model the way the reader does (the reader when present, else the
+    classifier), so a missing, truncated or mismatched file shows here."""
+    try:
+        try:
+            from vision.reader import DiceReader as load
+        except ImportError:
+            from vision.classify import Classifier as load
+        loaded = load(model_path)
+    except Exception as exc:  # noqa: BLE001 - ModelError, onnxruntime's own, ImportError
+        return Check("model", Status.FAIL, f"{type(exc).__name__}: {exc}",
+                     "reinstall Rollscribe so models/ holds the .onnx file and its .json card")
+    path = getattr(loaded, "model_path", model_path or "the shipped model")
+    return Check("model", Status.OK, f"{path} loads")
+
+
+def check_database(db_path: Path | str) -> Check:
+    """The history database opens and takes a write (the write is rolled back)."""
+    path = Path(db_path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with closing(sqlite3.connect(path, timeout=2, isolation_level=None)) as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("CREATE TABLE doctor_probe (x INTEGER)")
+            db.execute("INSERT INTO doctor_probe VALUES (1)")
+            db.execute("ROLLBACK")
+            integrity = db.execute("PRAGMA quick_check").fetchone()[0]
+    except (sqlite3.Error, OSError) as exc:
+        return Check("database", Status.FAIL, f"{path}: {exc}",
+                     "the card is read-only, full or the file is damaged: free space, or check "
+                     "the owner of the folder (the service runs as user rollscribe)")
+    if integrity != "ok":
+        return Check("database", Status.FAIL, f"{path}: integrity check says {integrity}",
+                     "copy the file aside and start a fresh history; games export from the copy")
+    return Check("database", Status.OK, f"{path} is writable and whole")
+
+
+def check_disk(path: Path | str) -> Check:
+    """Free space where the history lives."""
+    where = Path(path).parent
+    while not where.exists():
+        where = where.parent
+    free_mb = shutil.disk_usage(where).free / 1e6
+    found = f"{free_mb:,.0f} MB free on {where}"
+    if free_mb < MIN_FREE_MB:
+        return Check("disk", Status.FAIL, found, "delete old files or use a larger SD card")
+    if free_mb < LOW_FREE_MB:
+        return Check("disk", Status.WARN, found, "space is getting low")
+    return Check("disk", Status.OK, found)
+
+
+def probe(check: Callable[..., Check], *args: Any) -> Callable[[], None]:
+    """A controller fault probe from a check: raises while the check fails."""
+
+    def run() -> None:
+        result = check(*args)
+        if result.failed:
+            raise RuntimeError(result.found)
+
+    return run

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Install Rollscribe on Raspberry Pi OS Bookworm (Pi 4 or Pi 5) as a service started at boot.
+#
+#   sudo firmware/install.sh            # from a checkout of the repository, on the Pi
+#
+# What it does: apt packages (picamera2 and lgpio come from Raspberry Pi OS, not PyPI), a system
+# user in the video and gpio groups, a virtualenv under /opt/rollscribe that sees the system
+# packages, the project installed with its `pi` extra, the pin file in /etc/rollscribe, and the
+# systemd unit (restart on failure, logs in the journal). It ends with `rollscribe doctor`.
+# Running it again upgrades in place; the game history in /var/lib/rollscribe is kept.
+set -euo pipefail
+
+PREFIX=/opt/rollscribe
+DATA=/var/lib/rollscribe
+CONF=/etc/rollscribe
+SERVICE_USER=rollscribe
+UNIT=/etc/systemd/system/rollscribe.service
+SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+say() { printf '\n== %s\n' "$*"; }
+die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+
+[[ $(id -u) -eq 0 ]] || die "run me with sudo: sudo $0"
+[[ -f "$SOURCE/pyproject.toml" ]] || die "run me from a Rollscribe checkout ($SOURCE has no pyproject.toml)"
+# shellcheck source=/dev/null
+. /etc/os-release
+if [[ ${VERSION_CODENAME:-} != bookworm ]]; then
+    echo "warning: this is ${PRETTY_NAME:-an unknown OS}; install.sh is made for Raspberry Pi OS Bookworm" >&2
+fi
+if ! grep -qE 'Raspberry Pi (4|5)' /proc/device-tree/model 2>/dev/null; then
+    echo "warning: not a Raspberry Pi 4 or 5; the camera and GPIO may not work" >&2
+fi
+
+say "apt packages"
+apt-get update -q
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+    python3-venv python3-pip python3-picamera2 python3-lgpio
+
+say "service user $SERVICE_USER"
+if ! id "$SERVICE_USER" >/dev/null 2>&1; then
+    useradd --system --home-dir "$DATA" --shell /usr/sbin/nologin "$SERVICE_USER"
+fi
+usermod -a -G video,gpio "$SERVICE_USER"
+install -d -o "$SERVICE_USER" -g "$SERVICE_USER" -m 750 "$DATA"
+
+say "virtualenv in $PREFIX/venv (with system site packages, for picamera2 and lgpio)"
+install -d -m 755 "$PREFIX"
+python3 -m venv --system-site-packages "$PREFIX/venv"
+"$PREFIX/venv/bin/pip" install --quiet --upgrade pip
+# picamera2's compiled helpers (simplejpeg) are built against Bookworm's numpy 1.x: a numpy 2
+# in the venv would shadow it and break `import picamera2`.
+printf 'numpy<2\n' > "$PREFIX/constraints.txt"
+"$PREFIX/venv/bin/pip" install --quiet --constraint "$PREFIX/constraints.txt" "${SOURCE}[pi]"
+
+say "pin file $CONF/pins.toml"
+install -d -m 755 "$CONF"
+if [[ -e "$CONF/pins.toml" ]]; then
+    echo "keeping your $CONF/pins.toml"
+else
+    install -m 644 "$SOURCE/firmware/pins.toml" "$CONF/pins.toml"
+fi
+
+say "systemd unit"
+install -m 644 "$SOURCE/firmware/rollscribe.service" "$UNIT"
+systemctl daemon-reload
+systemctl enable rollscribe.service
+systemctl stop rollscribe.service  # doctor needs the camera and the pins to itself
+
+say "checking the box"
+if ! runuser -u "$SERVICE_USER" -- env ROLLSCRIBE_PINS="$CONF/pins.toml" \
+        "$PREFIX/venv/bin/rollscribe" doctor --camera picamera --gpio pi \
+        --db "$DATA/rollscribe.db"; then
+    echo "the service is installed, but doctor found problems: fix them, then" \
+         "sudo systemctl restart rollscribe" >&2
+fi
+systemctl start rollscribe.service
+host="$(hostname)"
+echo "Rollscribe runs at boot. Phones: http://$host.local:8000/   Logs: journalctl -u rollscribe -f"
