@@ -28,7 +28,7 @@ from companion.history import (
 from companion.reading import DieReading, TrayReading
 from companion.rules.core import CHANCE, Roll
 from companion.rules.dice import STANDARD
-from companion.rules.errors import IllegalMove, NothingToUndo
+from companion.rules.errors import IllegalMove, NothingToUndo, RulesError
 
 JSON = dict[str, Any]
 DiceSource = Callable[[list[str] | None], TrayReading]
@@ -140,7 +140,7 @@ class TableSession:
         options = dict(options or {})
         try:
             cls().new_state(list(names), options)  # validates the options before anything moves
-        except (ValueError, TypeError, KeyError) as exc:
+        except (RulesError, ValueError, TypeError, KeyError) as exc:
             raise SetupError(f"cannot set up {cls.title}: {exc}") from exc
         with self._lock:
             if self._pos is not None and not self._pos.record.over and not self._pos.abandoned:
@@ -401,10 +401,10 @@ def _whose_turn(pos: Position) -> str:
         return "game over" + (f": {outcome.reason}" if outcome else "")
     if current == CHANCE:
         wanted = state.roll_wanted()
-        who = players[wanted.player] if wanted and wanted.player is not None else "someone"
+        who = f"{players[wanted.player]} rolls" if wanted and wanted.player is not None else "Roll"
         dice = " ".join(wanted.dice) if wanted else "dice"
         reason = f" ({wanted.reason})" if wanted and wanted.reason else ""
-        return f"{who} rolls {dice}{reason}"
+        return f"{who} {dice}{reason}"
     return f"{players[current]} to play"
 
 

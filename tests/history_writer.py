@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from crash_game import GAME, PLAYERS, registry
+from table_support import GAME, PLAYERS
 
 from companion.history import History
 from companion.reading import DieReading, TrayReading
@@ -41,7 +41,7 @@ def step(table: TableSession, rng: random.Random) -> None:
 
 
 def main() -> None:
-    table = TableSession(History(sys.argv[1], registry))
+    table = TableSession(History(sys.argv[1]))
     rng = random.Random(int(sys.argv[2]))
     print("ready", flush=True)
     while True:

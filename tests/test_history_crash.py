@@ -15,9 +15,8 @@ import sys
 import time
 from pathlib import Path
 
-from crash_game import registry
-
 from companion.history import EventKind, History, effective_steps
+from companion.rules import registry
 from companion.table import TableSession
 
 KILLS = 20
@@ -41,7 +40,7 @@ def run_and_kill(db: Path, seed: int, rng: random.Random) -> tuple[int, int] | N
 def check(db: Path, ack: tuple[int, int] | None) -> int:
     with sqlite3.connect(db) as raw:
         assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    history = History(db, registry)
+    history = History(db)
     total = 0
     for record in history.games():
         events = history.events(record.id)
@@ -60,7 +59,7 @@ def check(db: Path, ack: tuple[int, int] | None) -> int:
         assert resumed.to_json() == fresh.to_json()
         if events:
             assert list(events[-1].scores) == fresh.scores()
-    table = TableSession(History(db, registry))
+    table = TableSession(History(db))
     assert table.snapshot()["faults"] == []
     latest = history.latest_open_game()
     if latest is not None:

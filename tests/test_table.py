@@ -1,153 +1,168 @@
-"""The table session: readings, corrections, moves, undo, faults, and resuming from the log."""
+"""The table session on the real game: readings, corrections, moves, undo, faults, resuming."""
 
 from __future__ import annotations
 
+import random
 import threading
 
 import pytest
-from table_pig import games
+from table_support import GAME, PLAYERS, chance, fitting_roll, play, seat_to_move, tray
 
 from companion.history import History
-from companion.reading import DieReading, TrayReading
+from companion.rules.core import Roll
 from companion.rules.errors import BadMoveText, BadRoll, NothingToUndo
 from companion.table import SetupError, TableError, TableSession
 
-
-def reading(value: object, *, unsure: bool = False, die: str = "d6") -> TrayReading:
-    why = "low confidence" if unsure else ""
-    return TrayReading((DieReading(die, value, 0.4 if unsure else 0.97, (10, 20, 60, 70),
-                                   unsure, why),), b"\xff\xd8jpeg", 200, 100)
+LINE_UP = Roll.of(("d20", 5), ("d20", 12), ("d20", 3), ("d20", 9))  # no 1s, no epic 20
 
 
 @pytest.fixture
 def table(tmp_path):
-    session = TableSession(History(tmp_path / "t.db", games))
-    session.new_game("pig", ["Ann", "Bob"], {"target": 10})
+    session = TableSession(History(tmp_path / "t.db"))
+    session.new_game(GAME, PLAYERS)
     return session
 
 
 def reopen(table: TableSession) -> TableSession:
-    return TableSession(History(table.history.path, games))
+    return TableSession(History(table.history.path))
 
 
-def test_sure_reading_is_applied_and_recorded_with_its_image(table):
-    table.submit_reading(reading(4))
+def enemy_values(table: TableSession) -> list[int]:
+    return sorted(e["d20"] for e in table.snapshot()["state"]["enemies"])
+
+
+def kinds(table: TableSession) -> list[str]:
+    return [e.kind.value for e in table.history.events(table.game_id)]
+
+
+def test_a_sure_reading_is_applied_and_recorded_with_its_image(table):
+    assert table.snapshot()["roll_wanted"]["reason"] == "enemy line-up"
+    table.submit_reading(tray(LINE_UP))
     snap = table.snapshot()
-    assert snap["current"]["text"] == "Ann to play"
-    assert snap["state"]["pot"] == 4
+    assert enemy_values(table) == [3, 5, 9, 12]
     assert snap["reading"]["pending"] is False
-    assert snap["reading"]["dice"][0]["box"] == [10, 20, 60, 70]
+    assert snap["reading"]["dice"][1]["box"] == [80, 20, 140, 80]
     (event,) = table.history.events(table.game_id)
-    assert (event.kind, event.text, event.has_image) == ("roll", "roll d6=4", True)
-    assert table.history.image(event.id) == b"\xff\xd8jpeg"
+    assert (event.kind, event.text, event.has_image) == ("roll", LINE_UP.text(), True)
+    assert table.history.image(event.id) == b"\xff\xd8tray"
 
 
-def test_unsure_reading_waits_then_correction_and_confirm_apply_it(table):
-    table.submit_reading(reading(5, unsure=True))
+def test_an_unsure_reading_waits_and_a_correction_then_confirm_applies_it(table):
+    table.submit_reading(tray(LINE_UP, unsure=1))
     snap = table.snapshot()
-    assert snap["reading"]["pending"] and "die 1 (d6) low confidence" in snap["reading"]["problem"]
-    assert snap["current"]["chance"] is True
-    table.correct_die(0, "2")
+    assert snap["reading"]["pending"] and "die 2 (d20) low confidence" in snap["reading"]["problem"]
+    assert snap["roll_wanted"]["reason"] == "enemy line-up"  # nothing applied yet
+    table.correct_die(1, "7")
+    assert table.snapshot()["reading"]["dice"][1] | {"faces": None} == {
+        "die": "d20", "value": 7, "confidence": 1.0, "box": [80, 20, 140, 80],
+        "corrected": True, "faces": None}
     table.confirm()
-    snap = table.snapshot()
-    assert snap["state"]["pot"] == 2 and snap["reading"]["dice"][0]["corrected"] is True
-    kinds = [e.kind for e in table.history.events(table.game_id)]
-    assert kinds == ["reading", "correct", "roll"]
+    assert enemy_values(table) == [3, 5, 7, 9]
+    assert kinds(table) == ["reading", "correct", "roll"]
 
 
-def test_reading_that_does_not_fit_is_held_with_the_reason(table):
-    table.submit_reading(reading(7, die="d8"))
+def test_a_reading_that_does_not_fit_is_held_with_the_reason(table):
+    wrong = Roll.of(("d20", 5), ("d20", 12), ("d20", 3), ("d12", 9))
+    table.submit_reading(tray(wrong))
     snap = table.snapshot()
-    assert snap["reading"]["pending"] and "wanted d6, got d8" in snap["reading"]["problem"]
+    assert snap["reading"]["pending"]
+    assert "wanted d20, d20, d20, d20, got d20, d20, d20, d12" in snap["reading"]["problem"]
     with pytest.raises(BadRoll):
-        table.confirm()  # still a d8: refused, and the reading is still waiting
+        table.confirm()
     assert table.snapshot()["reading"]["pending"]
+    table.discard_reading()
+    assert table.snapshot()["reading"] is None and kinds(table) == ["reading", "discard"]
 
 
-def test_typed_roll_that_does_not_fit_changes_nothing(table):
-    before = table.history.events(table.game_id)
-    with pytest.raises(BadRoll):
-        table.type_roll("d6=9")
+def test_a_typed_roll_that_does_not_fit_changes_nothing(table):
+    with pytest.raises(BadRoll, match="no face 21"):
+        table.type_roll("d20=21 d20=2 d20=3 d20=4")
     with pytest.raises(BadMoveText):
-        table.type_roll("d6")
-    assert table.history.events(table.game_id) == before
-    table.type_roll("d6=3")
-    assert table.snapshot()["state"]["pot"] == 3
+        table.type_roll("d20")
+    assert kinds(table) == []
+    table.type_roll(LINE_UP.text().removeprefix("roll "))
+    assert enemy_values(table) == [3, 5, 9, 12]
 
 
-def test_correcting_the_last_roll_replaces_it_until_a_move_is_played(table):
-    table.submit_reading(reading(4))
+def test_the_last_roll_can_be_corrected_until_a_move_is_played_on_it(table):
+    table.type_roll(LINE_UP.text())
     table.correct_die(0, 6)
-    assert table.snapshot()["state"]["pot"] == 6
-    table.choose_move("again")
+    assert enemy_values(table) == [3, 6, 9, 12] and kinds(table) == ["roll", "amend"]
+    snap = play(table, random.Random(2), seat_to_move)
+    table.choose_move(snap["moves"][0]["move"])
     with pytest.raises(TableError, match="undo it first"):
         table.correct_die(0, 5)
-    assert reopen(table).snapshot()["state"]["pot"] == 6
+    assert reopen(table).snapshot()["state"] == table.snapshot()["state"]
 
 
-def test_moves_scores_and_end_of_turn(table):
-    table.type_roll("d6=5")
-    assert [m["move"] for m in table.snapshot()["moves"]] == ["end", "again"]
-    table.confirm()  # the best-ranked move: bank
-    snap = table.snapshot()
-    assert snap["scores"] == [5, 0] and snap["current"]["text"] == "Bob rolls d6 (turn roll)"
+def test_moves_are_checked_by_the_rules_and_the_turn_ends_with_end(table):
     with pytest.raises(TableError, match="roll the dice first"):
         table.choose_move("end")
-    table.type_roll("roll d6=6")
-    table.end_turn()
-    assert table.snapshot()["scores"] == [5, 6]
-    table.type_roll("d6=2")
-    with pytest.raises(TableError, match="no roll is wanted now: Ann to play"):
-        table.type_roll("d6=2")
+    snap = play(table, random.Random(4), lambda s: s["can_end_turn"])
     with pytest.raises(BadMoveText):
-        table.choose_move("pass")
+        table.choose_move("fly away")
+    with pytest.raises(TableError, match="no roll is wanted now"):
+        table.type_roll("d20=4")
+    seat = snap["current"]["seat"]
+    table.end_turn()
+    assert table.history.events(table.game_id)[-1].text == "end"
+    after = table.snapshot()
+    assert after["current"]["seat"] != seat or after["current"]["chance"]
 
 
-def test_undo_is_an_event_and_undo_turn_takes_the_whole_turn_back(table):
-    table.type_roll("d6=5")
-    table.choose_move("again")
-    table.type_roll("d6=4")
-    table.undo()
-    assert table.snapshot()["current"]["chance"] is True
-    table.type_roll("d6=3")
-    table.undo_turn()
-    snap = table.snapshot()
-    assert snap["state"]["pot"] == 0 and snap["can_undo"] is False
+def test_the_ok_button_plays_the_best_ranked_move(table):
+    snap = play(table, random.Random(5), seat_to_move)
+    table.confirm()
+    assert table.history.events(table.game_id)[-1].text == snap["moves"][0]["move"]
+
+
+def test_undo_and_undo_turn_are_events_that_restore_the_state(table):
     with pytest.raises(NothingToUndo):
         table.undo()
-    kinds = [e.kind.value for e in table.history.events(table.game_id)]
-    assert kinds == ["roll", "move", "roll", "undo", "roll", "undo"]
+    rng = random.Random(6)
+    before = play(table, rng, seat_to_move)
+    table.choose_move(before["moves"][0]["move"])
+    table.undo()
+    assert table.snapshot()["state"] == before["state"]
+    start = play(table, rng, lambda s: s["turn"] == 2)
+    play(table, rng, lambda s: len([e for e in table.history.events(table.game_id)
+                                    if e.turn == 2]) >= 3)
+    turn_steps = [e for e in table.history.events(table.game_id) if e.turn == 2]
+    table.undo_turn()
+    assert table.snapshot()["state"] == start["state"]
+    last = table.history.events(table.game_id)[-1]
+    assert (last.kind, last.data["steps"], last.turn) == ("undo", len(turn_steps), 2)
 
 
 def test_a_restart_resumes_exactly_the_committed_game(table):
-    table.type_roll("d6=5")
-    table.end_turn()
-    table.submit_reading(reading(3, unsure=True))
+    play(table, random.Random(8), lambda s: len(kinds(table)) >= 25 and chance(s))
+    table.submit_reading(tray(fitting_roll(table.snapshot(), random.Random(1)), unsure=0))
     again = reopen(table)
-    mine, theirs = table.snapshot(), again.snapshot()
-    assert {**mine, "version": 0} == {**theirs, "version": 0}
-    assert theirs["reading"]["pending"] is True
+    assert {**again.snapshot(), "version": 0} == {**table.snapshot(), "version": 0}
+    assert again.snapshot()["reading"]["pending"] is True
 
 
-def test_new_game_validates_everything_before_changing_anything(table):
+def test_a_new_game_is_validated_before_anything_changes(table):
     gid = table.game_id
     for players, options, error in [
-        (["Ann"], {}, "2-4 players"),
+        (["Ann"], {}, "2-6 players"),
         (["Ann", "ann"], {}, "same name"),
-        (["Ann", ""], {}, "needs a name"),
+        (["Ann", " "], {}, "needs a name"),
         ("Ann", {}, "non-empty list"),
-        (["Ann", "Bob"], {"target": -1}, "target"),
+        (PLAYERS, {"target": -5}, "target must be a positive score"),
+        (PLAYERS, {"bogus": 1}, "unknown option"),
     ]:
         with pytest.raises(SetupError, match=error):
-            table.new_game("pig", players, options)
-    with pytest.raises(KeyError):
-        table.new_game("chess", ["Ann", "Bob"])
-    assert table.game_id == gid
-    new = table.new_game("pig", ["Cy", "Di", "Ed"])
+            table.new_game(GAME, players, options)
+    with pytest.raises(KeyError, match="unknown game 'chess'"):
+        table.new_game("chess", PLAYERS)
+    assert table.game_id == gid and not table.history.game(gid).over
+    new = table.new_game(GAME, ["Cy", "Di", "Ed"], {"target": 200, "ties": "shared"})
     assert table.history.game(gid).abandoned and new != gid
+    assert table.snapshot()["state"]["target"] == 200
 
 
-def test_faults_show_and_clear(table):
+def test_faults_show_until_cleared(table):
     table.report_fault("camera", "camera gone", "check the cable")
     assert table.snapshot()["faults"] == [
         {"kind": "camera", "message": "camera gone", "advice": "check the cable"}]
@@ -158,21 +173,19 @@ def test_faults_show_and_clear(table):
 def test_read_dice_asks_for_the_kinds_wanted_and_turns_camera_errors_into_faults(table):
     asked = []
 
-    def source(kinds):
+    def camera(kinds: list[str] | None):
         asked.append(kinds)
-        if len(asked) == 2:
+        if len(asked) == 1:
             raise RuntimeError("camera unplugged")
-        return reading(6)
+        return tray(LINE_UP)
 
-    table.dice_source = source
-    table.read_dice()
-    assert asked == [["d6"]] and table.snapshot()["state"]["pot"] == 6
-    table.choose_move("again")
+    table.dice_source = camera
     with pytest.raises(TableError, match="camera unplugged"):
         table.read_dice()
-    assert table.snapshot()["faults"][0]["kind"] == "camera"
+    assert table.snapshot()["faults"][0]["kind"] == "camera" and kinds(table) == []
     table.read_dice()
-    assert table.snapshot()["faults"] == []
+    assert asked == [["d20"] * 4] * 2
+    assert table.snapshot()["faults"] == [] and enemy_values(table) == [3, 5, 9, 12]
 
 
 def test_wait_for_change_wakes_on_a_change(table):
@@ -180,14 +193,15 @@ def test_wait_for_change_wakes_on_a_change(table):
     start = table.version
     waiter = threading.Thread(target=lambda: seen.append(table.wait_for_change(start, 5)))
     waiter.start()
-    table.type_roll("d6=2")
+    table.type_roll(LINE_UP.text())
     waiter.join(2)
     assert seen == [start + 1]
     assert table.wait_for_change(table.version, 0.01) == table.version
 
 
-def test_no_game_is_a_clear_table_error(tmp_path):
-    table = TableSession(History(tmp_path / "empty.db", games))
+def test_without_a_game_actions_are_a_clear_table_error(tmp_path):
+    table = TableSession(History(tmp_path / "empty.db"))
     assert table.snapshot()["game"] is None
-    with pytest.raises(TableError, match="no game"):
-        table.confirm()
+    for action in (table.confirm, table.undo, lambda: table.type_roll("d6=1")):
+        with pytest.raises(TableError, match="no game"):
+            action()

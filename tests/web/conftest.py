@@ -1,5 +1,5 @@
 """Fixtures for the panel: a table over a fresh SQLite file, the app, clients with and without
-the PIN, and `play_roll` which rolls whatever the game wants with a seeded roller."""
+the PIN, and `roll_text`: whatever roll the game wants, from a seeded roller."""
 
 from __future__ import annotations
 
@@ -10,21 +10,19 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from table_pig import games as lookup
+from table_support import GAME, PLAYERS, fitting_roll
 
 from companion.history import History
-from companion.rules.core import Roll, RollRequest
 from companion.table import TableSession
 from companion.web import create_app
 
-GAME = "pig"
-PLAYERS = ["Ann", "Bob"]
 PIN = "2468"
+__all__ = ["GAME", "PIN", "PLAYERS", "roll_text"]
 
 
 @pytest.fixture
 def table(tmp_path):
-    return TableSession(History(tmp_path / "panel.db", lookup))
+    return TableSession(History(tmp_path / "panel.db"))
 
 
 @pytest.fixture
@@ -46,5 +44,4 @@ def player(app):
 
 def roll_text(snapshot: dict, seed: int = 1) -> str:
     """A roll that fits what the game wants now, from a seeded roller."""
-    wanted = RollRequest.from_json(snapshot["roll_wanted"])
-    return Roll.random(wanted, random.Random(seed)).text()
+    return fitting_roll(snapshot, random.Random(seed)).text()

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from conftest import GAME, PIN, PLAYERS, roll_text
+from table_support import play, seat_to_move, tray
+
+from companion.rules.core import Roll
+
+LINE_UP = Roll.of(("d20", 5), ("d20", 12), ("d20", 3), ("d20", 9))
 
 
 @pytest.fixture
@@ -19,7 +26,7 @@ def events(table) -> list:
 def test_watching_needs_no_pin_but_acting_does(watcher, started, table):
     assert watcher.get("/api/state").json["game"]["players"] == PLAYERS
     before = events(table)
-    for path, body in [("/api/roll", {"roll": "d6=3"}), ("/api/undo", {}), ("/api/confirm", {}),
+    for path, body in [("/api/roll", {"roll": LINE_UP.text()}), ("/api/undo", {}), ("/api/confirm", {}),
                        ("/api/games", {"game": GAME, "players": PLAYERS})]:
         answer = watcher.post(path, json=body)
         assert answer.status_code == 403 and "PIN" in answer.json["error"]
@@ -30,32 +37,37 @@ def test_watching_needs_no_pin_but_acting_does(watcher, started, table):
 
 
 def test_a_turn_through_the_api(started, table):
-    snap = started.post("/api/roll", json={"roll": roll_text(table.snapshot())}).json
-    assert snap["current"]["chance"] is False and snap["moves"]
+    snap = started.post("/api/roll", json={"roll": LINE_UP.text()}).json
+    assert sorted(e["d20"] for e in snap["state"]["enemies"]) == [3, 5, 9, 12]
+    snap = play(table, random.Random(3), seat_to_move)
     best = snap["moves"][0]["move"]
     after = started.post("/api/move", json={"move": best}).json
     assert after["version"] > snap["version"]
     assert [e.text for e in events(table)][-1] == best
     undone = started.post("/api/undo").json
-    assert undone["moves"] == snap["moves"]
+    assert undone["moves"] == snap["moves"] and undone["state"] == snap["state"]
 
 
 @pytest.mark.parametrize(("path", "body", "status", "words"), [
     ("/api/roll", {"roll": 17}, 400, "'roll' must be a str"),
-    ("/api/roll", {"roll": "d6 three"}, 400, "kind=value"),
-    ("/api/roll", {"roll": "d6=9"}, 409, "no face"),
-    ("/api/roll", {"roll": "d6=2 d6=3"}, 409, "wanted 1 dice"),
+    ("/api/roll", {"roll": "d20 three"}, 400, "kind=value"),
+    ("/api/roll", {"roll": "d20=21 d20=2 d20=3 d20=4"}, 409, "no face 21"),
+    ("/api/roll", {"roll": "d20=2 d20=3"}, 409, "wanted 4 dice"),
     ("/api/move", {"move": "end"}, 409, "roll the dice first"),
     ("/api/move", {}, 400, "'move' must be a str"),
     ("/api/correct", {"index": "x", "value": 3}, 400, "'index' must be a int"),
     ("/api/correct", {"index": 0, "value": 3}, 409, "no reading to correct"),
     ("/api/confirm", {}, 409, "roll the dice first"),
     ("/api/undo", {}, 409, "nothing to undo"),
+    ("/api/undo-turn", {}, 409, "nothing to undo"),
+    ("/api/end-turn", {}, 409, "no turn to end now"),
     ("/api/discard", {}, 409, "no reading is waiting"),
     ("/api/read", {}, 409, "no camera"),
     ("/api/games", {"game": "chess", "players": PLAYERS}, 400, "unknown game 'chess'"),
     ("/api/games", {"game": GAME, "players": "Ann"}, 400, "'players' must be a list"),
-    ("/api/games", {"game": GAME, "players": ["Ann"]}, 400, "2-4 players"),
+    ("/api/games", {"game": GAME, "players": ["Ann"]}, 400, "2-6 players"),
+    ("/api/games", {"game": GAME, "players": PLAYERS, "options": {"target": 15}}, 400,
+     "target must be"),
     ("/api/games", {"game": GAME, "players": PLAYERS, "options": []}, 400, "'options'"),
 ])
 def test_bad_requests_are_refused_clearly_and_change_nothing(started, table, path, body, status,
@@ -68,42 +80,47 @@ def test_bad_requests_are_refused_clearly_and_change_nothing(started, table, pat
 
 
 def test_a_body_that_is_not_a_json_object_is_400(started):
-    answer = started.post("/api/roll", data="roll d6=3", content_type="application/json")
+    answer = started.post("/api/roll", data="roll d20=3", content_type="application/json")
     assert answer.status_code == 400 and "JSON object" in answer.json["error"]
-    assert started.post("/api/roll", json=["d6=3"]).status_code == 400
+    assert started.post("/api/roll", json=["d20=3"]).status_code == 400
 
 
 def test_correcting_a_held_reading_then_confirming(started, table):
-    from companion.reading import DieReading, TrayReading
-
-    table.submit_reading(TrayReading((DieReading("d6", 5, 0.3, (5, 5, 50, 50), True, "blurry"),),
-                                     b"\xff\xd8x", 100, 80))
+    table.submit_reading(tray(LINE_UP, unsure=2, jpeg=b"\xff\xd8x"))
     snap = started.get("/api/state").json
     assert snap["reading"]["pending"] and snap["reading"]["image"].endswith(".jpg")
     assert started.get(snap["reading"]["image"]).data == b"\xff\xd8x"
-    assert started.post("/api/correct", json={"index": 3, "value": 2}).status_code == 409
-    assert started.post("/api/correct", json={"index": 0, "value": "7"}).status_code == 409
-    snap = started.post("/api/correct", json={"index": 0, "value": "2"}).json
-    assert snap["reading"]["dice"][0]["value"] == 2 and snap["reading"]["dice"][0]["corrected"]
+    assert started.post("/api/correct", json={"index": 4, "value": 2}).status_code == 409
+    assert started.post("/api/correct", json={"index": 2, "value": "21"}).status_code == 409
+    snap = started.post("/api/correct", json={"index": 2, "value": "14"}).json
+    assert snap["reading"]["dice"][2]["value"] == 14 and snap["reading"]["dice"][2]["corrected"]
     snap = started.post("/api/confirm").json
-    assert snap["reading"]["pending"] is False and snap["current"]["chance"] is False
+    assert snap["reading"]["pending"] is False
+    assert sorted(e["d20"] for e in snap["state"]["enemies"]) == [5, 9, 12, 14]
 
 
 def test_history_exports_and_stats(started, table):
-    started.post("/api/roll", json={"roll": "d6=4"})
-    started.post("/api/end-turn")
+    table.submit_reading(tray(LINE_UP))
+    snap = play(table, random.Random(3), seat_to_move)
+    started.post("/api/move", json={"move": snap["moves"][0]["move"]})
+    started.post("/api/undo")
     gid = table.game_id
     detail = started.get(f"/api/games/{gid}").json
-    assert [e["kind"] for e in detail["events"]] == ["roll", "move"]
-    assert detail["events"][0]["player"] == "Ann" and detail["events"][1]["scores"] == [4, 0]
+    assert [e["kind"] for e in detail["events"]] == [e.kind.value for e in events(table)]
+    first, move, undo = detail["events"][0], detail["events"][-2], detail["events"][-1]
+    assert first["image"] == f"/api/images/{first['id']}.jpg" and first["player"] is None
+    assert move["undone"] is True and move["player"] in PLAYERS and undo["kind"] == "undo"
     csv = started.get(f"/api/games/{gid}/export.csv")
     assert csv.mimetype == "text/csv"
-    assert csv.text.splitlines()[0] == "seq,time,kind,turn,player,text,undone,score Ann,score Bob"
+    lines = csv.text.splitlines()
+    assert lines[0] == "seq,time,kind,turn,player,text,undone,score Ann,score Bob"
+    assert lines[1].split(",")[2:7] == ["roll", "0", "", LINE_UP.text(), "0"]
+    assert len(lines) == len(detail["events"]) + 1
     exported = started.get(f"/api/games/{gid}/export.json").json
-    assert exported["game"]["id"] == gid and len(exported["events"]) == 2
+    assert exported["game"]["id"] == gid and len(exported["events"]) == len(detail["events"])
     assert [g["id"] for g in started.get("/api/games").json["games"]] == [gid]
-    ann = next(p for p in started.get("/api/stats").json["players"] if p["player"] == "Ann")
-    assert ann["dice"]["d6"] == {"rolls": 1, "mean": 4.0, "expected": 3.5, "luck": 0.5}
+    stats = started.get("/api/stats").json["players"]
+    assert [p["player"] for p in stats] == sorted(PLAYERS)
     assert started.get("/api/games/999").status_code == 404
     assert started.get("/api/images/999.jpg").status_code == 404
 

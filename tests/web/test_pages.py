@@ -53,7 +53,7 @@ def test_the_stream_sends_the_state_then_every_change(app, player, table):
     player.post("/api/roll", json={"roll": roll_text(table.snapshot())})
     reader.join(5)
     assert got and got[0].startswith(f"id: {version + 1}\nevent: state\n")
-    assert json.loads(got[0].split("data: ", 1)[1])["current"]["chance"] is False
+    assert json.loads(got[0].split("data: ", 1)[1]) == table.snapshot()
     stream.close()
 
 

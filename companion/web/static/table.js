@@ -2,7 +2,9 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+const FIRST_MOVES = 6; // the best few; the rest behind "show all" so the phone stays short
 let snap = null;
+let allMoves = false;
 
 function act(path, body) {
   return RS.api(path, body).then(render).catch(() => {});
@@ -81,7 +83,7 @@ function openDie(index) {
 }
 
 function renderMoves(s) {
-  const moves = s.moves.map((m, i) => RS.el("li", {},
+  const moves = s.moves.map((m, i) => RS.el("li", { hidden: !allMoves && i >= FIRST_MOVES ? "" : null },
     RS.el("button", { type: "button", class: i === 0 ? "move best" : "move",
       onclick: () => act("/api/move", { move: m.move }) },
       RS.el("span", { class: "move-text", text: m.move }),
@@ -91,8 +93,14 @@ function renderMoves(s) {
     const why = s.game.over ? "The game is over." : s.current.chance ? "Roll the dice first." : "No moves.";
     moves.push(RS.el("li", { class: "hint", text: why }));
   }
+  const more = s.moves.length - FIRST_MOVES;
+  if (more > 0) {
+    moves.push(RS.el("li", {}, RS.el("button", { type: "button", class: "more",
+      text: allMoves ? "Show the best only" : `Show ${more} more`,
+      onclick: () => { allMoves = !allMoves; renderMoves(snap); } })));
+  }
   $("moves").replaceChildren(...moves);
-  $("moves-total").textContent = s.moves_total > s.moves.length ? `(best ${s.moves.length} of ${s.moves_total})` : "";
+  $("moves-total").textContent = s.moves_total > 1 ? `(${s.moves_total}, best first)` : "";
   $("end-turn").hidden = !s.can_end_turn;
   $("undo").disabled = !s.can_undo;
   $("undo-turn").disabled = !s.can_undo;

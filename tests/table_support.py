@@ -1,0 +1,52 @@
+"""Shared by the table, history and panel tests: the real game, seeded play, tray readings."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from companion.reading import DieReading, TrayReading
+from companion.rules.core import Roll, RollRequest
+from companion.table import TableSession
+
+GAME = "monstrous-horde"
+PLAYERS = ["Ann", "Bob"]
+
+
+def fitting_roll(snapshot: dict[str, Any], rng: random.Random) -> Roll:
+    """A roll that fits what the game wants now, from a seeded roller."""
+    return Roll.random(RollRequest.from_json(snapshot["roll_wanted"]), rng)
+
+
+def tray(roll: Roll, unsure: int | None = None, jpeg: bytes | None = b"\xff\xd8tray") -> TrayReading:
+    """What the camera would hand over for `roll`: one boxed die each, one of them unsure."""
+    dice = tuple(
+        DieReading(d.kind, d.value, 0.41 if i == unsure else 0.97,
+                   (10 + 70 * i, 20, 70 + 70 * i, 80), i == unsure,
+                   "low confidence" if i == unsure else "")
+        for i, d in enumerate(roll.dice)
+    )
+    return TrayReading(dice, jpeg, 70 * len(dice) + 20, 100)
+
+
+def play(table: TableSession, rng: random.Random,
+         until: Callable[[dict[str, Any]], bool], limit: int = 200) -> dict[str, Any]:
+    """Roll and move (a random one of the best three) until `until(snapshot)` holds."""
+    for _ in range(limit):
+        snap = table.snapshot()
+        if until(snap):
+            return snap
+        if snap["roll_wanted"]:
+            table.type_roll(fitting_roll(snap, rng).text())
+        else:
+            table.choose_move(rng.choice(snap["moves"][:3])["move"])
+    raise AssertionError(f"not reached in {limit} steps")
+
+
+def chance(snap: dict[str, Any]) -> bool:
+    return snap["roll_wanted"] is not None
+
+
+def seat_to_move(snap: dict[str, Any]) -> bool:
+    return bool(snap["moves"])
