@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from firmware_helpers import FAST_HOLD, hold, tap
+from firmware_helpers import FAST_HOLD, hold, tap, wait_for
 from gpiozero.pins.mock import MockFactory
 
 from firmware.devices import Beep, Light, Lights, Panel, PressWatcher
@@ -46,9 +46,9 @@ def test_steady_lights_drive_their_pins(factory: MockFactory, panel: Panel) -> N
 def test_a_blinking_light_toggles_and_keeps_its_rhythm(factory: MockFactory, panel: Panel) -> None:
     pin = factory.pin(FAST_HOLD.attention)
     panel.show(Lights(attention=Light.FAST))
-    time.sleep(0.5)
-    toggles = len(pin.states)
-    assert toggles >= 4  # 0.12 s on / 0.12 s off
+    wait_for(lambda: len(pin.states) > 4)  # 0.12 s on / 0.12 s off: on, off, on, off
+    assert [s.state for s in pin.states[1:5]] == [1, 0, 1, 0]
+    assert 0.05 < pin.states[2].timestamp < 0.5
     panel.show(Lights(attention=Light.FAST, ready=Light.ON))  # unrelated change: no restart
     assert panel.attention._blink_thread is not None
     panel.show(Lights())
@@ -68,8 +68,10 @@ def test_an_active_low_rgb_led_inverts_the_levels(factory: MockFactory) -> None:
 def test_beeps_sound_only_when_a_buzzer_is_fitted(factory: MockFactory) -> None:
     with_buzzer = Panel(FAST_HOLD, factory)
     with_buzzer.beep(Beep.DOUBLE)
-    time.sleep(0.4)
-    assert [s.state for s in factory.pin(FAST_HOLD.buzzer).states][1:5] == [1, 0, 1, 0]
+    buzzer = factory.pin(FAST_HOLD.buzzer)
+    wait_for(lambda: len(buzzer.states) >= 5)
+    time.sleep(0.3)  # a double beep stops after two: nothing more comes
+    assert [s.state for s in buzzer.states][1:] == [1, 0, 1, 0]
     with_buzzer.close()
     silent = Panel(PinMap(buzzer=None), factory)
     silent.beep(Beep.LONG)  # no buzzer: nothing to drive, nothing raised
