@@ -21,7 +21,7 @@ from companion.rules.errors import RulesError
 from companion.table import TableError
 
 from .devices import OFF_COLOUR, Beep, Colour, Light, Lights, Panel, PressWatcher
-from .faults import CAMERA, DATABASE, MODEL, Fault, fault_for
+from .faults import CAMERA, DATABASE, GPIO, MODEL, Fault, fault_for
 from .pins import PinMap
 
 log = logging.getLogger(__name__)
@@ -435,8 +435,21 @@ def start_mock(table: Any, pins: PinMap | None = None, **options: Any) -> TurnCo
     return TurnController(table, Panel(pins or PinMap(), factory), **options).start()
 
 
-def start_gpio(table: Any, pins: PinMap, **options: Any) -> TurnController:
-    """The real box on a Pi 4/5: lgpio drives the header pins."""
-    from gpiozero.pins.lgpio import LGPIOFactory
+def start_gpio(table: Any, pins: PinMap, **options: Any) -> TurnController | None:
+    """The real box on a Pi 4/5: lgpio drives the header pins.
 
-    return TurnController(table, Panel(pins, LGPIOFactory()), **options).start()
+    Without working pins (lgpio missing, pins held by another program) the phones still run
+    the table: the problem becomes a "gpio" fault on the panel and None is returned."""
+    try:
+        from gpiozero.pins.lgpio import LGPIOFactory
+
+        panel = Panel(pins, LGPIOFactory())
+    except Exception as exc:  # lgpio and gpiozero raise many unrelated types
+        log.exception("no buttons or lights")
+        table.report_fault(
+            GPIO, f"The buttons and lights cannot start: {type(exc).__name__}: {exc}",
+            "Play on the phones for now. On the Pi run `rollscribe doctor`, fix what it says, "
+            "then `sudo systemctl restart rollscribe`.",
+        )
+        return None
+    return TurnController(table, panel, **options).start()

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from vision.errors import CameraError, ImageError, ModelError
 
-CAMERA, MODEL, DATABASE = "camera", "model", "database"
+CAMERA, MODEL, DATABASE, GPIO = "camera", "model", "database", "gpio"
 
 
 @dataclass(frozen=True)
 class Fault:
-    kind: str  # camera | model | database
+    kind: str  # camera | model | database | gpio
     message: str  # what happened, in plain words
     advice: str  # what to do about it
 

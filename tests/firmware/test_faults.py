@@ -12,9 +12,10 @@ from firmware_helpers import FAST_HOLD, tap
 
 from companion.history import History
 from companion.table import TableSession
-from firmware.controller import TurnController, TurnState
+from firmware.controller import TurnController, TurnState, start_gpio
 from firmware.devices import Light
-from firmware.faults import CAMERA, DATABASE, MODEL, Fault, fault_for
+from firmware.faults import CAMERA, DATABASE, GPIO, MODEL, Fault, fault_for
+from firmware.pins import PinMap
 from vision.errors import CameraError, ImageError, ModelError
 
 P = FAST_HOLD
@@ -129,3 +130,17 @@ def test_which_errors_are_faults(error: Exception, kind: str | None) -> None:
     wrapped = RuntimeError("could not write the history")
     wrapped.__cause__ = error
     assert fault_for(wrapped) == fault
+
+
+def test_without_working_pins_the_table_runs_on_with_a_gpio_fault(box: Box) -> None:
+    try:
+        import lgpio  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("lgpio is installed here: the Pi's pins might really be claimed")
+    assert start_gpio(box.table, PinMap()) is None
+    (fault,) = box.table.snapshot()["faults"]
+    assert fault["kind"] == GPIO and "rollscribe doctor" in fault["advice"]
+    roll(box)  # the rest of the box (here: the mock panel) still works
+    assert box.table.snapshot()["roll_wanted"]["reason"] != "enemy line-up"
