@@ -30,6 +30,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PUBLIC_URL=None,
         SESSION_COOKIE_SAMESITE="Strict",
         SSE_HEARTBEAT=15.0,
+        SSE_MAX_SECONDS=300.0,
     )
     if test_config:
         app.config.from_mapping(test_config)

@@ -1,12 +1,15 @@
 """Live updates: one server-sent-events stream per phone, pushing the snapshot on each change.
 
-The browser's EventSource reconnects by itself (`retry:` sets it to one second); the stream also
-sends a comment every few seconds so a dead connection is noticed and its thread freed.
+The browser's EventSource reconnects by itself (`retry:` sets it to one second) and gets the
+current snapshot first thing, so nothing is missed. The stream sends a comment every few seconds
+so a dead connection is noticed, and ends after SSE_MAX_SECONDS so that no thread is held forever
+by a phone that went to sleep without closing its socket.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, stream_with_context
@@ -20,13 +23,14 @@ bp = Blueprint("events", __name__)
 def stream() -> Response:
     table = services().table
     heartbeat = float(current_app.config["SSE_HEARTBEAT"])
+    ends = time.monotonic() + float(current_app.config["SSE_MAX_SECONDS"])
 
     def generate() -> Iterator[str]:
         yield "retry: 1000\n\n"
         version = None
-        while True:
+        while time.monotonic() < ends:
             current = table.version if version is None else table.wait_for_change(
-                version, heartbeat)
+                version, min(heartbeat, max(0.0, ends - time.monotonic())))
             if current == version:
                 yield ": still here\n\n"
                 continue

@@ -26,6 +26,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True}
 LIVE_MS = 1500  # a change must show on the other phone within about a second
+LINE_UP = "d20=5 d20=12 d20=3 d20=9"
 
 
 class PaintedTray:
@@ -53,7 +54,8 @@ def server(table):
     from werkzeug.serving import make_server
 
     table.dice_source = PaintedTray()
-    app = create_app({"TESTING": True, "TABLE": table, "PIN": PIN, "SSE_HEARTBEAT": 2.0})
+    app = create_app({"TESTING": True, "TABLE": table, "PIN": PIN, "SSE_HEARTBEAT": 0.5,
+                      "SSE_MAX_SECONDS": 2.0})  # streams drop every 2 s: phones must reconnect
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -173,3 +175,18 @@ def test_a_phone_without_the_pin_can_unlock_with_it(server, browser, table):
     page.click("text=Enter roll")
     sync_api.expect(page.locator("#toast")).to_contain_text("no face 21")
     assert table.history.events(table.game_id) == []
+
+
+def test_a_phone_reconnects_by_itself_after_the_stream_drops(server, browser, table):
+    table.new_game(GAME, PLAYERS)
+    page = browser.new_context(**PHONE).new_page()
+    drops = []
+    page.on("requestfinished", lambda r: drops.append(r.url) if r.url.endswith("/events") else None)
+    page.goto(server)
+    sync_api.expect(page.locator("#whose")).to_have_text(table.snapshot()["current"]["text"])
+    page.wait_for_timeout(2500)  # the server has ended the first stream by now
+    table.type_roll(LINE_UP)
+    sync_api.expect(page.locator("#whose")).to_have_text(table.snapshot()["current"]["text"],
+                                                         timeout=LIVE_MS + 1000)
+    assert drops, "the first stream should have been dropped by the server"
+    sync_api.expect(page.locator("#live")).to_have_class("live on")
