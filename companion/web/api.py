@@ -6,6 +6,7 @@ handlers turn refusals into 400/409/403 with a message. Every action answers the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request, session
@@ -140,13 +141,6 @@ def new_game() -> tuple[Response, int]:
     return snapshot(), 201
 
 
-@bp.post("/read")
-@needs_pin
-def read() -> Response:
-    services().table.read_dice()
-    return snapshot()
-
-
 @bp.post("/roll")
 @needs_pin
 def roll() -> Response:
@@ -162,20 +156,6 @@ def correct() -> Response:
     return snapshot()
 
 
-@bp.post("/confirm")
-@needs_pin
-def confirm() -> Response:
-    services().table.confirm()
-    return snapshot()
-
-
-@bp.post("/discard")
-@needs_pin
-def discard() -> Response:
-    services().table.discard_reading()
-    return snapshot()
-
-
 @bp.post("/move")
 @needs_pin
 def move() -> Response:
@@ -183,22 +163,19 @@ def move() -> Response:
     return snapshot()
 
 
-@bp.post("/end-turn")
-@needs_pin
-def end_turn() -> Response:
-    services().table.end_turn()
-    return snapshot()
+def _plain_action(method: str) -> Callable[[], Response]:
+    def view() -> Response:
+        getattr(services().table, method)()
+        return snapshot()
+
+    view.__name__ = method
+    return needs_pin(view)
 
 
-@bp.post("/undo")
-@needs_pin
-def undo() -> Response:
-    services().table.undo()
-    return snapshot()
-
-
-@bp.post("/undo-turn")
-@needs_pin
-def undo_turn() -> Response:
-    services().table.undo_turn()
-    return snapshot()
+# Actions without a body: path -> the TableSession method it calls.
+PLAIN_ACTIONS = {
+    "read": "read_dice", "confirm": "confirm", "discard": "discard_reading",
+    "end-turn": "end_turn", "undo": "undo", "undo-turn": "undo_turn",
+}
+for _path, _method in PLAIN_ACTIONS.items():
+    bp.add_url_rule(f"/{_path}", view_func=_plain_action(_method), methods=["POST"])
