@@ -132,6 +132,16 @@ function renderValue(value) {
   return document.createTextNode(value === null || value === undefined ? "" : String(value));
 }
 
+// Lists in the game's view whose items carry a label (enemies, monsters...) show as chips.
+function renderBoard(state) {
+  const groups = Object.entries(state || {}).filter(([, v]) =>
+    Array.isArray(v) && v.length && v.every((item) => item && typeof item === "object" && "label" in item));
+  $("board").replaceChildren(...groups.map(([name, items]) => RS.el("div", { class: "chips-row" },
+    RS.el("small", { text: `${name}: ` }),
+    ...items.map((item) => RS.el("span", { class: item.defeated ? "chip gone" : "chip",
+      text: (item.id ? `${item.id} ` : "") + item.label })))));
+}
+
 function render(s) {
   snap = s;
   renderFaults(s.faults);
@@ -144,6 +154,7 @@ function render(s) {
   const pending = s.reading && s.reading.pending;
   $("read").hidden = !s.roll_wanted || pending;
   $("typed").hidden = !s.roll_wanted;
+  renderBoard(s.state);
   renderTray(s.reading);
   renderMoves(s);
   renderScores(s);
