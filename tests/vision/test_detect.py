@@ -1,0 +1,113 @@
+"""Detection on synthetic trays: any colours, touching dice, dice cut by the edge, hands."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+from tray_scenes import make_scene, match_counts
+
+from vision.detect import detect, die_radius, foreground_mask, working_image
+
+
+def _recall_precision(scenes: list) -> tuple[float, float]:
+    tp = nf = nt = 0
+    for scene in scenes:
+        a, b, c = match_counts([d.box for d in detect(scene.frame).dice], list(scene.boxes))
+        tp, nf, nt = tp + a, nf + b, nt + c
+    return tp / nt, tp / max(1, nf)
+
+
+def test_separate_dice_on_random_trays_are_all_found() -> None:
+    scenes = [make_scene(seed, n_dice=1 + (seed * 7) % 25) for seed in range(12)]
+    recall, precision = _recall_precision(scenes)
+    assert recall >= 0.95
+    assert precision >= 0.95
+
+
+def test_touching_dice_are_split() -> None:
+    scenes = [make_scene(100 + seed, n_dice=12, touching=True) for seed in range(10)]
+    recall, precision = _recall_precision(scenes)
+    assert recall >= 0.8
+    assert precision >= 0.85
+
+
+def _square(frame: np.ndarray, cx: float, cy: float, side: float, angle: float, colour) -> None:
+    rect = ((cx, cy), (side, side), angle)
+    cv2.fillPoly(frame, [cv2.boxPoints(rect).astype(np.int32)], colour)
+    cv2.polylines(frame, [cv2.boxPoints(rect).astype(np.int32)], True, (30, 30, 30), 2)
+
+
+@pytest.mark.parametrize("tray", [(20, 20, 20), (235, 235, 235), (40, 110, 30), (60, 90, 140)])
+def test_two_dice_side_by_side_on_any_tray_colour(tray: tuple[int, int, int]) -> None:
+    frame = np.zeros((960, 1280, 3), np.uint8)
+    frame[:] = tray
+    ink = (250, 250, 250) if sum(tray) < 300 else (15, 15, 15)
+    body = (200, 60, 60) if tray[0] < 150 else (60, 60, 200)
+    # a die pressed against another one, rotated so their sides touch along a full edge
+    _square(frame, 500, 480, 90, 20, body)
+    dx, dy = 90 * math.cos(math.radians(20)), 90 * math.sin(math.radians(20))
+    _square(frame, 500 + dx, 480 + dy, 90, 20, body)
+    _square(frame, 900, 300, 80, 55, (0, 200, 230))
+    cv2.putText(frame, "6", (490, 495), cv2.FONT_HERSHEY_SIMPLEX, 1.2, ink, 3)
+    found = detect(frame)
+    assert len(found.dice) == 3, [d.box for d in found.dice]
+    assert not found.hand
+    centres = sorted(((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2) for d in found.dice)
+    expected = sorted([(500, 480), (500 + dx, 480 + dy), (900, 300)])
+    for (x, y), (ex, ey) in zip(centres, expected):
+        assert abs(x - ex) < 20 and abs(y - ey) < 20
+
+
+def test_die_cut_by_the_frame_edge_is_flagged() -> None:
+    frame = np.full((960, 1280, 3), (90, 60, 40), np.uint8)
+    _square(frame, 1260, 500, 100, 10, (240, 240, 240))  # more than a third outside on the right
+    _square(frame, 600, 500, 100, 30, (240, 240, 240))
+    found = detect(frame)
+    assert len(found.dice) == 2
+    cut = {d.cut for d in found.dice if d.box[2] >= 1279}
+    whole = {d.cut for d in found.dice if d.box[2] < 1279}
+    assert cut == {True} and whole == {False}
+
+
+def test_hand_over_the_tray_is_seen_and_not_read_as_dice() -> None:
+    scene = make_scene(7, n_dice=5)
+    frame = scene.frame.copy()
+    # a forearm reaching in from the bottom edge with a palm at its end
+    cv2.rectangle(frame, (560, 700), (720, 960), (120, 150, 210), -1)
+    cv2.ellipse(frame, (640, 640), (150, 120), 0, 0, 360, (120, 150, 210), -1)
+    found = detect(frame)
+    assert found.hand
+    for d in found.dice:
+        assert not (d.box[0] >= 480 and d.box[2] <= 800 and d.box[1] >= 500)
+
+
+def test_empty_tray_has_no_dice_and_no_hand() -> None:
+    scene = make_scene(3, n_dice=0)
+    found = detect(scene.frame)
+    assert found.dice == () and not found.hand and found.die_side == 0.0
+
+
+def test_boxes_are_in_pixels_of_the_frame_given() -> None:
+    big = make_scene(11, n_dice=6)
+    small = cv2.resize(big.frame, (640, 480), interpolation=cv2.INTER_AREA)
+    half = [tuple(v // 2 for v in b) for b in big.boxes]
+    tp, nf, nt = match_counts([d.box for d in detect(small).dice], half)
+    assert tp == nt == nf
+    assert working_image(small)[1] == 0.5
+
+
+def test_die_size_estimate_and_mask() -> None:
+    scene = make_scene(5, n_dice=8, die_px=100)
+    small, scale = working_image(scene.frame)
+    mask = foreground_mask(small)
+    radius = die_radius(cv2.distanceTransform(mask, cv2.DIST_L2, 5)) / scale
+    assert 30 < radius < 55  # inradius of ~100 px dice, a little shaved by the edge halo
+    assert 0.02 < (mask > 0).mean() < 0.2
+
+
+def test_not_a_bgr_frame_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="BGR"):
+        detect(np.zeros((10, 10), np.uint8))

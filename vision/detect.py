@@ -1,0 +1,296 @@
+"""Find the dice in a frame: pure functions from a BGR frame to die boxes, no I/O.
+
+Nothing is known in advance about the tray or table colour, so the background is found in the
+frame itself: the tray floor, its rim and the table are the large regions without colour edges
+(lighting falloff and soft shadows change colour too slowly to count), and the seams where two
+of them meet belong to neither. Everything else (dice, closed off by their outlines) is
+foreground. Touching dice are split at the peaks of the distance transform, one per die, with
+the flat ridge of dice lying side by side cut into one seed per die. Blobs too thin, too small,
+spanning the frame or big and solid (a hand) are not dice.
+
+All of it runs on a frame scaled down to WORK_SIDE pixels on its long side, so it costs a few
+milliseconds; boxes are mapped back to the full frame, where the crops are cut.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+WORK_SIDE = 320  # long side of the working image
+GRADIENT_FLOOR = 2.0  # Lab units per pixel under which a surface counts as smooth
+SURFACE_AREA = 0.04  # a smooth region over this fraction of the frame is tray or table
+SURFACE_SPAN = 0.5  # ... and so is one spanning over half the frame (a tray rim)
+SEAM = 8  # working pixels: half the widest seam or rim between two surfaces
+OPEN_SIZE = 5  # working pixels: lines thinner than this between surfaces are dropped
+HALO = 3  # working pixels: the gradient band around a die's outline
+LIGHTNESS_WEIGHT = 0.5  # shading and shadows move L far more than they move a/b
+EDGE_MARGIN = 2  # a box within this many working pixels of the border is cut by the frame
+HAND_AREA = 0.07  # a blob over this fraction of the frame is a hand (or an arm), not a die
+HAND_EDGE_AREA = 0.03  # ... or over this fraction while reaching in from the frame border
+HAND_MAX_AREA = 0.3  # a blob over this fraction of the frame is the tray itself, not a hand
+
+
+@dataclass(frozen=True)
+class DieBox:
+    """One die found in the frame, in full-frame pixels."""
+
+    box: tuple[int, int, int, int]  # x0, y0, x1, y1 (x1, y1 exclusive)
+    cut: bool  # touches the frame border: part of the die may be outside
+    elongation: float  # long/short side of its min-area rectangle (a cocked d6 is long)
+
+
+@dataclass(frozen=True)
+class Detection:
+    """What one frame shows: the dice, whether a hand is in it, and the typical die size."""
+
+    dice: tuple[DieBox, ...]
+    hand: bool
+    die_side: float  # typical die side in full-frame pixels (0 when no dice)
+    mask: np.ndarray  # foreground at working scale, for motion checks
+
+
+def working_image(frame: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
+    """Scale the frame down to `side` on its long edge; returns (image, scale factor)."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, side / max(h, w))
+    if scale == 1.0:
+        return frame, 1.0
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    return cv2.resize(frame, size, interpolation=cv2.INTER_AREA), scale
+
+
+def _odd(n: float) -> int:
+    return max(3, int(n) | 1)
+
+
+def colour_gradient(small_bgr: np.ndarray) -> np.ndarray:
+    """Per-pixel colour change (Lab units per pixel, lightness down-weighted)."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(small_bgr, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    lab = lab.astype(np.float32)
+    lab[..., 0] *= LIGHTNESS_WEIGHT
+    gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
+    return np.sqrt((gx * gx + gy * gy).sum(axis=2)) / 8.0
+
+
+def background_mask(small_bgr: np.ndarray) -> np.ndarray:
+    """Pixels of the large smooth surfaces: tray floor, rim, table, whatever their colour.
+
+    A die is a small region closed off by colour edges; the tray and table are the regions that
+    stay connected over a large area. Lighting falloff and soft shadows change colour slowly
+    and stay inside their surface.
+    """
+    grad = colour_gradient(small_bgr)
+    smooth = (grad < max(GRADIENT_FLOOR, 3.0 * float(np.median(grad)))).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(smooth, connectivity=4)
+    h, w = smooth.shape
+    wide = stats[:, cv2.CC_STAT_WIDTH] > SURFACE_SPAN * w
+    wide |= stats[:, cv2.CC_STAT_HEIGHT] > SURFACE_SPAN * h  # a rim: thin but spans the frame
+    big = stats[:, cv2.CC_STAT_AREA] >= SURFACE_AREA * smooth.size
+    surfaces = [i for i in range(1, count) if big[i] or wide[i]]
+    background = np.isin(labels, surfaces)
+    if len(surfaces) > 1:
+        # The blurred seam where two surfaces meet (tray rim on table) belongs to neither die.
+        near = np.zeros(labels.shape, np.uint8)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * SEAM + 1,) * 2)
+        for i in surfaces:
+            near += cv2.dilate((labels == i).astype(np.uint8), kernel)
+        background |= near >= 2
+    return background
+
+
+def foreground_mask(small_bgr: np.ndarray) -> np.ndarray:
+    """Binary mask (uint8 0/255) of everything that is not tray or table, holes filled."""
+    mask = (~background_mask(small_bgr)).astype(np.uint8) * 255
+    # Thin lines between two surfaces (the tray rim, a shadow's edge) are not dice.
+    mask = cv2.morphologyEx(
+        mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN_SIZE,) * 2)
+    )
+    mask = _fill_holes(mask)
+    # The colour edge is a few pixels wide; shave it so boxes hug the die, not its halo.
+    return cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (HALO,) * 2))
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    """Fill small enclosed holes (a smooth face inside a die's outline, a numeral's bowl)."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(mask), connectivity=4)
+    h, w = mask.shape
+    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    inner = (x > 0) & (y > 0) & (x + stats[:, cv2.CC_STAT_WIDTH] < w)
+    inner &= y + stats[:, cv2.CC_STAT_HEIGHT] < h
+    inner &= stats[:, cv2.CC_STAT_AREA] < SURFACE_AREA * mask.size
+    filled = mask.copy()
+    filled[inner[labels]] = 255
+    return filled
+
+
+def _peaks(dist: np.ndarray, window: int, floor: float) -> tuple[int, np.ndarray]:
+    """Label the regional maxima of the distance map (one per die when dice touch); maxima
+    within a window of each other (the flat ridge of two dice side by side) are one."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (window, window))
+    peaks = ((dist >= cv2.dilate(dist, kernel)) & (dist >= floor)).astype(np.uint8)
+    if window > 5:
+        half = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_odd(0.75 * window),) * 2)
+        peaks = cv2.dilate(peaks, half) & (dist > 0)
+    return cv2.connectedComponents(peaks.astype(np.uint8), connectivity=8)
+
+
+def die_radius(dist: np.ndarray) -> float:
+    """Typical die inradius in working pixels: the median depth of the distance map's peaks.
+
+    Each die keeps its own peak even inside a cluster, and the shallow peaks of rim slivers
+    and crumbs (under half the deepest) are left out.
+    """
+    count, labels = _peaks(dist, 5, 2.5)
+    if count <= 1:
+        return 0.0
+    depth = np.zeros(count, np.float32)
+    np.maximum.at(depth, labels.ravel(), dist.ravel())
+    depth = depth[1:]
+    return float(np.median(depth[depth >= 0.45 * depth.max()]))
+
+
+def _ridges_to_seeds(
+    markers: np.ndarray, count: int, dist: np.ndarray, merge: int, radius: float
+) -> None:
+    """Dice lying side by side make one flat ridge in the distance map, running from one die's
+    centre to the next, instead of one peak each: cut each long ridge into evenly spaced seeds
+    one die apart (in place; new labels follow the old ones)."""
+    next_label = count
+    for i in range(1, count):
+        ys, xs = np.nonzero(markers == i)
+        points = np.column_stack([xs, ys]).astype(np.float32)
+        depth = float(dist[ys, xs].max())
+        centre = points.mean(axis=0)
+        _, axes = cv2.PCACompute(points, mean=centre[None, :])
+        along = (points - centre) @ axes[0]
+        length = float(along.max() - along.min()) - merge
+        if length < 1.4 * depth or depth < 0.7 * radius:
+            continue  # one die, or a streak (rim, shadow) that is no die at all
+        pieces = 1 + round(length / (2.0 * depth))
+        markers[markers == i] = 0
+        ends = (float(along.min()) + merge / 2, float(along.max()) - merge / 2)
+        for k, t in enumerate(np.linspace(ends[0], ends[1], pieces)):
+            x, y = centre + t * axes[0]
+            label = i if k == 0 else next_label
+            next_label += k > 0
+            cv2.circle(markers, (round(float(x)), round(float(y))), max(1, merge // 2), label, -1)
+
+
+def split_dice(mask: np.ndarray, dist: np.ndarray, radius: float) -> tuple[int, np.ndarray]:
+    """One label per die: blob pixels go to the nearest seed of their own blob.
+
+    Seeds are the distance map's peaks, one per die even in a cluster, with flat ridges cut
+    into one seed per die. Returns (number of labels + 1, label image; 0 = background).
+    """
+    window = _odd(1.2 * radius)
+    count, markers = _peaks(dist, window, 0.45 * radius)
+    _ridges_to_seeds(markers, count, dist, _odd(0.75 * window), radius)
+    _, blob_labels = cv2.connectedComponents(mask, connectivity=8)
+    sites = (markers == 0).astype(np.uint8)
+    _, nearest = cv2.distanceTransformWithLabels(
+        sites, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP
+    )
+    site_blob = np.zeros(int(nearest.max()) + 1, np.int32)
+    site_blob[nearest[markers > 0]] = blob_labels[markers > 0]
+    own = (mask > 0) & (site_blob[nearest] == blob_labels)
+    return len(site_blob), np.where(own, nearest, 0)
+
+
+def _box_of(part: np.ndarray, scale: float, shape: tuple[int, int], radius: float) -> DieBox | None:
+    """Full-frame box of one die region, or None if the region is not die-shaped."""
+    points = cv2.findNonZero(part)
+    if points is None:
+        return None
+    area = float(len(points))
+    if area < 1.2 * radius * radius:
+        return None  # a crumb: glint, dust, the tail of a watershed cut
+    (_, _), (rw, rh), _ = cv2.minAreaRect(points)
+    long_side, short_side = max(rw, rh, 1.0), max(min(rw, rh), 1.0)
+    if long_side / short_side > 3.0 or area / (rw * rh + 1e-6) < 0.35:
+        return None  # a thin streak (tray rim, shadow line), not a die
+    x, y, w, h = cv2.boundingRect(points)
+    cut = _at_border(x, y, w, h, part.shape)
+    full_h, full_w = shape
+    box = (
+        max(0, int(np.floor(x / scale))),
+        max(0, int(np.floor(y / scale))),
+        min(full_w, int(np.ceil((x + w) / scale))),
+        min(full_h, int(np.ceil((y + h) / scale))),
+    )
+    return DieBox(box=box, cut=bool(cut), elongation=float(long_side / short_side))
+
+
+def detect(frame: np.ndarray, side: int = WORK_SIDE) -> Detection:
+    """Find every die in a BGR frame (any tray, 1-25 dice, touching or not)."""
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
+        raise ValueError(f"expected a BGR frame, got shape {frame.shape}")
+    small, scale = working_image(frame, side)
+    mask = foreground_mask(small)
+    drop, hand = _not_dice(mask)
+    hand = hand or skin_hand(small)
+    mask[drop] = 0
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    radius = die_radius(dist)
+    if radius < 2.0:
+        return Detection(dice=(), hand=hand, die_side=0.0, mask=mask)
+    count, labels = split_dice(mask, dist, radius)
+    dice = [
+        found
+        for i in range(1, count)
+        if (found := _box_of((labels == i).astype(np.uint8), scale, frame.shape[:2], radius))
+    ]
+    row = max(1, int(2 * radius / scale))
+    dice.sort(key=lambda d: (d.box[1] // row, d.box[0]))
+    return Detection(dice=tuple(dice), hand=hand, die_side=2.0 * radius / scale, mask=mask)
+
+
+def _not_dice(mask: np.ndarray) -> tuple[np.ndarray, bool]:
+    """Blobs that cannot be dice: a hand or arm (too big, solid), or a band of textured table
+    around the tray (spans the frame). Returns their mask and whether a hand is among them."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    sh, sw = mask.shape
+    hand = _large_solid(stats, mask.shape)
+    span = stats[:, cv2.CC_STAT_WIDTH] > SURFACE_SPAN * sw
+    span |= stats[:, cv2.CC_STAT_HEIGHT] > SURFACE_SPAN * sh
+    hand[0] = span[0] = False
+    return (hand | span)[labels], bool(hand.any())
+
+
+def _at_border(x: Any, y: Any, w: Any, h: Any, shape: tuple[int, ...]) -> Any:
+    """Whether boxes (scalars or arrays of them) touch the border of an image of this shape."""
+    sh, sw = shape[:2]
+    return (
+        (x <= EDGE_MARGIN)
+        | (y <= EDGE_MARGIN)
+        | (x + w >= sw - EDGE_MARGIN)
+        | (y + h >= sh - EDGE_MARGIN)
+    )
+
+
+def _large_solid(stats: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Components big enough to be a hand, solid (a ring around the tray is not a hand)."""
+    x, y, w, h, area = (stats[:, i] for i in range(5))
+    size = float(shape[0] * shape[1])
+    touches = _at_border(x, y, w, h, shape)
+    big = (area > HAND_AREA * size) | (touches & (area > HAND_EDGE_AREA * size))
+    return big & (area > 0.2 * w * h) & (area < HAND_MAX_AREA * size)
+
+
+def skin_hand(small_bgr: np.ndarray) -> bool:
+    """A large skin-coloured blob reaching in from the frame border: a smooth hand can look like
+    one more surface to the background model, so its colour gives it away."""
+    ycrcb = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2YCrCb)
+    skin = cv2.inRange(ycrcb, (50, 135, 80), (255, 175, 130))
+    skin = cv2.morphologyEx(skin, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
+    x, y, w, h = (stats[:, i] for i in range(4))
+    sh, sw = skin.shape
+    # a tray or table of skin colour spans the frame; a hand does not
+    narrow = (w < 0.8 * sw) & (h < 0.8 * sh)
+    hand = _large_solid(stats, skin.shape) & _at_border(x, y, w, h, skin.shape) & narrow
+    return bool(hand[1:].any())
