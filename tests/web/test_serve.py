@@ -1,0 +1,44 @@
+"""`rollscribe serve`: options, a game ready to play, resuming, and the demo's mock buttons."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import GAME
+
+from companion.cli import build_parser
+from companion.commands.serve import build
+from companion.table import TableError
+
+
+def args(*argv: str):
+    return build_parser().parse_args(["serve", *argv])
+
+
+def test_serve_starts_the_game_asked_for_and_resumes_it_next_time(tmp_path):
+    db = str(tmp_path / "s.db")
+    table, controller = build(args("--db", db, "--game", GAME, "--players", "Ann, Bob,Cy"))
+    assert controller is None and table.dice_source is None
+    snap = table.snapshot()
+    assert snap["game"]["players"] == ["Ann", "Bob", "Cy"]
+    table.type_roll("d20=5 d20=12 d20=3 d20=9")
+    again, _ = build(args("--db", db, "--game", GAME))
+    assert again.game_id == table.game_id and again.snapshot()["state"] == table.snapshot()["state"]
+
+
+def test_demo_has_a_replayed_camera_mock_buttons_and_a_game(tmp_path):
+    table, controller = build(args("--demo", "--db", str(tmp_path / "demo.db")))
+    try:
+        assert table.snapshot()["game"]["name"] == "monstrous-horde"
+        assert table.dice_source is not None and controller is not None
+    finally:
+        controller.close()
+
+
+def test_a_camera_that_cannot_open_is_a_fault_not_a_crash(tmp_path):
+    # The camera opens on the first read, so the server starts and the panel shows the fault.
+    table, _ = build(args("--db", str(tmp_path / "c.db"), "--game", GAME,
+                          "--camera", f"replay:{tmp_path / 'nothing-here'}"))
+    with pytest.raises(TableError, match="could not read the dice"):
+        table.read_dice()
+    assert table.snapshot()["faults"][0]["kind"] in ("camera", "model")
+
