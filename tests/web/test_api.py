@@ -128,3 +128,23 @@ def test_history_exports_and_stats(started, table):
 def test_catalog_lists_games_with_their_options(watcher):
     games = watcher.get("/api/catalog").json["games"]
     assert all({"name", "title", "min_players", "max_players", "options"} <= set(g) for g in games)
+
+
+WEIRD_BODIES = [None, [], "x", 3, {}, {"index": True, "value": None}, {"index": -1, "value": 3},
+                {"index": 10**12, "value": "3"}, {"move": "x" * 5000}, {"roll": "d20=💥 d20"},
+                {"roll": "roll"}, {"move": ""}, {"value": {"a": 1}, "index": 0},
+                {"game": GAME, "players": [None, 3]}, {"game": [], "players": PLAYERS},
+                {"game": GAME, "players": PLAYERS, "options": {"target": "ten"}}]
+
+
+@pytest.mark.parametrize("path", ["/api/roll", "/api/correct", "/api/move", "/api/confirm",
+                                  "/api/games", "/api/undo", "/api/end-turn", "/api/read"])
+def test_no_body_makes_the_server_fail(started, table, path):
+    table.submit_reading(tray(LINE_UP, unsure=0))
+    for body in WEIRD_BODIES:
+        before = events(table)
+        answer = started.post(path, json=body)
+        assert answer.status_code in (200, 201, 400, 409), (body, answer.json)
+        assert answer.json["error"] if answer.status_code >= 400 else answer.json["version"]
+        if answer.status_code >= 400:
+            assert events(table) == before
