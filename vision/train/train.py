@@ -30,7 +30,9 @@ class TrainConfig:
     lr: float = 3e-3
     weight_decay: float = 5e-4
     seed: int = 0
-    threads: int = 2
+    # One thread: on this shared 2-core machine two OpenMP threads ran a step ~1.8x slower than
+    # one whenever other work was running (threads wait on each other at every layer).
+    threads: int = 1
 
 
 def augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
@@ -45,8 +47,9 @@ def augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     zoom = 1.0 / u(0.87, 1.13)
     shift = u(-0.06, 0.06, b, 2)
     cos, sin = torch.cos(angle) * zoom, torch.sin(angle) * zoom
-    theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1),
-                         torch.stack([sin, cos, shift[:, 1]], 1)], 1)
+    theta = torch.stack(
+        [torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1
+    )
     grid = F.affine_grid(theta, [b, 3, INPUT_SIZE, INPUT_SIZE], align_corners=False)
     x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
     # colour: per-channel gain, exposure, offset; sometimes swap channels or drop colour
@@ -72,22 +75,27 @@ def _real_weights(real: Arrays) -> np.ndarray:
     return w / w.sum()
 
 
-def losses(outputs: tuple[torch.Tensor, ...], kinds: torch.Tensor, values: torch.Tensor,
-           states: torch.Tensor) -> torch.Tensor:
+def losses(
+    outputs: tuple[torch.Tensor, ...],
+    kinds: torch.Tensor,
+    values: torch.Tensor,
+    states: torch.Tensor,
+) -> torch.Tensor:
     """Kind + value + state cross-entropy; IGNORE labels (no value when cocked...) are skipped."""
     kind_logits, value_logits, state_logits, _ = outputs
     loss = F.cross_entropy(state_logits, states) * 0.5
     if (kinds != IGNORE).any():
-        loss = loss + F.cross_entropy(kind_logits, kinds, ignore_index=IGNORE,
-                                      label_smoothing=0.05)
+        loss = loss + F.cross_entropy(kind_logits, kinds, ignore_index=IGNORE, label_smoothing=0.05)
     if (values != IGNORE).any():
-        loss = loss + F.cross_entropy(value_logits, values, ignore_index=IGNORE,
-                                      label_smoothing=0.05)
+        loss = loss + F.cross_entropy(
+            value_logits, values, ignore_index=IGNORE, label_smoothing=0.05
+        )
     return loss
 
 
-def train(synthetic: Arrays, real: Arrays, config: TrainConfig,
-          log: Callable[[str], None] = print) -> tuple[DiceNet, dict]:
+def train(
+    synthetic: Arrays, real: Arrays, config: TrainConfig, log: Callable[[str], None] = print
+) -> tuple[DiceNet, dict]:
     """Train a DiceNet within config.minutes; returns the model and a summary of the run."""
     torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
@@ -120,7 +128,9 @@ def train(synthetic: Arrays, real: Arrays, config: TrainConfig,
             log(f"{per_step * 1000:.0f} ms/step -> {total_steps} steps in {config.minutes} min")
         horizon = total_steps or 10**9
         warm = 100
-        lr_scale = min(1.0, (step + 1) / warm) * 0.5 * (1 + math.cos(math.pi * min(1.0, step / horizon)))
+        lr_scale = (
+            min(1.0, (step + 1) / warm) * 0.5 * (1 + math.cos(math.pi * min(1.0, step / horizon)))
+        )
         for group in opt.param_groups:
             group["lr"] = config.lr * max(lr_scale, 0.01)
         loss = losses(model(x), kinds, values, states)
@@ -130,11 +140,17 @@ def train(synthetic: Arrays, real: Arrays, config: TrainConfig,
         step += 1
         seen += len(x)
         if step % 200 == 0:
-            log(f"step {step}/{horizon} loss {loss.item():.3f} "
-                f"{(time.monotonic() - start) / 60:.1f} min")
+            log(
+                f"step {step}/{horizon} loss {loss.item():.3f} "
+                f"{(time.monotonic() - start) / 60:.1f} min"
+            )
         if total_steps is not None and step >= total_steps:
             break
     model.eval()
-    return model, {"steps": step, "samples_seen": seen,
-                   "minutes": round((time.monotonic() - start) / 60, 1),
-                   "batch": config.batch, "real_fraction": config.real_fraction}
+    return model, {
+        "steps": step,
+        "samples_seen": seen,
+        "minutes": round((time.monotonic() - start) / 60, 1),
+        "batch": config.batch,
+        "real_fraction": config.real_fraction,
+    }
