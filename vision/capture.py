@@ -84,11 +84,16 @@ class ReplaySource(_Closing):
     """Replays image files, a folder of images (sorted by name) or a video file.
 
     With loop=True the replay starts over at the end (the demo); with loop=False the end raises
-    CameraError, like a camera that went away.
+    CameraError, like a camera that went away. With hold=N each image file is handed out N times
+    in a row, like a camera watching dice at rest, so the reader's settling sees them settle.
     """
 
-    def __init__(self, source: str | Path | Sequence[str | Path], loop: bool = True) -> None:
+    def __init__(
+        self, source: str | Path | Sequence[str | Path], loop: bool = True, hold: int = 1
+    ) -> None:
         self.loop = loop
+        self.hold = max(1, hold)
+        self._held = 0
         self._video: cv2.VideoCapture | None = None
         self._files: list[Path] = []
         self._next = 0
@@ -120,12 +125,14 @@ class ReplaySource(_Closing):
     def read(self) -> np.ndarray:
         if self._video is not None:
             return self._read_video()
-        if self._next >= len(self._files):
-            if not self.loop:
-                raise CameraError("replay finished")
-            self._next = 0
-        path = self._files[self._next]
-        self._next += 1
+        if self._held == 0:
+            if self._next >= len(self._files):
+                if not self.loop:
+                    raise CameraError("replay finished")
+                self._next = 0
+            self._next += 1
+        self._held = (self._held + 1) % self.hold
+        path = self._files[self._next - 1]
         return check_frame(cv2.imread(str(path), cv2.IMREAD_COLOR), f"replay {path}")
 
     def _read_video(self) -> np.ndarray:

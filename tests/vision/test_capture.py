@@ -150,3 +150,11 @@ def test_open_source_specs(folder: Path) -> None:
     for bad in ("webcam", "replay:", "opencv:x", "picamera:one"):
         with pytest.raises(ValueError, match="camera"):
             open_source(bad)
+
+
+def test_replay_hold_repeats_each_image(folder: Path) -> None:
+    source = ReplaySource(folder, loop=False, hold=2)
+    marks = [int(source.read()[15, 15, 0]) for _ in range(6)]
+    assert marks == [100, 100, 150, 150, 200, 200]
+    with pytest.raises(CameraError, match="finished"):
+        source.read()

@@ -1,0 +1,80 @@
+"""`rollscribe read`: read the dice in image files (one JSON line each with --json).
+
+Exit status: 0 when every image was read (dice flagged unsure still count as read), 1 when at
+least one image could not be read (its line carries "error"; the others are still printed),
+2 for bad arguments (an unknown kind in --expect), 3 when the model is missing or corrupt (no
+image can be read, nothing is printed on stdout).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+EXIT_UNREADABLE, EXIT_USAGE, EXIT_MODEL = 1, 2, 3
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser(
+        "read",
+        help="read the dice in image files",
+        description=__doc__.splitlines()[0],
+        epilog="\n".join(__doc__.splitlines()[2:]),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files of the tray")
+    parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
+    parser.add_argument(
+        "--expect", metavar="KINDS", help='the dice rolled, e.g. "d4,d6,d10,d12" or "2d6,d20"'
+    )
+    parser.add_argument("--model", metavar="PATH", help="ONNX model (default: the shipped one)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.errors import ImageError, ModelError
+    from vision.reader import DiceReader, load_image, parse_expect
+
+    try:
+        expect = parse_expect(args.expect)
+        reader = DiceReader(args.model)  # loaded once for every image of the run
+        reader.classifier.check_expect(expect)
+    except ValueError as exc:
+        print(f"rollscribe read: --expect: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except ModelError as exc:
+        print(f"rollscribe read: {exc}", file=sys.stderr)
+        return EXIT_MODEL
+    status = 0
+    for path in args.images:
+        try:
+            reading = reader.read_frame(load_image(path), expect)
+        except ImageError as exc:
+            status = EXIT_UNREADABLE
+            result: dict[str, Any] = {"image": path, "error": str(exc)}
+        else:
+            result = {"image": path, "dice": [d.to_json() for d in reading.dice]}
+        if args.json:
+            print(json.dumps(result), flush=True)
+        else:
+            print(_table(result), flush=True)
+    return status
+
+
+def _table(result: dict[str, Any]) -> str:
+    """A readable block per image: one row per die, unsure ones with the reason."""
+    if "error" in result:
+        return f"{result['image']}: cannot read: {result['error']}"
+    dice = result["dice"]
+    lines = [f"{result['image']}: {len(dice)} {'die' if len(dice) == 1 else 'dice'}"]
+    if dice:
+        lines.append(f"  {'#':>2}  {'die':<4} {'value':>5}  {'conf':>4}  {'box':<22} note")
+    for i, d in enumerate(dice, 1):
+        box = "({},{})-({},{})".format(*d["box"])
+        note = f"UNSURE: {d['why_unsure']}" if d.get("unsure") else ""
+        lines.append(
+            f"  {i:>2}  {d['die']:<4} {d['value']!s:>5}  {d['confidence']:.2f}  {box:<22} {note}"
+        )
+    return "\n".join(lines).rstrip()

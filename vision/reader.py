@@ -1,0 +1,306 @@
+"""Frames -> a TrayReading: detect the dice, classify them in one batch, flag what is unsure.
+
+The reader never guesses silently: a low-confidence face, a cocked die, a die cut by the frame
+edge or a die the game did not expect is kept and flagged, so the table asks a player. With an
+expectation ("d4,d6,d10,d12": what the game asked to roll) each detected die is matched to one
+expected kind by the best joint assignment over the classifier's kind probabilities, so two
+dice that each look a bit like a d10 cannot both become the one d10 that was rolled.
+
+`read_settled` watches a frame stream and reads only once the dice have stopped (no motion over
+a few consecutive frames) and no hand is over the tray.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.reading import DieReading, TrayReading
+from vision.capture import FrameSource
+from vision.classify import Classifier, FaceReading
+from vision.detect import Detection, detect, shrink
+from vision.errors import ImageError, VisionError
+
+JPEG_SIDE = 480  # long side of the JPEG kept with a reading (history, panel)
+JPEG_QUALITY = 70
+CUT_AWAY = "cut by the frame edge"
+NOT_EXPECTED = "not among the expected dice"
+
+
+class SettleTimeout(VisionError, TimeoutError):
+    """The dice did not come to rest (or a hand stayed over the tray) before the timeout."""
+
+
+def parse_expect(text: str | None) -> list[str] | None:
+    """ "d4,d6,2d10" -> ["d4", "d6", "d10", "d10"]; None or "" -> None (anything goes)."""
+    if not text or not text.strip():
+        return None
+    kinds: list[str] = []
+    for part in text.replace(" ", ",").split(","):
+        if not part:
+            continue
+        count, sep, kind = part.partition("d")
+        if not sep:
+            raise ValueError(f"{part!r} is not a die kind like d6 or 2d6")
+        try:
+            n = int(count) if count else 1
+        except ValueError:
+            raise ValueError(f"{part!r} is not a die kind like d6 or 2d6") from None
+        kinds.extend([f"d{kind}"] * n)
+    return kinds
+
+
+def assign(cost: np.ndarray) -> list[int | None]:
+    """Minimum-cost matching of rows to columns (Hungarian method); None for unmatched rows."""
+    rows, cols = cost.shape
+    if rows == 0 or cols == 0:
+        return [None] * rows
+    if rows > cols:
+        by_col = assign(cost.T)
+        out: list[int | None] = [None] * rows
+        for c, r in enumerate(by_col):
+            if r is not None:
+                out[r] = c
+        return out
+    # e-maxx formulation, 1-based with a virtual column 0; rows <= cols
+    u, v = np.zeros(rows + 1), np.zeros(cols + 1)
+    match = np.zeros(cols + 1, int)  # match[col] = row (1-based), 0 = free
+    for r in range(1, rows + 1):
+        match[0] = r
+        col0 = 0
+        best = np.full(cols + 1, np.inf)
+        prev = np.zeros(cols + 1, int)
+        used = np.zeros(cols + 1, bool)
+        while match[col0] != 0:
+            used[col0] = True
+            row = match[col0]
+            delta, col1 = np.inf, 0
+            for c in range(1, cols + 1):
+                if used[c]:
+                    continue
+                reduced = cost[row - 1, c - 1] - u[row] - v[c]
+                if reduced < best[c]:
+                    best[c], prev[c] = reduced, col0
+                if best[c] < delta:
+                    delta, col1 = best[c], c
+            for c in range(cols + 1):
+                if used[c]:
+                    u[match[c]] += delta
+                    v[c] -= delta
+                else:
+                    best[c] -= delta
+            col0 = col1
+        while col0:
+            col1 = prev[col0]
+            match[col0] = match[col1]
+            col0 = col1
+    result: list[int | None] = [None] * rows
+    for c in range(1, cols + 1):
+        if match[c]:
+            result[match[c] - 1] = c - 1
+    return result
+
+
+def _kind_probabilities(logits: np.ndarray) -> np.ndarray:
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class Settling:
+    """How `read_settled` decides the dice are at rest."""
+
+    still_frames: int = 4  # consecutive frames without motion and without a hand
+    motion_level: int = 18  # grey-level change that counts as a moved pixel
+    motion_fraction: float = 0.002  # fraction of moved pixels under which a frame is still
+    side: int = 160  # long side of the motion image
+
+
+def motion(previous: np.ndarray, current: np.ndarray, level: int) -> float:
+    """Fraction of pixels that changed by more than `level` between two motion images."""
+    return float((cv2.absdiff(previous, current) > level).mean())
+
+
+def motion_image(frame: np.ndarray, side: int) -> np.ndarray:
+    """Small blurred grey image: sensor noise and JPEG artefacts do not count as motion."""
+    small, _ = shrink(frame, side)
+    return cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+
+
+def check_image(frame: object) -> np.ndarray:
+    """The frame as a BGR uint8 array, or ImageError saying why it cannot be read."""
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8:
+        raise ImageError("not an 8-bit image array")
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.shape[0] < 16 or frame.shape[1] < 16:
+        raise ImageError(f"not a BGR image: shape {frame.shape}")
+    return frame
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """Read an image file as BGR, or raise ImageError naming the file."""
+    data = np.fromfile(str(path), np.uint8) if Path(path).is_file() else None
+    if data is None:
+        raise ImageError(f"{path}: no such file")
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise ImageError(f"{path}: not a readable image")
+    return check_image(image)
+
+
+class DiceReader:
+    """Reads a tray: detection, one batched classifier call per frame, unsure flags.
+
+    The classifier is loaded once (ModelError if the model is missing or corrupt) and shared by
+    every frame; pass `classifier` to reuse one already loaded.
+    """
+
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        classifier: Classifier | None = None,
+        threads: int = 2,
+        settling: Settling | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.classifier = classifier or Classifier(model_path, threads=threads)
+        self.settling = settling or Settling()
+        self.clock = clock
+
+    def read_frame(self, frame: np.ndarray, expect: Sequence[str] | None = None) -> TrayReading:
+        """Read every die in one BGR frame; `expect` lists the kinds rolled (with repeats)."""
+        frame = check_image(frame)
+        self.classifier.check_expect(expect)  # ValueError for unknown kinds, before any work
+        return self._reading(frame, detect(frame), expect)
+
+    def _reading(
+        self, frame: np.ndarray, found: Detection, expect: Sequence[str] | None
+    ) -> TrayReading:
+        dice = self._read_dice(frame, found, list(expect) if expect else None)
+        return TrayReading(
+            dice=tuple(dice),
+            jpeg=thumbnail_jpeg(frame, dice),
+            width=int(frame.shape[1]),
+            height=int(frame.shape[0]),
+            source="camera",
+        )
+
+    def _read_dice(
+        self, frame: np.ndarray, found: Detection, expect: list[str] | None
+    ) -> list[DieReading]:
+        if not found.dice:
+            return []
+        clf = self.classifier
+        allowed = clf.check_expect(expect)
+        boxes = [d.box for d in found.dice]
+        outputs = clf.run(clf.preprocess(clf.crops(frame, boxes)))
+        kinds = self._expected_kinds(outputs["kind"], expect)
+        dice = []
+        for i, die in enumerate(found.dice):
+            row = {name: values[i : i + 1] for name, values in outputs.items()}
+            face = clf.postprocess(row, [kinds[i]] if kinds[i] else allowed)[0]
+            if face.state == "empty":
+                continue  # the detector's box holds no die (a shadow, a crumb)
+            why = _why_unsure(face, die.cut, expect is not None and kinds[i] is None)
+            dice.append(
+                DieReading(
+                    die=face.die,
+                    value=face.value,
+                    confidence=face.confidence,
+                    box=die.box,
+                    unsure=bool(why),
+                    why_unsure=why,
+                )
+            )
+        return dice
+
+    def _expected_kinds(
+        self, kind_logits: np.ndarray, expect: list[str] | None
+    ) -> list[str | None]:
+        """Kind per detected die from the best joint assignment to the expected dice."""
+        if expect is None:
+            return [None] * len(kind_logits)
+        probs = _kind_probabilities(kind_logits)
+        index = {k: i for i, k in enumerate(self.classifier.kinds)}
+        slots = [index[k] for k in expect]
+        cost = -np.log(np.maximum(probs[:, slots], 1e-9))
+        matched = assign(cost)
+        return [expect[m] if m is not None else None for m in matched]
+
+    def read_settled(
+        self,
+        source: FrameSource,
+        expect: Sequence[str] | None = None,
+        timeout: float = 10.0,
+    ) -> TrayReading:
+        """Wait until the dice are at rest and no hand is over the tray, then read that frame.
+
+        Raises SettleTimeout if that does not happen within `timeout` seconds, and lets the
+        source's CameraError through (camera gone).
+        """
+        self.classifier.check_expect(expect)
+        settler = Settler(self.settling)
+        deadline = self.clock() + timeout
+        while True:
+            frame = check_image(source.read())
+            found = detect(frame)
+            if settler.feed(frame, found.hand):
+                return self._reading(frame, found, expect)
+            if self.clock() >= deadline:
+                raise SettleTimeout(
+                    "a hand is over the tray" if found.hand else "the dice are still moving"
+                )
+
+
+class Settler:
+    """Counts consecutive still frames without a hand; the dice are settled after enough."""
+
+    def __init__(self, rule: Settling | None = None) -> None:
+        self.rule = rule or Settling()
+        self._previous: np.ndarray | None = None
+        self.still = 0
+
+    def feed(self, frame: np.ndarray, hand: bool) -> bool:
+        """Take the next frame (and whether a hand is in it); True once the dice are at rest."""
+        current = motion_image(frame, self.rule.side)
+        previous, self._previous = self._previous, current
+        moving = (
+            previous is None
+            or previous.shape != current.shape
+            or motion(previous, current, self.rule.motion_level) > self.rule.motion_fraction
+        )
+        self.still = 0 if moving or hand else self.still + 1
+        return self.still >= self.rule.still_frames
+
+
+def _why_unsure(face: FaceReading, cut: bool, unexpected: bool) -> str:
+    reasons = [face.why_unsure or "", CUT_AWAY if cut else "", NOT_EXPECTED if unexpected else ""]
+    return "; ".join(r for r in reasons if r)
+
+
+def thumbnail_jpeg(frame: np.ndarray, dice: Sequence[DieReading]) -> bytes:
+    """A small JPEG of the frame with each die's box and number, unsure ones in orange."""
+    small, scale = shrink(frame, JPEG_SIDE)
+    small = small.copy() if small is frame else small
+    for i, die in enumerate(dice):
+        x0, y0, x1, y1 = (round(v * scale) for v in die.box)
+        colour = (0, 140, 255) if die.unsure else (60, 200, 60)
+        cv2.rectangle(small, (x0, y0), (x1, y1), colour, 2)
+        cv2.putText(
+            small,
+            str(i + 1),
+            (x0 + 2, max(12, y0 - 3)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.45,
+            colour,
+            1,
+            cv2.LINE_AA,
+        )
+    ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    if not ok:  # pragma: no cover - encoding a valid uint8 image does not fail
+        raise ImageError("cannot encode the reading's JPEG")
+    return data.tobytes()
