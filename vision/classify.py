@@ -102,8 +102,9 @@ class Classifier:
         options.intra_op_num_threads = threads
         options.log_severity_level = 3
         try:
-            self.session = ort.InferenceSession(str(self.model_path), options,
-                                                providers=["CPUExecutionProvider"])
+            self.session = ort.InferenceSession(
+                str(self.model_path), options, providers=["CPUExecutionProvider"]
+            )
         except Exception as exc:  # onnxruntime raises its own untyped errors for bad files
             raise ModelError(f"cannot load model {self.model_path}: {exc}") from exc
         names = [o.name for o in self.session.get_outputs()]
@@ -112,8 +113,11 @@ class Classifier:
         self.input_name = self.session.get_inputs()[0].name
         # the value labels of each kind, as indices into the value logits
         self._kind_values = {
-            k: np.array([i for i, lab in enumerate(self.value_labels)
-                         if lab.rsplit(":", 1)[0] == k]) for k in self.kinds}
+            k: np.array(
+                [i for i, lab in enumerate(self.value_labels) if lab.rsplit(":", 1)[0] == k]
+            )
+            for k in self.kinds
+        }
 
     def crops(self, frame: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[np.ndarray]:
         """Cut the model's crops for die boxes from a BGR frame (the shared convention)."""
@@ -146,8 +150,9 @@ class Classifier:
             raise ValueError(f"cannot expect {unknown or 'nothing'}; known kinds: {self.kinds}")
         return list(dict.fromkeys(expect))
 
-    def postprocess(self, outputs: dict[str, np.ndarray],
-                    expect: Sequence[str] | None = None) -> list[FaceReading]:
+    def postprocess(
+        self, outputs: dict[str, np.ndarray], expect: Sequence[str] | None = None
+    ) -> list[FaceReading]:
         """Decide kind (among the expected ones), then the value among that kind's faces."""
         allowed = self.check_expect(expect)
         mask = np.array([k in allowed for k in self.kinds])
@@ -163,13 +168,20 @@ class Classifier:
             s = int(np.argmax(state_p))
             label = self.value_labels[idx[v]]
             confidence = float(kind_p[k] * value_p[v] * state_p[self.states.index("flat")])
-            readings.append(FaceReading(self.kinds[k], int(label.rsplit(":", 1)[1]),
-                                        round(confidence, 4), self.states[s],
-                                        outputs["embedding"][i].copy()))
+            readings.append(
+                FaceReading(
+                    self.kinds[k],
+                    int(label.rsplit(":", 1)[1]),
+                    round(confidence, 4),
+                    self.states[s],
+                    outputs["embedding"][i].copy(),
+                )
+            )
         return readings
 
-    def classify(self, crops: Sequence[np.ndarray],
-                 expect: Sequence[str] | None = None) -> list[FaceReading]:
+    def classify(
+        self, crops: Sequence[np.ndarray], expect: Sequence[str] | None = None
+    ) -> list[FaceReading]:
         """Read a batch of square BGR crops (see vision.crops.square_crop)."""
         self.check_expect(expect)
         return self.postprocess(self.run(self.preprocess(crops)), expect)

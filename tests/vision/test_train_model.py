@@ -22,8 +22,9 @@ def test_heads_and_embedding() -> None:
 
 def test_augment_resamples_to_the_input_size_in_range() -> None:
     gen = torch.Generator().manual_seed(0)
-    images = torch.from_numpy(np.random.default_rng(0).integers(0, 256, (5, 96, 96, 3),
-                                                                dtype=np.uint8))
+    images = torch.from_numpy(
+        np.random.default_rng(0).integers(0, 256, (5, 96, 96, 3), dtype=np.uint8)
+    )
     x = augment(images, gen)
     assert x.shape == (5, 3, INPUT_SIZE, INPUT_SIZE)
     assert float(x.min()) >= 0 and float(x.max()) <= 255

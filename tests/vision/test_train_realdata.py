@@ -23,8 +23,9 @@ def _iou(a, b) -> float:
     return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
-@pytest.mark.parametrize(("seed", "surface"), [(1, (230, 230, 225)), (2, (60, 120, 40)),
-                                               (3, (90, 140, 200))])
+@pytest.mark.parametrize(
+    ("seed", "surface"), [(1, (230, 230, 225)), (2, (60, 120, 40)), (3, (90, 140, 200))]
+)
 def test_locate_die_finds_a_die_on_a_plain_surface(seed: int, surface: tuple) -> None:
     rng = np.random.default_rng(seed)
     scene = np.empty((256, 256, 3), np.float32)
@@ -36,8 +37,9 @@ def test_locate_die_finds_a_die_on_a_plain_surface(seed: int, surface: tuple) ->
     assert _iou(box, truth) > 0.7, (box, truth)
 
 
-def test_datasets_root_follows_the_environment(monkeypatch: pytest.MonkeyPatch,
-                                               tmp_path: Path) -> None:
+def test_datasets_root_follows_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("ROLLSCRIBE_DATASETS", str(tmp_path))
     assert datasets_root() == tmp_path
     monkeypatch.delenv("ROLLSCRIBE_DATASETS")
@@ -50,8 +52,9 @@ def test_held_out_is_by_whole_sequence() -> None:
     assert not is_held_out(Photo(Path("x.jpg"), "d4", 1, "d4_wood", "any run", True))
 
 
-@pytest.mark.skipif(not (datasets_root() / "ucffool" / "labels.csv").exists(),
-                    reason="shared datasets not present")
+@pytest.mark.skipif(
+    not (datasets_root() / "ucffool" / "labels.csv").exists(), reason="shared datasets not present"
+)
 def test_every_kind_keeps_training_and_held_out_photos() -> None:
     photos = load_photos()
     for kind in ("d4", "d6", "d8", "d10", "d20"):

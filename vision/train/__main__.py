@@ -52,13 +52,17 @@ def main(argv: list[str] | None = None) -> int:
     syn_train = dataset.synthetic(args.synthetic, args.seed + 1, args.workers)
     log(f"data ready: {len(syn_train)} renders, {len(real_train)} real crops")
 
-    model, summary = train(syn_train, real_train, TrainConfig(minutes=args.minutes, seed=args.seed),
-                           log)
+    model, summary = train(
+        syn_train, real_train, TrainConfig(minutes=args.minutes, seed=args.seed), log
+    )
     torch.save(model.state_dict(), dataset.artifacts_dir() / "dice.pt")
     export_onnx(model, args.out)
     training = {
-        **summary, "parameters": parameter_count(model), "synthetic_crops": len(syn_train),
-        "real_crops": len(real_train), "held_out_sequences": sorted(HELD_OUT_SEQUENCES),
+        **summary,
+        "parameters": parameter_count(model),
+        "synthetic_crops": len(syn_train),
+        "real_crops": len(real_train),
+        "held_out_sequences": sorted(HELD_OUT_SEQUENCES),
         "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "command": "make model (python -m vision.train)",
     }
@@ -73,9 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         "synthetic_held_out": accuracy_by_kind(classifier, syn_test),
         "synthetic_unsure_rate": state_recall(classifier, syn_test),
         "measured_on": "real: whole held-out capture sequences of shared/datasets/ucffool "
-                       f"({', '.join(sorted(HELD_OUT_SEQUENCES))}; 'judgement' photos excluded) "
-                       "and skovy's webcam d6 crops (another camera, never trained on); "
-                       "synthetic: renders from a seed never used in training",
+        f"({', '.join(sorted(HELD_OUT_SEQUENCES))}; 'judgement' photos excluded) "
+        "and skovy's webcam d6 crops (another camera, never trained on); "
+        "synthetic: renders from a seed never used in training",
     }
     write_card(args.out, "1.0.0", accuracy, training)
     log(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")

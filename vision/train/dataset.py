@@ -70,8 +70,10 @@ def synthetic(count: int, seed: int, workers: int = 2, size: int = CACHE_SIZE) -
     if cache.exists():
         data = np.load(cache)
         return Arrays(data["images"], data["kinds"], data["values"], data["states"])
-    jobs = [(seed * 100_000 + start, min(CHUNK, count - start), size)
-            for start in range(0, count, CHUNK)]
+    jobs = [
+        (seed * 100_000 + start, min(CHUNK, count - start), size)
+        for start in range(0, count, CHUNK)
+    ]
     with get_context("spawn").Pool(workers) as pool:
         parts = pool.map(_render_chunk, jobs)
     images = np.concatenate([p[0] for p in parts])

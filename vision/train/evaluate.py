@@ -19,12 +19,13 @@ def predict(classifier: Classifier, images: np.ndarray, batch: int = 256) -> lis
     """FaceReadings for an array of crops, in batches."""
     out = []
     for start in range(0, len(images), batch):
-        out += classifier.classify(list(images[start:start + batch]))
+        out += classifier.classify(list(images[start : start + batch]))
     return out
 
 
-def accuracy_by_kind(classifier: Classifier, data: Arrays,
-                     rows: Iterable[int] | None = None) -> dict[str, dict[str, float]]:
+def accuracy_by_kind(
+    classifier: Classifier, data: Arrays, rows: Iterable[int] | None = None
+) -> dict[str, dict[str, float]]:
     """Per kind: count, kind accuracy and value accuracy (kind and value both right), flat dice."""
     rows = np.arange(len(data)) if rows is None else np.asarray(list(rows), dtype=int)
     flat = rows[data.states[rows] == STATES.index("flat")]
@@ -35,10 +36,15 @@ def accuracy_by_kind(classifier: Classifier, data: Arrays,
         if not sel:
             continue
         kind_ok = sum(readings[i].die == kind for i in sel)
-        value_ok = sum(f"{readings[i].die}:{readings[i].value}" == VALUE_LABELS[data.values[flat[i]]]
-                       for i in sel)
-        result[kind] = {"n": len(sel), "kind": round(kind_ok / len(sel), 4),
-                        "value": round(value_ok / len(sel), 4)}
+        value_ok = sum(
+            f"{readings[i].die}:{readings[i].value}" == VALUE_LABELS[data.values[flat[i]]]
+            for i in sel
+        )
+        result[kind] = {
+            "n": len(sel),
+            "kind": round(kind_ok / len(sel), 4),
+            "value": round(value_ok / len(sel), 4),
+        }
     total = sum(r["n"] for r in result.values())
     if total:
         result["all"] = {

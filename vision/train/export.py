@@ -25,9 +25,15 @@ def export_onnx(model: DiceNet, path: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the exporter warns that dynamo is the new default
         torch.onnx.export(
-            model, (dummy,), str(path), input_names=["image"], output_names=list(OUTPUTS),
+            model,
+            (dummy,),
+            str(path),
+            input_names=["image"],
+            output_names=list(OUTPUTS),
             dynamic_axes={"image": {0: "batch"}, **{o: {0: "batch"} for o in OUTPUTS}},
-            opset_version=OPSET, dynamo=False)
+            opset_version=OPSET,
+            dynamo=False,
+        )
 
 
 def write_card(path: Path, version: str, accuracy: dict, training: dict) -> dict:
@@ -39,10 +45,14 @@ def write_card(path: Path, version: str, accuracy: dict, training: dict) -> dict
         "sha256": file_sha256(path),
         "size_bytes": path.stat().st_size,
         "input": {
-            "name": "image", "size": INPUT_SIZE, "layout": "NCHW", "dtype": "float32",
-            "channels": "BGR", "range": "raw 0-255; mean subtraction and scaling are in the graph",
+            "name": "image",
+            "size": INPUT_SIZE,
+            "layout": "NCHW",
+            "dtype": "float32",
+            "channels": "BGR",
+            "range": "raw 0-255; mean subtraction and scaling are in the graph",
             "crop": f"vision.crops.square_crop: square of {CROP_MARGIN} x the box's longer side "
-                    "around its centre, edge-replicated, INTER_AREA resize",
+            "around its centre, edge-replicated, INTER_AREA resize",
         },
         "outputs": {
             "kind": "logits over kinds",

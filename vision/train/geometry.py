@@ -18,7 +18,9 @@ PHI = (1.0 + 5.0**0.5) / 2.0
 
 def cross3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Cross product of two 3-vectors (np.cross is slow for single vectors in a hot loop)."""
-    return np.array((a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]))
+    return np.array(
+        (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+    )
 
 
 @dataclass(frozen=True)
@@ -155,9 +157,7 @@ def solid(kind: str) -> Solid:
         verts /= np.sqrt(3)
         faces = hull_faces(verts)
         # vertex i carries value i+1; the face opposite vertex i is the one on the table
-        values = tuple(
-            next(v + 1 for v in range(4) if v not in f) for f in faces
-        )
+        values = tuple(next(v + 1 for v in range(4) if v not in f) for f in faces)
         return Solid(kind, verts, faces, values, _up_towards(verts, faces))
     if kind == "d4-barrel":
         verts = _barrel_vertices()
@@ -179,7 +179,9 @@ def solid(kind: str) -> Solid:
         verts = np.array(list(itertools.product((-1, 1), repeat=3)), dtype=float)
         return _solid(kind, verts, 7)
     if kind == "d8":
-        verts = np.array([(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)], float)
+        verts = np.array(
+            [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)], float
+        )
         return _solid(kind, verts, 9)
     if kind in ("d10", "d%"):
         verts = _d10_vertices()

@@ -13,8 +13,14 @@ import cv2
 import numpy as np
 
 INK_COLOURS = (
-    (250, 250, 250), (235, 235, 235), (40, 190, 230), (30, 160, 210), (20, 20, 20),
-    (40, 40, 200), (60, 60, 60), (200, 200, 200),
+    (250, 250, 250),
+    (235, 235, 235),
+    (40, 190, 230),
+    (30, 160, 210),
+    (20, 20, 20),
+    (40, 40, 200),
+    (60, 60, 60),
+    (200, 200, 200),
 )
 
 
@@ -26,8 +32,9 @@ def smooth_noise(rng: np.random.Generator, h: int, w: int, scale: float) -> np.n
     return np.clip(big, 0.0, 1.0)
 
 
-def random_hue_colour(rng: np.random.Generator, sat: tuple[float, float],
-                      val: tuple[float, float]) -> np.ndarray:
+def random_hue_colour(
+    rng: np.random.Generator, sat: tuple[float, float], val: tuple[float, float]
+) -> np.ndarray:
     """A BGR colour (float 0-255) of random hue within saturation/value ranges."""
     hsv = np.uint8([[[rng.integers(0, 180), rng.uniform(*sat) * 255, rng.uniform(*val) * 255]]])
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
@@ -35,7 +42,9 @@ def random_hue_colour(rng: np.random.Generator, sat: tuple[float, float],
 
 def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     """A table or tray surface: felt, wood, paper, plastic or a photo-like blotchy mix."""
-    style = rng.choice(["felt", "wood", "paper", "plastic", "blotchy"], p=[.28, .25, .17, .15, .15])
+    style = rng.choice(
+        ["felt", "wood", "paper", "plastic", "blotchy"], p=[0.28, 0.25, 0.17, 0.15, 0.15]
+    )
     if style == "paper":
         base = np.full((h, w, 3), rng.uniform(185, 245), np.float32)
         base *= (1 + rng.normal(0, 0.04, 3)).astype(np.float32)
@@ -44,7 +53,9 @@ def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
         val = (0.35, 0.85) if style == "wood" else (0.12, 0.9)
         colour = random_hue_colour(rng, sat, val)
         if style == "wood":
-            colour = np.float32([rng.uniform(60, 150), rng.uniform(100, 180), rng.uniform(140, 225)])
+            colour = np.float32(
+                [rng.uniform(60, 150), rng.uniform(100, 180), rng.uniform(140, 225)]
+            )
         base = np.broadcast_to(colour, (h, w, 3)).astype(np.float32).copy()
     if style == "wood":
         ang = rng.uniform(0, np.pi)
@@ -62,7 +73,7 @@ def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
         base = base * (1 - mix) + other * mix
     # uneven light across the surface
     light = smooth_noise(rng, h, w, max(h, w) / 2) * rng.uniform(0.1, 0.5)
-    base *= (1 - light[..., None] + rng.uniform(0, 0.2))
+    base *= 1 - light[..., None] + rng.uniform(0, 0.2)
     return np.clip(base, 0, 255)
 
 
@@ -78,28 +89,36 @@ class Material:
 
 def die_material(rng: np.random.Generator, h: int, w: int) -> Material:
     """Random die plastic: opaque, pearl/marbled, speckled, or translucent, with a contrasting ink."""
-    look = rng.choice(["opaque", "marbled", "speckled", "translucent"], p=[.35, .25, .2, .2])
+    look = rng.choice(["opaque", "marbled", "speckled", "translucent"], p=[0.35, 0.25, 0.2, 0.2])
     if rng.random() < 0.2:
-        colour = np.float32([rng.uniform(10, 60)] * 3) if rng.random() < 0.5 else np.float32(
-            [rng.uniform(190, 245)] * 3)
+        colour = (
+            np.float32([rng.uniform(10, 60)] * 3)
+            if rng.random() < 0.5
+            else np.float32([rng.uniform(190, 245)] * 3)
+        )
     else:
         colour = random_hue_colour(rng, (0.35, 1.0), (0.25, 0.95))
     body = np.broadcast_to(colour, (h, w, 3)).astype(np.float32).copy()
     if look == "marbled":
-        other = np.float32([rng.uniform(180, 255)] * 3) if rng.random() < 0.6 else \
-            random_hue_colour(rng, (0.2, 1.0), (0.3, 1.0))
+        other = (
+            np.float32([rng.uniform(180, 255)] * 3)
+            if rng.random() < 0.6
+            else random_hue_colour(rng, (0.2, 1.0), (0.3, 1.0))
+        )
         swirl = smooth_noise(rng, h, w, rng.uniform(4, 14))
         swirl = 0.5 + 0.5 * np.sin(swirl * rng.uniform(6, 16))
         body = body * (1 - 0.7 * swirl[..., None]) + other * 0.7 * swirl[..., None]
     elif look == "speckled":
         spots = rng.random((h, w)) < rng.uniform(0.01, 0.05)
-        spot_colour = np.float32([rng.uniform(0, 60)] * 3) if rng.random() < 0.6 else \
-            random_hue_colour(rng, (0.3, 1.0), (0.5, 1.0))
+        spot_colour = (
+            np.float32([rng.uniform(0, 60)] * 3)
+            if rng.random() < 0.6
+            else random_hue_colour(rng, (0.3, 1.0), (0.5, 1.0))
+        )
         spots = cv2.dilate(spots.astype(np.uint8), np.ones((2, 2), np.uint8)).astype(bool)
         body[spots] = spot_colour
     luminance = float(colour @ np.float32([0.114, 0.587, 0.299]))
-    candidates = [c for c in INK_COLOURS
-                  if abs(np.dot(c, (0.114, 0.587, 0.299)) - luminance) > 70]
+    candidates = [c for c in INK_COLOURS if abs(np.dot(c, (0.114, 0.587, 0.299)) - luminance) > 70]
     ink = candidates[rng.integers(len(candidates))] if candidates else (250, 250, 250)
     opacity = rng.uniform(0.55, 0.85) if look == "translucent" else 1.0
     return Material(body, tuple(float(c) for c in ink), opacity, rng.uniform(0.0, 0.6))

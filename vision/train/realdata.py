@@ -48,15 +48,30 @@ def load_photos(root: Path | None = None) -> list[Photo]:
         for row in csv.DictReader(fh):
             if not row["top_value"]:
                 continue
-            photos.append(Photo(ucf.parent / row["path"], row["die"], int(row["top_value"]),
-                                row["sequence"], row["note"],
-                                row["value_confidence"] == "clear"))
+            photos.append(
+                Photo(
+                    ucf.parent / row["path"],
+                    row["die"],
+                    int(row["top_value"]),
+                    row["sequence"],
+                    row["note"],
+                    row["value_confidence"] == "clear",
+                )
+            )
     skovy = root / "skovy-d6-crops" / "labels.csv"
     if skovy.exists():
         with skovy.open(newline="") as fh:
             for row in csv.DictReader(fh):
-                photos.append(Photo(skovy.parent / row["path"], row["die"],
-                                    int(row["top_value"]), "skovy", "skovy webcam crops", True))
+                photos.append(
+                    Photo(
+                        skovy.parent / row["path"],
+                        row["die"],
+                        int(row["top_value"]),
+                        "skovy",
+                        "skovy webcam crops",
+                        True,
+                    )
+                )
     return photos
 
 
@@ -75,8 +90,14 @@ def locate_die(image: np.ndarray) -> tuple[int, int, int, int]:
     small = cv2.GaussianBlur(image, (5, 5), 0)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     b = max(2, min(h, w) // 20)
-    border = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
-                             lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    border = np.concatenate(
+        [
+            lab[:b].reshape(-1, 3),
+            lab[-b:].reshape(-1, 3),
+            lab[:, :b].reshape(-1, 3),
+            lab[:, -b:].reshape(-1, 3),
+        ]
+    )
     med = np.median(border, axis=0)
     spread = np.median(np.abs(border - med), axis=0) + 2.0
     dist = np.sqrt((((lab - med) / spread) ** 2).sum(axis=2))

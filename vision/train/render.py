@@ -23,13 +23,19 @@ from vision.train.materials import background, die_material, smooth_noise
 SUPERSAMPLE = 2
 GLYPH = 64  # side of the square canvas a numeral or pip pattern is drawn on
 FONTS = (
-    cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
-    cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN,
+    cv2.FONT_HERSHEY_SIMPLEX,
+    cv2.FONT_HERSHEY_DUPLEX,
+    cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX,
+    cv2.FONT_HERSHEY_PLAIN,
 )
 MAX_TILT_DEG = 45.0
 PIPS = {
-    1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (-1, 1), (1, -1), (1, 1)], 5: [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)],
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (-1, 1), (1, -1), (1, 1)],
+    5: [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)],
     6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
 }
 
@@ -72,12 +78,12 @@ class DieSpec:
 def random_style(rng: np.random.Generator) -> DieStyle:
     """Random marking style, spread over what real dice use."""
     return DieStyle(
-        font=int(rng.choice(FONTS, p=[.3, .25, .15, .15, .15])),
+        font=int(rng.choice(FONTS, p=[0.3, 0.25, 0.15, 0.15, 0.15])),
         thickness=int(rng.integers(1, 4)),
         glyph_scale=float(rng.uniform(0.8, 1.15)),
         pips=bool(rng.random() < 0.5),
         edge_read=bool(rng.random() < 0.35),
-        six_nine_mark=str(rng.choice(["underline", "dot", "bar"], p=[.6, .3, .1])),
+        six_nine_mark=str(rng.choice(["underline", "dot", "bar"], p=[0.6, 0.3, 0.1])),
     )
 
 
@@ -102,11 +108,14 @@ def glyph(text: str, font: int, thickness: int, mark: str) -> np.ndarray:
     # centre the numeral's box; fit height 0.62 and width 0.95 of the canvas
     box = canvas[y0:y1, x0:x1]
     f = min(0.62 * GLYPH / box.shape[0], 0.95 * GLYPH / box.shape[1])
-    small = cv2.resize(box, (max(1, round(box.shape[1] * f)), max(1, round(box.shape[0] * f))),
-                       interpolation=cv2.INTER_AREA)
+    small = cv2.resize(
+        box,
+        (max(1, round(box.shape[1] * f)), max(1, round(box.shape[0] * f))),
+        interpolation=cv2.INTER_AREA,
+    )
     out = np.zeros((GLYPH, GLYPH), np.float32)
     oy, ox = (GLYPH - small.shape[0]) // 2, (GLYPH - small.shape[1]) // 2
-    out[oy:oy + small.shape[0], ox:ox + small.shape[1]] = small / 255.0
+    out[oy : oy + small.shape[0], ox : ox + small.shape[1]] = small / 255.0
     return out
 
 
@@ -174,7 +183,9 @@ def face_inradius(kind: str, face: int) -> float:
     return best
 
 
-def decals(body: Solid, face: int, style: DieStyle) -> list[tuple[np.ndarray, np.ndarray, float, np.ndarray]]:
+def decals(
+    body: Solid, face: int, style: DieStyle
+) -> list[tuple[np.ndarray, np.ndarray, float, np.ndarray]]:
     """The marks on one face: (centre, up, half-size, mask) in the die's own coordinates."""
     c = body.centroid(face)
     r = face_inradius(body.kind, face)
@@ -247,9 +258,13 @@ def render_die(spec: DieSpec, rng: np.random.Generator) -> Sprite:
         for dc, up, size, mask in decals(body, f, style):
             right = cross3(up, body.normal(f))
             src = np.float32([[0, 0], [GLYPH, 0], [0, GLYPH]])
-            dst = np.float32([project(dc - size * right + size * up),
-                              project(dc + size * right + size * up),
-                              project(dc - size * right - size * up)])
+            dst = np.float32(
+                [
+                    project(dc - size * right + size * up),
+                    project(dc + size * right + size * up),
+                    project(dc - size * right - size * up),
+                ]
+            )
             warp = cv2.getAffineTransform(src, dst)
             face_ink = np.maximum(face_ink, cv2.warpAffine(mask, warp, (side, side)))
         if face_ink.any():
@@ -271,8 +286,13 @@ def render_die(spec: DieSpec, rng: np.random.Generator) -> Sprite:
     return Sprite(colour * opacity[..., None], opacity, label_kind, spec.value)
 
 
-def random_spec(rng: np.random.Generator, kind: str | None = None, value: int | None = None,
-                diameter: float = 60.0, cocked: float = 0.0) -> DieSpec:
+def random_spec(
+    rng: np.random.Generator,
+    kind: str | None = None,
+    value: int | None = None,
+    diameter: float = 60.0,
+    cocked: float = 0.0,
+) -> DieSpec:
     """A random pose (full 360 degree spin, camera tilt up to MAX_TILT_DEG) for a die."""
     if kind is None:
         kind = str(rng.choice(KINDS))
@@ -282,12 +302,24 @@ def random_spec(rng: np.random.Generator, kind: str | None = None, value: int | 
     if value is None:
         value = int(rng.choice(values))
     tilt = float(min(MAX_TILT_DEG, abs(rng.normal(0, 18))))
-    return DieSpec(kind, value, diameter, float(rng.uniform(0, 2 * np.pi)), tilt,
-                   float(rng.uniform(0, 2 * np.pi)), cocked)
+    return DieSpec(
+        kind,
+        value,
+        diameter,
+        float(rng.uniform(0, 2 * np.pi)),
+        tilt,
+        float(rng.uniform(0, 2 * np.pi)),
+        cocked,
+    )
 
 
-def paste(scene: np.ndarray, sprite: Sprite, cx: float, cy: float,
-          shadow: tuple[float, float, float] | None = None) -> tuple[float, float, float, float]:
+def paste(
+    scene: np.ndarray,
+    sprite: Sprite,
+    cx: float,
+    cy: float,
+    shadow: tuple[float, float, float] | None = None,
+) -> tuple[float, float, float, float]:
     """Composite a sprite centred at (cx, cy) with an optional soft shadow; return its box."""
     h, w = sprite.alpha.shape
     x0, y0 = round(cx - w / 2), round(cy - h / 2)
@@ -315,7 +347,7 @@ def _blend(scene: np.ndarray, rgb: np.ndarray | None, alpha: np.ndarray, x0: int
     if ax1 <= ax0 or ay1 <= ay0:
         return
     a = alpha[ay0:ay1, ax0:ax1, None]
-    region = scene[y0 + ay0:y0 + ay1, x0 + ax0:x0 + ax1]
+    region = scene[y0 + ay0 : y0 + ay1, x0 + ax0 : x0 + ax1]
     if rgb is None:
         region *= 1 - a
     else:
@@ -362,8 +394,13 @@ class Crop:
     state: str  # "flat" (readable), "cocked" (leaning, no face up) or "empty" (no die)
 
 
-def render_crop(rng: np.random.Generator, size: int, kind: str | None = None,
-                value: int | None = None, state: str = "flat") -> Crop:
+def render_crop(
+    rng: np.random.Generator,
+    size: int,
+    kind: str | None = None,
+    value: int | None = None,
+    state: str = "flat",
+) -> Crop:
     """A die on a random table with touching neighbours, cut out like the runtime would."""
     diameter = float(rng.uniform(40, 100))
     canvas = int(diameter * 2.6)
@@ -371,7 +408,7 @@ def render_crop(rng: np.random.Generator, size: int, kind: str | None = None,
     cocked = float(rng.uniform(18, 35)) if state == "cocked" else 0.0
     main = random_spec(rng, kind, value, diameter, cocked)
     centre = canvas / 2 + rng.normal(0, diameter * 0.04, 2)
-    neighbours = int(rng.choice([0, 1, 2, 3], p=[.4, .3, .2, .1]))
+    neighbours = int(rng.choice([0, 1, 2, 3], p=[0.4, 0.3, 0.2, 0.1]))
     sprites = []
     for _ in range(neighbours):
         d = diameter * rng.uniform(0.7, 1.3)
@@ -407,8 +444,9 @@ def render_crop(rng: np.random.Generator, size: int, kind: str | None = None,
     return Crop(crop, main.kind if main.kind != "d4-barrel" else "d4", main.value, state)
 
 
-def render_tray(n_dice: int, seed: int, size: tuple[int, int] = (1280, 960),
-                kinds: list[str] | None = None) -> tuple[np.ndarray, list[tuple[str, int, tuple]]]:
+def render_tray(
+    n_dice: int, seed: int, size: tuple[int, int] = (1280, 960), kinds: list[str] | None = None
+) -> tuple[np.ndarray, list[tuple[str, int, tuple]]]:
     """A whole tray frame with n_dice dice (some touching), seen from above.
 
     Returns the BGR image and, per die, (kind, value, box) with box = (x0, y0, x1, y1) in pixels.
@@ -420,9 +458,14 @@ def render_tray(n_dice: int, seed: int, size: tuple[int, int] = (1280, 960),
     # a tray: an inset rectangle of another surface with a darker rim
     inset = int(min(width, height) * rng.uniform(0.03, 0.1))
     tray = background(rng, height - 2 * inset, width - 2 * inset)
-    scene[inset:height - inset, inset:width - inset] = tray
-    cv2.rectangle(scene, (inset, inset), (width - inset, height - inset),
-                  tuple(float(c) for c in (scene[inset + 2, inset + 2] * 0.5)), max(4, inset // 3))
+    scene[inset : height - inset, inset : width - inset] = tray
+    cv2.rectangle(
+        scene,
+        (inset, inset),
+        (width - inset, height - inset),
+        tuple(float(c) for c in (scene[inset + 2, inset + 2] * 0.5)),
+        max(4, inset // 3),
+    )
     placed: list[tuple[np.ndarray, float]] = []
     dice = []
     scale = min(width, height) / 960
@@ -430,8 +473,12 @@ def render_tray(n_dice: int, seed: int, size: tuple[int, int] = (1280, 960),
         kind = kinds[i % len(kinds)] if kinds else None
         d = float(rng.uniform(60, 100)) * scale
         for _ in range(200):
-            pos = np.array((rng.uniform(inset + d, width - inset - d),
-                            rng.uniform(inset + d, height - inset - d)))
+            pos = np.array(
+                (
+                    rng.uniform(inset + d, width - inset - d),
+                    rng.uniform(inset + d, height - inset - d),
+                )
+            )
             if all(np.linalg.norm(pos - p) > 0.5 * (d + q) * 1.02 for p, q in placed):
                 break
         else:
@@ -441,8 +488,11 @@ def render_tray(n_dice: int, seed: int, size: tuple[int, int] = (1280, 960),
             p, q = placed[rng.integers(len(placed))]
             ang = rng.uniform(0, 2 * np.pi)
             cand = p + 0.5 * (d + q) * 1.03 * np.array((np.cos(ang), np.sin(ang)))
-            if all(np.linalg.norm(cand - p2) > 0.5 * (d + q2) * 1.02 for p2, q2 in placed) and \
-                    inset + d < cand[0] < width - inset - d and inset + d < cand[1] < height - inset - d:
+            if (
+                all(np.linalg.norm(cand - p2) > 0.5 * (d + q2) * 1.02 for p2, q2 in placed)
+                and inset + d < cand[0] < width - inset - d
+                and inset + d < cand[1] < height - inset - d
+            ):
                 pos = cand
         spec = random_spec(rng, kind, None, d)
         spec = DieSpec(spec.kind, spec.value, d, spec.spin, min(spec.tilt, 12.0), 0.0)
