@@ -7,30 +7,24 @@ import statistics
 import time
 
 from companion.rules.games.monstrous_horde.assign import Board
-from companion.rules.games.monstrous_horde.position import Enemy, Position, Turn
+from companion.rules.games.monstrous_horde.position import Enemy, Position, at_play
 from companion.rules.games.monstrous_horde.rules import (
     BARBARIAN,
+    CLERIC,
     DRUID,
     PALADIN,
+    ROGUE,
     WIZARD,
-    WOUNDED,
-    Options,
 )
 from companion.rules.simulation import simulate
 
-ALL_CRITS = (4, 6, 8, 10, None, None)  # Wizard, Rogue, Cleric, Druid on their highest faces
+ALL_CRITS = {WIZARD: 4, ROGUE: 6, CLERIC: 8, DRUID: 10}  # four characters on their highest faces
 
 
 def worst_case(enemies: tuple[Enemy, ...]) -> Position:
     """4 crit characters, 3 Fire Bolt d4s, 2 Bear Form d10s, the Paladin and Barbarian wounded."""
-    start = Position.start(["Ann", "Bob"], Options())
-    status = list(start.status[0])
-    status[PALADIN] = status[BARBARIAN] = WOUNDED
-    turn = Turn(team=(0, 1, 2, 3), values=ALL_CRITS, used=(WIZARD, DRUID), bolts=(4, 4, 3),
-                bear=(7, 9))
-    return Position(**{**{f: getattr(start, f) for f in start.__slots__},  # type: ignore
-                       "status": (tuple(status), start.status[1]), "enemies": enemies,
-                       "phase": "act", "seat": 0, "first": 0, "round": 1, "turn": turn})
+    return at_play(ALL_CRITS, enemies, wounded=(PALADIN, BARBARIAN), bolts=(4, 4, 3),
+                   bear=(7, 9), used=(WIZARD, DRUID))
 
 
 HYDRA = (Enemy(18), Enemy(19), Enemy(18), Enemy(20, None, "hydra", (2, 3, 5, 6, 7, 9)))

@@ -19,6 +19,7 @@ from .rules import (
     READY,
     ROLES,
     STANDARD_POINTS,
+    WOUNDED,
     Options,
 )
 
@@ -151,6 +152,27 @@ class Position:
         if data["showdown"] is not None:
             values["showdown"] = Showdown(*_rows([data["showdown"]], Showdown)[0])
         return cls(**values)
+
+
+def at_play(
+    values: dict[int, int], enemies: tuple[Enemy, ...], wounded: tuple[int, ...] = (),
+    bolts: tuple[int, ...] = (), bear: tuple[int, ...] = (), used: tuple[int, ...] = (),
+    options: Options | None = None,
+) -> Position:
+    """Seat 0 of a two-player game at its play step with the dice given (role -> value).
+
+    For checks and benchmarks of the play search that should not depend on replaying a game.
+    """
+    start = Position.start(["Ann", "Bob"], options or Options())
+    status = tuple(WOUNDED if r in wounded else READY for r in range(len(ROLES)))
+    turn = Turn(team=tuple(sorted(values)),
+                values=tuple(values.get(r) for r in range(len(ROLES))),
+                used=used, bolts=bolts, bear=bear)
+    d = Draft(start)
+    d.status = (status, start.status[1])
+    d.enemies = enemies
+    d.phase, d.seat, d.first, d.round, d.turn = "act", 0, 0, 1, turn
+    return d.freeze()
 
 
 class Draft:

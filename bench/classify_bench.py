@@ -1,0 +1,44 @@
+"""Classifier figures: model size, load time, and milliseconds per batch of crops (1, 10, 25 dice).
+
+Medians of several runs with the shipped model, printed, never asserted. The issue's budget for a
+whole 1280x960 frame with 10 dice is 40 ms end to end; the classifier's share is the 10-crop line.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import numpy as np
+
+from vision.classify import DEFAULT_MODEL, Classifier
+from vision.train.labels import KINDS
+from vision.train.render import render_crop
+
+
+def _median_ms(fn, runs: int) -> float:  # noqa: ANN001 - any zero-argument callable
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main() -> None:
+    load = _median_ms(lambda: Classifier(DEFAULT_MODEL), 5)
+    classifier = Classifier(DEFAULT_MODEL)
+    size = DEFAULT_MODEL.stat().st_size / 1e6
+    print(f"model {DEFAULT_MODEL.name}: {size:.2f} MB, load {load:.1f} ms (median of 5)")
+    rng = np.random.default_rng(0)
+    crops = [render_crop(rng, classifier.input_size, KINDS[i % len(KINDS)]).image
+             for i in range(25)]
+    for n in (1, 10, 25):
+        batch = crops[:n]
+        classifier.classify(batch)  # warm-up
+        ms = _median_ms(lambda b=batch: classifier.classify(b), 30)
+        print(f"classify {n:2d} crops: {ms:6.2f} ms median of 30 ({ms / n:.2f} ms per crop)")
+
+
+if __name__ == "__main__":
+    main()
