@@ -26,7 +26,7 @@ from companion.history import (
     die_value,
 )
 from companion.reading import DieReading, TrayReading
-from companion.rules.core import CHANCE, Roll
+from companion.rules.core import CHANCE, Roll, RollRequest
 from companion.rules.dice import STANDARD
 from companion.rules.errors import IllegalMove, NothingToUndo, RulesError
 
@@ -177,7 +177,7 @@ class TableSession:
         finally:
             self._reading.release()
 
-    def _roll_wanted_now(self) -> Any:
+    def _roll_wanted_now(self) -> RollRequest:
         pos = self._need_game()
         wanted = pos.state.roll_wanted()
         if pos.state.current_player != CHANCE or wanted is None:
@@ -212,7 +212,7 @@ class TableSession:
                      for d in roll.dice)
         self.submit_reading(TrayReading(dice, source="typed"), hold_if_wrong=False)
 
-    def correct_die(self, index: int, value: Any) -> None:
+    def correct_die(self, index: int, value: int | str) -> None:
         """Set one die of the waiting reading, or of the last roll if nothing was played on it."""
         with self._lock:
             pos = self._need_game()
@@ -302,10 +302,11 @@ class TableSession:
             pos = self._need_game()
             if not pos.steps:
                 raise NothingToUndo("nothing to undo: the game has just started")
-            turn = pos.steps[-1].turn
-            count = len(pos.steps) - next(
-                (i + 1 for i in range(len(pos.steps) - 1, -1, -1) if pos.steps[i].turn != turn), 0
-            )
+            turn, count = pos.steps[-1].turn, 0
+            for step in reversed(pos.steps):
+                if step.turn != turn:
+                    break
+                count += 1
             self._play(PlannedEvent(EventKind.UNDO, "undo turn", {"steps": count}))
 
     # -- faults ----------------------------------------------------------------------------
