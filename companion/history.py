@@ -435,9 +435,8 @@ class History:
 
     def latest_open_game(self) -> GameRecord | None:
         """The newest game that is neither finished nor abandoned: the one to resume."""
-        for record in self.games(limit=1):
-            return None if record.over else record
-        return None
+        newest = self.games(limit=1)
+        return newest[0] if newest and not newest[0].over else None
 
     def image(self, event_id: int) -> bytes | None:
         rows = self._read("SELECT jpeg FROM images WHERE event_id = ?", (event_id,))
