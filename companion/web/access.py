@@ -62,7 +62,7 @@ def is_local() -> bool:
 def join_url() -> str:
     """The address phones should open: configured, else this machine's LAN address."""
     svc = services()
-    base = svc.public_url or f"http://{lan_address()}:{request.host.rpartition(':')[2] or 80}"
+    base = svc.public_url or f"http://{lan_address()}:{request.environ.get('SERVER_PORT', 80)}"
     return f"{base.rstrip('/')}/join?pin={svc.pin}"
 
 

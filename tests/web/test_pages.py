@@ -74,3 +74,10 @@ def test_every_api_route_is_documented(app):
               for rule in app.url_map.iter_rules() if rule.rule.startswith(("/api", "/events"))}
     assert routes and not {r for r in routes if f"`GET {r}" not in doc
                            and f"`POST {r}" not in doc}
+
+
+def test_the_qr_code_points_phones_at_the_public_address_when_one_is_set(table):
+    from companion.web import create_app
+
+    app = create_app({"TABLE": table, "PIN": PIN, "PUBLIC_URL": "http://dice.local:8000/"})
+    assert "http://dice.local:8000/join?pin=2468" in app.test_client().get("/panel").text
