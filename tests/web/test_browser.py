@@ -190,3 +190,20 @@ def test_a_phone_reconnects_by_itself_after_the_stream_drops(server, browser, ta
                                                          timeout=LIVE_MS + 1000)
     assert drops, "the first stream should have been dropped by the server"
     sync_api.expect(page.locator("#live")).to_have_class("live on")
+
+
+def test_the_tables_screen_shows_a_qr_code_that_unlocks_a_phone(server, browser, table):
+    from urllib.parse import urlsplit
+
+    table.new_game(GAME, PLAYERS)
+    screen = browser.new_context(viewport={"width": 800, "height": 480}).new_page()
+    screen.goto(f"{server}/panel")
+    sync_api.expect(screen.locator("#pin")).to_have_text(PIN)
+    shot = cv2.imdecode(np.frombuffer(screen.locator(".qr").screenshot(), np.uint8),
+                        cv2.IMREAD_GRAYSCALE)
+    decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(shot)
+    link = urlsplit(decoded)
+    assert link.path == "/join" and link.query == f"pin={PIN}"
+    phone = browser.new_context(**PHONE).new_page()
+    phone.goto(f"{server}{link.path}?{link.query}")  # the phone's camera opened the link
+    sync_api.expect(phone.locator("#read")).to_be_visible()
