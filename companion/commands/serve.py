@@ -57,12 +57,15 @@ def camera_dice_source(spec: str) -> Callable[[list[str] | None], TrayReading]:
         with lock:
             if not opened:
                 try:
-                    from vision.capture import open_source
-                    from vision.reader import DiceReader
+                    from vision.capture import ReplaySource, open_source
+                    from vision.reader import DiceReader, Settling
                 except ImportError as exc:
                     raise RuntimeError(f"the dice reader is not installed: {exc}") from exc
                 opened["reader"] = DiceReader()
-                opened["source"] = open_source(spec)
+                kind, _, path = spec.partition(":")
+                # A replayed still frame must repeat long enough for the reader to see it settle.
+                opened["source"] = (ReplaySource(path, hold=Settling().still_frames + 2)
+                                    if kind == "replay" and path else open_source(spec))
             return opened["reader"].read_settled(opened["source"], expect=kinds)
 
     return read
