@@ -333,7 +333,7 @@ class TableSession:
             return self._snapshot[1]
 
     def _build_snapshot(self) -> JSON:
-        base: JSON = {"version": self.version,
+        base: JSON = {"version": self.version, "camera": self.dice_source is not None,
                       "faults": [f.to_json() for f in self._faults.values()]}
         pos = self._pos
         if pos is None:

@@ -25,6 +25,7 @@ function renderTray(reading) {
   $("problem").hidden = true;
   $("pending-actions").hidden = true;
   if (!reading) {
+    $("tap-hint").hidden = true;
     tray.replaceChildren(RS.el("p", { class: "hint", text: "No dice read yet." }));
     $("reading-source").textContent = "";
     return;
@@ -51,6 +52,7 @@ function renderTray(reading) {
   } else {
     tray.replaceChildren(RS.el("div", { class: "chips" }, ...dice));
   }
+  $("tap-hint").hidden = !reading.correctable;
   if (reading.pending) {
     $("pending-actions").hidden = false;
     if (reading.problem) { $("problem").hidden = false; $("problem").textContent = reading.problem; }
@@ -152,7 +154,7 @@ function render(s) {
   $("whose").textContent = s.current.text;
   $("wanted").textContent = s.roll_wanted ? `Roll: ${s.roll_wanted.dice.join(" ")}` : "";
   const pending = s.reading && s.reading.pending;
-  $("read").hidden = !s.roll_wanted || pending;
+  $("read").hidden = !s.roll_wanted || pending || !s.camera;
   $("typed").hidden = !s.roll_wanted;
   renderBoard(s.state);
   renderTray(s.reading);
