@@ -236,11 +236,13 @@ class DiceReader:
         source: FrameSource,
         expect: Sequence[str] | None = None,
         timeout: float = 10.0,
+        on_settled: Callable[[], object] | None = None,
     ) -> TrayReading:
         """Wait until the dice are at rest and no hand is over the tray, then read that frame.
 
-        Raises SettleTimeout if that does not happen within `timeout` seconds, and lets the
-        source's CameraError through (camera gone).
+        `on_settled` is called once the dice are at rest, before the frame is read (the box's
+        lights switch from "settling" to "reading"). Raises SettleTimeout if that does not
+        happen within `timeout` seconds, and lets the source's CameraError through (camera gone).
         """
         self.classifier.check_expect(expect)
         settler = Settler(self.settling)
@@ -249,6 +251,8 @@ class DiceReader:
             frame = check_image(source.read())
             found = detect(frame)
             if settler.feed(frame, found.hand):
+                if on_settled is not None:
+                    on_settled()
                 return self._reading(frame, found, expect)
             if self.clock() >= deadline:
                 raise SettleTimeout(

@@ -47,7 +47,9 @@ def samples_dir() -> Path:
     return Path(vision.__file__).resolve().parent / "samples"
 
 
-def camera_dice_source(spec: str) -> Callable[[list[str] | None], TrayReading]:
+def camera_dice_source(
+    spec: str, on_settled: Callable[[], object] | None = None
+) -> Callable[[list[str] | None], TrayReading]:
     """A dice source over a camera spec; camera and model open on first use, so a missing one
     becomes a fault on the panel instead of a server that will not start."""
     lock = threading.Lock()
@@ -66,7 +68,8 @@ def camera_dice_source(spec: str) -> Callable[[list[str] | None], TrayReading]:
                 # A replayed still frame must repeat long enough for the reader to see it settle.
                 opened["source"] = (ReplaySource(path, hold=Settling().still_frames + 2)
                                     if kind == "replay" and path else open_source(spec))
-            return opened["reader"].read_settled(opened["source"], expect=kinds)
+            return opened["reader"].read_settled(opened["source"], expect=kinds,
+                                                 on_settled=on_settled)
 
     return read
 
@@ -75,7 +78,9 @@ def build(args: argparse.Namespace) -> tuple[TableSession, Any]:
     """The session (resuming the last game), with its camera and, if asked, its buttons."""
     camera = args.camera or (f"replay:{samples_dir()}" if args.demo else None)
     history = History(args.db or (DEMO_DB if args.demo else DB))
-    table = TableSession(history, camera_dice_source(camera) if camera else None)
+    settled: list[Callable[[], object]] = []  # the buttons' lights, once they exist
+    source = camera_dice_source(camera, lambda: [hook() for hook in settled]) if camera else None
+    table = TableSession(history, source)
     game = args.game or (DEMO_GAME if args.demo else None)
     if game and (table.game_id is None or table.snapshot()["game"]["over"]):
         table.new_game(game, [p.strip() for p in args.players.split(",") if p.strip()])
@@ -90,6 +95,8 @@ def build(args: argparse.Namespace) -> tuple[TableSession, Any]:
             from firmware.pins import load_pins
 
             controller = firmware.start_gpio(table, load_pins())
+        if controller is not None:
+            settled.append(controller.dice_phase_reading)
     return table, controller
 
 
