@@ -34,11 +34,14 @@ HAND_EDGE_AREA = 0.03  # ... or over this fraction while reaching in from the fr
 HAND_MAX_AREA = 0.3  # a blob over this fraction of the frame is the tray itself, not a hand
 
 
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1
+
+
 @dataclass(frozen=True)
 class DieBox:
     """One die found in the frame, in full-frame pixels."""
 
-    box: tuple[int, int, int, int]  # x0, y0, x1, y1 (x1, y1 exclusive)
+    box: Box  # x0, y0, x1, y1 in pixels (x1, y1 exclusive)
     cut: bool  # touches the frame border: part of the die may be outside
     elongation: float  # long/short side of its min-area rectangle (a cocked d6 is long)
 
@@ -91,8 +94,9 @@ def colour_gradient(small_bgr: np.ndarray) -> np.ndarray:
     return np.sqrt((gx * gx + gy * gy).sum(axis=2)) / 8.0
 
 
-def background_mask(small_bgr: np.ndarray) -> np.ndarray:
-    """Pixels of the large smooth surfaces: tray floor, rim, table, whatever their colour.
+def background_mask(small_bgr: np.ndarray) -> tuple[np.ndarray, Box]:
+    """Pixels of the large smooth surfaces (tray floor, rim, table, whatever their colour), and
+    the box of the largest one, the tray floor (the whole image when there is none).
 
     A die is a small region closed off by colour edges; the tray and table are the regions that
     stay connected over a large area. Lighting falloff and soft shadows change colour slowly
@@ -107,6 +111,10 @@ def background_mask(small_bgr: np.ndarray) -> np.ndarray:
     big = stats[:, cv2.CC_STAT_AREA] >= SURFACE_AREA * smooth.size
     surfaces = [i for i in range(1, count) if big[i] or wide[i]]
     background = np.isin(labels, surfaces)
+    tray: Box = (0, 0, w, h)
+    if surfaces:
+        x, y, bw, bh, _ = stats[max(surfaces, key=lambda i: stats[i, cv2.CC_STAT_AREA])]
+        tray = (int(x), int(y), int(x + bw), int(y + bh))
     if len(surfaces) > 1:
         # The blurred seam where two surfaces meet (tray rim on table) belongs to neither die.
         near = np.zeros(labels.shape, np.uint8)
@@ -114,19 +122,21 @@ def background_mask(small_bgr: np.ndarray) -> np.ndarray:
         for i in surfaces:
             near += cv2.dilate((labels == i).astype(np.uint8), kernel)
         background |= near >= 2
-    return background
+    return background, tray
 
 
-def foreground_mask(small_bgr: np.ndarray) -> np.ndarray:
-    """Binary mask (uint8 0/255) of everything that is not tray or table, holes filled."""
-    mask = (~background_mask(small_bgr)).astype(np.uint8) * 255
+def foreground_mask(small_bgr: np.ndarray) -> tuple[np.ndarray, Box]:
+    """Binary mask (uint8 0/255) of everything that is not tray or table, holes filled, and the
+    tray floor's box."""
+    background, tray = background_mask(small_bgr)
+    mask = (~background).astype(np.uint8) * 255
     # Thin lines between two surfaces (the tray rim, a shadow's edge) are not dice.
     mask = cv2.morphologyEx(
         mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN_SIZE,) * 2)
     )
     mask = _fill_holes(mask)
     # The colour edge is a few pixels wide; shave it so boxes hug the die, not its halo.
-    return cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (HALO,) * 2))
+    return cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (HALO,) * 2)), tray
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -244,9 +254,9 @@ def detect(frame: np.ndarray, side: int = WORK_SIDE) -> Detection:
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
         raise ValueError(f"expected a BGR frame, got shape {frame.shape}")
     small, scale = working_image(frame, side)
-    mask = foreground_mask(small)
-    drop, hand = _not_dice(mask)
-    hand = hand or skin_hand(small)
+    mask, tray = foreground_mask(small)
+    drop, hand = _not_dice(mask, tray)
+    hand = hand or skin_hand(small, tray)
     mask[drop] = 0
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
     radius = die_radius(dist)
@@ -263,48 +273,51 @@ def detect(frame: np.ndarray, side: int = WORK_SIDE) -> Detection:
     return Detection(dice=tuple(dice), hand=hand, die_side=2.0 * radius / scale, mask=mask)
 
 
-def _not_dice(mask: np.ndarray) -> tuple[np.ndarray, bool]:
-    """Blobs that cannot be dice: a hand or arm (too big, solid), or a band of textured table
-    around the tray (spans the frame). Returns their mask and whether a hand is among them."""
+def _not_dice(mask: np.ndarray, tray: Box) -> tuple[np.ndarray, bool]:
+    """Blobs that cannot be dice: too big (a hand or arm, a patch of busy table) or spanning the
+    frame (a band of textured table around the tray). Returns their mask, and whether one of
+    them is a hand: big, solid, and mostly over the tray floor."""
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     sh, sw = mask.shape
-    hand = _large_solid(stats, mask.shape)
+    big = _large(stats, mask.shape)
     span = stats[:, cv2.CC_STAT_WIDTH] > SURFACE_SPAN * sw
     span |= stats[:, cv2.CC_STAT_HEIGHT] > SURFACE_SPAN * sh
-    hand[0] = span[0] = False
-    return (hand | span)[labels], bool(hand.any())
+    big[0] = span[0] = False
+    hand = big & _solid_over(stats, labels, tray)
+    return (big | span)[labels], bool(hand.any())
 
 
 def _at_border(x: Any, y: Any, w: Any, h: Any, shape: tuple[int, ...]) -> Any:
     """Whether boxes (scalars or arrays of them) touch the border of an image of this shape."""
     sh, sw = shape[:2]
-    return (
-        (x <= EDGE_MARGIN)
-        | (y <= EDGE_MARGIN)
-        | (x + w >= sw - EDGE_MARGIN)
-        | (y + h >= sh - EDGE_MARGIN)
+    return (x <= EDGE_MARGIN) | (y <= EDGE_MARGIN) | (x + w >= sw - EDGE_MARGIN) | (
+        y + h >= sh - EDGE_MARGIN
     )
 
 
-def _large_solid(stats: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """Components big enough to be a hand, solid (a ring around the tray is not a hand)."""
+def _large(stats: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Components too big for a die: a hand, an arm, a patch of table."""
     x, y, w, h, area = (stats[:, i] for i in range(5))
     size = float(shape[0] * shape[1])
     touches = _at_border(x, y, w, h, shape)
     big = (area > HAND_AREA * size) | (touches & (area > HAND_EDGE_AREA * size))
-    return big & (area > 0.2 * w * h) & (area < HAND_MAX_AREA * size)
+    return big & (area < HAND_MAX_AREA * size)
 
 
-def skin_hand(small_bgr: np.ndarray) -> bool:
-    """A large skin-coloured blob reaching in from the frame border: a smooth hand can look like
-    one more surface to the background model, so its colour gives it away."""
+def _solid_over(stats: np.ndarray, labels: np.ndarray, tray: Box) -> np.ndarray:
+    """Components that are solid (a ring is not a hand) with most pixels over the tray floor."""
+    w, h, area = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT], stats[:, 4]
+    x0, y0, x1, y1 = tray
+    inside = np.bincount(labels[y0:y1, x0:x1].ravel(), minlength=len(stats))
+    return (area > 0.2 * w * h) & (inside >= 0.6 * area)
+
+
+def skin_hand(small_bgr: np.ndarray, tray: Box) -> bool:
+    """A large skin-coloured blob over the tray: a smooth hand can look like one more surface to
+    the background model, so its colour gives it away."""
     ycrcb = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2YCrCb)
     skin = cv2.inRange(ycrcb, (50, 135, 80), (255, 175, 130))
     skin = cv2.morphologyEx(skin, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
-    _, _, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
-    x, y, w, h = (stats[:, i] for i in range(4))
-    sh, sw = skin.shape
-    # a tray or table of skin colour spans the frame; a hand does not
-    narrow = (w < 0.8 * sw) & (h < 0.8 * sh)
-    hand = _large_solid(stats, skin.shape) & _at_border(x, y, w, h, skin.shape) & narrow
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
+    hand = _large(stats, skin.shape) & _solid_over(stats, labels, tray)
     return bool(hand[1:].any())

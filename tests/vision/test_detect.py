@@ -102,7 +102,7 @@ def test_boxes_are_in_pixels_of_the_frame_given() -> None:
 def test_die_size_estimate_and_mask() -> None:
     scene = make_scene(5, n_dice=8, die_px=100)
     small, scale = working_image(scene.frame)
-    mask = foreground_mask(small)
+    mask, _ = foreground_mask(small)
     radius = die_radius(cv2.distanceTransform(mask, cv2.DIST_L2, 5)) / scale
     assert 30 < radius < 55  # inradius of ~100 px dice, a little shaved by the edge halo
     assert 0.02 < (mask > 0).mean() < 0.2
