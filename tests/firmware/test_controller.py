@@ -164,3 +164,22 @@ def test_every_state_has_its_own_light_pattern() -> None:
     looks = {(p.ready, p.reading, p.attention, p.player) for p in PATTERNS.values()}
     assert set(PATTERNS) == set(TurnState)
     assert len(looks) == len(TurnState)
+
+
+def test_the_lights_follow_a_read_from_settling_to_reading(box: Box) -> None:
+    seen: list[tuple[TurnState, float, float]] = []
+
+    def look() -> None:
+        seen.append((box.controller.state, box.lit(P.reading), box.lit(P.ready)))
+
+    def source(expect: list[str] | None) -> Any:
+        look()  # the dice are still rolling
+        box.controller.dice_phase_reading()  # what read_settled's on_settled does
+        look()
+        return box.dice(expect)
+
+    box.table.dice_source = source
+    roll(box)
+    assert [s for s, _, _ in seen] == [TurnState.SETTLING, TurnState.READING]
+    assert seen[0][2] == 0 and seen[1] == (TurnState.READING, 1, 0)
+    assert box.panel.shown.reading is Light.OFF  # done: the roll is applied
