@@ -5,10 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import GAME, PIN, PLAYERS, roll_text
+from panel_support import GAME, PIN, PLAYERS, roll_text
 from table_support import play, seat_to_move, tray
 
 from companion.rules.core import Roll
+
+pytest_plugins = ["panel_fixtures"]  # the table, app and client fixtures
 
 LINE_UP = Roll.of(("d20", 5), ("d20", 12), ("d20", 3), ("d20", 9))
 

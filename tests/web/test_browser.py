@@ -13,11 +13,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from conftest import GAME, PIN, PLAYERS
+from panel_support import GAME, PIN, PLAYERS
 
 from companion.reading import DieReading, TrayReading
 from companion.rules.dice import STANDARD
 from companion.web import create_app
+
+pytest_plugins = ["panel_fixtures"]  # the table, app and client fixtures
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")

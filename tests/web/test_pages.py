@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import threading
 
-from conftest import GAME, PIN, PLAYERS, roll_text
+from panel_support import GAME, PIN, PLAYERS, roll_text
+
+pytest_plugins = ["panel_fixtures"]  # the table, app and client fixtures
 
 
 def test_pages_render_and_link_their_local_scripts(watcher, player, table):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import GAME
+from panel_support import GAME
 
 from companion.cli import build_parser
 from companion.commands.serve import build
