@@ -10,14 +10,13 @@ from table_support import GAME, PLAYERS
 from companion.commands.serve import camera_dice_source, samples_dir
 from companion.history import History
 from companion.table import TableSession
+from vision.classify import DEFAULT_MODEL
 
-pytest.importorskip("vision.reader", reason="the dice reader has not landed yet")
+pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.exists(), reason="no shipped model yet")
 
 
 @pytest.fixture
 def table(tmp_path):
-    if not samples_dir().is_dir():
-        pytest.skip("vision/samples is not there yet")
     session = TableSession(History(tmp_path / "v.db"), camera_dice_source(f"replay:{samples_dir()}"))
     session.new_game(GAME, PLAYERS)
     return session

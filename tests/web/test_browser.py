@@ -6,8 +6,10 @@ unlocked with the PIN through the QR link, one only watching.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -15,8 +17,11 @@ import numpy as np
 import pytest
 from panel_support import GAME, PIN, PLAYERS
 
+from companion.commands.serve import camera_dice_source, samples_dir
+from companion.history import History
 from companion.reading import DieReading, TrayReading
 from companion.rules.dice import STANDARD
+from companion.table import TableSession
 from companion.web import create_app
 
 pytest_plugins = ["panel_fixtures"]  # the table, app and client fixtures
@@ -51,18 +56,27 @@ class PaintedTray:
         return TrayReading(tuple(dice), jpeg, 400, 300)
 
 
-@pytest.fixture
-def server(table):
+@contextlib.contextmanager
+def running(table: TableSession) -> Iterator[str]:
+    """The panel over `table`, served in a thread on a free loopback port."""
     from werkzeug.serving import make_server
 
-    table.dice_source = PaintedTray()
     app = create_app({"TESTING": True, "TABLE": table, "PIN": PIN, "SSE_HEARTBEAT": 0.5,
                       "SSE_MAX_SECONDS": 2.0})  # streams drop every 2 s: phones must reconnect
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}"
+    finally:
+        httpd.shutdown()
+
+
+@pytest.fixture
+def server(table):
+    table.dice_source = PaintedTray()
+    with running(table) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -209,3 +223,29 @@ def test_the_tables_screen_shows_a_qr_code_that_unlocks_a_phone(server, browser,
     phone = browser.new_context(**PHONE).new_page()
     phone.goto(f"{server}{link.path}?{link.query}")  # the phone's camera opened the link
     sync_api.expect(phone.locator("#read")).to_be_visible()
+
+
+def test_a_reading_of_the_replayed_tray_by_the_real_reader(browser, tmp_path):
+    from vision.classify import DEFAULT_MODEL
+
+    if not DEFAULT_MODEL.exists():
+        pytest.skip("no shipped model yet")
+    table = TableSession(History(tmp_path / "camera.db"),
+                         camera_dice_source(f"replay:{samples_dir()}"))
+    table.new_game(GAME, PLAYERS)
+    with running(table) as server:
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(f"{server}/join?pin={PIN}")
+        page.click("#read")
+        sync_api.expect(page.locator(".tray-image img")).to_be_visible(timeout=20_000)
+        shown = table.snapshot()["reading"]
+        sync_api.expect(page.locator(".die")).to_have_count(len(shown["dice"]))
+        assert page.locator(".tray-image img").evaluate("img => img.naturalWidth") > 0
+        if shown["pending"]:  # what the tray shows is not the line-up wanted: fix it by hand
+            sync_api.expect(page.locator("#problem")).to_have_text(shown["problem"])
+            page.click("#discard")
+            sync_api.expect(page.locator(".tray-image")).to_have_count(0)
+            page.fill("#typed-roll", LINE_UP)
+            page.click("text=Enter roll")
+        sync_api.expect(page.locator("#whose")).not_to_contain_text("enemy line-up")
+        assert table.snapshot()["roll_wanted"]["reason"] != "enemy line-up"
