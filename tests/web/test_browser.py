@@ -249,3 +249,26 @@ def test_a_reading_of_the_replayed_tray_by_the_real_reader(browser, tmp_path):
             page.click("text=Enter roll")
         sync_api.expect(page.locator("#whose")).not_to_contain_text("enemy line-up")
         assert table.snapshot()["roll_wanted"]["reason"] != "enemy line-up"
+
+
+def test_an_unsure_die_is_flagged_then_corrected_and_confirmed(server, browser, table):
+    from dataclasses import replace
+
+    table.new_game(GAME, PLAYERS)
+    painted = PaintedTray()(["d20"] * 4)
+    dice = list(painted.dice)
+    dice[1] = replace(dice[1], confidence=0.35, unsure=True, why_unsure="low confidence")
+    table.submit_reading(replace(painted, dice=tuple(dice)))
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(f"{server}/join?pin={PIN}")
+    expect = sync_api.expect
+    expect(page.locator("#problem")).to_contain_text("die 2 (d20) low confidence")
+    expect(page.locator(".die.unsure")).to_have_count(1)
+    expect(page.locator(".die.unsure")).to_contain_text("?35%")
+    page.locator(".die.unsure").click()
+    page.locator("#faces button", has_text="7").first.click()
+    expect(page.locator(".die.corrected")).to_have_text("d20 7 ✎")
+    page.click("#confirm-reading")
+    expect(page.locator("#pending-actions")).to_be_hidden()
+    enemies = sorted(e["d20"] for e in table.snapshot()["state"]["enemies"])
+    assert 7 in enemies and table.snapshot()["reading"]["pending"] is False
