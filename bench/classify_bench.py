@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -16,7 +17,7 @@ from vision.train.labels import KINDS
 from vision.train.render import render_crop
 
 
-def _median_ms(fn, runs: int) -> float:  # noqa: ANN001 - any zero-argument callable
+def _median_ms(fn: Callable[[], object], runs: int) -> float:
     times = []
     for _ in range(runs):
         start = time.perf_counter()
@@ -31,8 +32,9 @@ def main() -> None:
     size = DEFAULT_MODEL.stat().st_size / 1e6
     print(f"model {DEFAULT_MODEL.name}: {size:.2f} MB, load {load:.1f} ms (median of 5)")
     rng = np.random.default_rng(0)
-    crops = [render_crop(rng, classifier.input_size, KINDS[i % len(KINDS)]).image
-             for i in range(25)]
+    crops = [
+        render_crop(rng, classifier.input_size, KINDS[i % len(KINDS)]).image for i in range(25)
+    ]
     for n in (1, 10, 25):
         batch = crops[:n]
         classifier.classify(batch)  # warm-up

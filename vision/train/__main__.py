@@ -18,7 +18,7 @@ import torch
 from vision.classify import Classifier
 from vision.train import dataset
 from vision.train.evaluate import accuracy_by_kind, state_recall
-from vision.train.export import export_onnx, write_card
+from vision.train.export import export_onnx, write_card, write_readme
 from vision.train.model import INPUT_SIZE, parameter_count
 from vision.train.realdata import HELD_OUT_SEQUENCES, REPO, is_held_out, load_photos
 from vision.train.train import TrainConfig, train
@@ -81,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
         "and skovy's webcam d6 crops (another camera, never trained on); "
         "synthetic: renders from a seed never used in training",
     }
-    write_card(args.out, "1.0.0", accuracy, training)
+    card = write_card(args.out, "1.0.0", accuracy, training)
+    write_readme(card, args.out.parent / "README.md")
     log(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
     for name in ("real_held_out", "real_other_camera_d6", "synthetic_held_out"):
         for kind, r in accuracy[name].items():
