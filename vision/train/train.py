@@ -153,4 +153,5 @@ def train(
         "minutes": round((time.monotonic() - start) / 60, 1),
         "batch": config.batch,
         "real_fraction": config.real_fraction,
+        "threads": config.threads,
     }
