@@ -8,17 +8,47 @@ from __future__ import annotations
 
 import hmac
 import socket
+import threading
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any
 
 from flask import current_app, request, session
-from werkzeug.exceptions import Forbidden
+from werkzeug.exceptions import Forbidden, TooManyRequests
 
 from companion.table import TableSession
 
 LOOPBACK = frozenset({"127.0.0.1", "::1"})
+
+
+class PinGuard:
+    """Makes guessing a 4-digit PIN slow: after `max_wrong` wrong tries in a row from one
+    address, that address may not try again for `lock_seconds`."""
+
+    def __init__(self, max_wrong: int = 5, lock_seconds: float = 30.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.max_wrong = max_wrong
+        self.lock_seconds = lock_seconds
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._wrong: dict[str, tuple[int, float]] = {}  # address -> (wrong tries, locked until)
+
+    def attempt(self, address: str, correct: bool) -> bool:
+        """Record one try; raises TooManyRequests (429) while the address is locked out."""
+        with self._lock:
+            count, until = self._wrong.get(address, (0, 0.0))
+            wait = until - self.clock()
+            if wait > 0:
+                raise TooManyRequests(f"too many wrong PINs: try again in {wait:.0f} s")
+            if correct:
+                self._wrong.pop(address, None)
+            elif count + 1 >= self.max_wrong:
+                self._wrong[address] = (0, self.clock() + self.lock_seconds)
+            else:
+                self._wrong[address] = (count + 1, 0.0)
+            return correct
 
 
 @dataclass(frozen=True)
@@ -28,9 +58,15 @@ class Services:
     table: TableSession
     pin: str
     public_url: str | None = None
+    guard: PinGuard = field(default_factory=PinGuard)
 
     def pin_ok(self, given: object) -> bool:
-        return isinstance(given, str) and hmac.compare_digest(given.strip(), self.pin)
+        return isinstance(given, str) and hmac.compare_digest(given.strip().encode(),
+                                                              self.pin.encode())
+
+    def try_pin(self, given: object) -> bool:
+        """A PIN typed or scanned by a phone: checked, and counted against guessing."""
+        return self.guard.attempt(request.remote_addr or "?", self.pin_ok(given))
 
 
 def services() -> Services:
@@ -39,7 +75,10 @@ def services() -> Services:
 
 def can_act() -> bool:
     svc = services()
-    return svc.pin_ok(session.get("pin")) or svc.pin_ok(request.headers.get("X-Table-Pin"))
+    if svc.pin_ok(session.get("pin")):
+        return True
+    header = request.headers.get("X-Table-Pin")
+    return header is not None and svc.try_pin(header)
 
 
 def needs_pin(view: Callable[..., Any]) -> Callable[..., Any]:

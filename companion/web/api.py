@@ -58,7 +58,7 @@ def access() -> Response:
 @bp.post("/pin")
 def pin() -> Response:
     given = body().get("pin")
-    if not services().pin_ok(given if isinstance(given, str) else str(given)):
+    if not services().try_pin(given if isinstance(given, str) else str(given)):
         abort(403, "wrong PIN: read it off the table's screen")
     session["pin"] = services().pin
     session.permanent = True

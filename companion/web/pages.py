@@ -38,7 +38,7 @@ def history(game_id: int) -> str:
 @bp.get("/join")
 def join() -> Response | tuple[str, int]:
     """The QR code's target: remember the PIN for this phone and go to the table."""
-    if not services().pin_ok(request.args.get("pin", "")):
+    if not services().try_pin(request.args.get("pin", "")):
         return render_template("error.html", status=403,
                                message="that PIN is not this table's: scan the code again"), 403
     session["pin"] = services().pin

@@ -150,3 +150,18 @@ def test_no_body_makes_the_server_fail(started, table, path):
         assert answer.json["error"] if answer.status_code >= 400 else answer.json["version"]
         if answer.status_code >= 400:
             assert events(table) == before
+
+
+def test_guessing_the_pin_is_slowed_down(app, watcher):
+    now = [1000.0]
+    app.extensions["rollscribe"].guard.clock = lambda: now[0]
+    for guess in ["0000", "1111", "ü", "3333", "4444"]:
+        assert watcher.post("/api/pin", json={"pin": guess}).status_code == 403
+    locked = watcher.post("/api/pin", json={"pin": PIN})
+    assert locked.status_code == 429 and "try again in 30 s" in locked.json["error"]
+    assert watcher.get(f"/join?pin={PIN}").status_code == 429
+    other = app.test_client()
+    assert other.post("/api/pin", json={"pin": PIN},
+                      environ_base={"REMOTE_ADDR": "10.0.0.9"}).status_code == 200
+    now[0] += 31
+    assert watcher.post("/api/pin", json={"pin": PIN}).status_code == 200
