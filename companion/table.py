@@ -123,7 +123,11 @@ class TableSession:
             self.history.append(pos, planned, seat, turn)
         except HistoryError as exc:
             self.report_fault("database", str(exc), "check the SD card; the last action was lost")
-            self._rebuild()
+            try:
+                self._rebuild()
+            except HistoryError:
+                self._pos = None  # never show what is not committed; a restart resumes the game
+            self._bump()
             raise
         self._bump()
 

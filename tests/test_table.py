@@ -205,3 +205,25 @@ def test_without_a_game_actions_are_a_clear_table_error(tmp_path):
     for action in (table.confirm, table.undo, lambda: table.type_roll("d6=1")):
         with pytest.raises(TableError, match="no game"):
             action()
+
+
+def test_a_write_that_fails_is_a_fault_and_the_table_shows_only_what_is_committed(table):
+    import sqlite3
+
+    from companion.history import HistoryError
+
+    table.type_roll(LINE_UP.text())
+    committed = table.snapshot()["state"]
+    blocker = sqlite3.connect(table.history.path)
+    blocker.execute("BEGIN IMMEDIATE")  # another writer holds the database
+    table.history._db.execute("PRAGMA busy_timeout = 50")
+    with pytest.raises(HistoryError, match="could not write"):
+        table.type_roll("d20=4 d20=16")
+    snap = table.snapshot()
+    assert snap["faults"][0]["kind"] == "database" and snap["state"] == committed
+    blocker.rollback()
+    table.history._db.close()  # now the database is gone altogether
+    with pytest.raises(HistoryError):
+        table.type_roll("d20=4 d20=16")
+    assert table.snapshot()["state"] == committed
+    assert reopen(table).snapshot()["state"] == committed
