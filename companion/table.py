@@ -129,6 +129,7 @@ class TableSession:
                 self._pos = None  # never show what is not committed; a restart resumes the game
             self._bump()
             raise
+        self._faults.pop("database", None)  # a write went through: the database is fine again
         self._bump()
 
     # -- starting ----------------------------------------------------------------------------

@@ -222,6 +222,9 @@ def test_a_write_that_fails_is_a_fault_and_the_table_shows_only_what_is_committe
     snap = table.snapshot()
     assert snap["faults"][0]["kind"] == "database" and snap["state"] == committed
     blocker.rollback()
+    table.type_roll("d20=4 d20=16")
+    assert table.snapshot()["faults"] == []
+    table.undo()
     table.history._db.close()  # now the database is gone altogether
     with pytest.raises(HistoryError):
         table.type_roll("d20=4 d20=16")
