@@ -11,6 +11,9 @@ from .moves import parse_move
 from .position import Position
 from .rules import ROLES, STONE, WOUNDED
 
+_ROLE_VIEW = tuple({"name": r.name, "die": r.die, "sides": r.sides, "ability": r.ability}
+                   for r in ROLES)
+
 
 class HordeState(GameState):
     """A game of Against the Monstrous Horde; every change is a new immutable Position."""
@@ -90,20 +93,22 @@ class HordeState(GameState):
         wanted = flow.request(pos)
         players = []
         for seat, name in enumerate(pos.names):
-            mine = turn is not None and seat == pos.seat
+            mine = turn if seat == pos.seat else None
             chars = []
-            for role, info in enumerate(ROLES):
-                status = pos.status[seat][role]
-                value = turn.values[role] if mine and turn.values[role] is not None \
-                    else pos.last[seat][role]
+            for role, (status, last) in enumerate(zip(pos.status[seat], pos.last[seat])):
+                value = last
+                in_team = paralyzed = crit = used = False
+                if mine is not None:
+                    if mine.values[role] is not None:
+                        value = mine.values[role]
+                    in_team = role in mine.team
+                    paralyzed = role in mine.paralyzed
+                    crit = mine.crit(role)
+                    used = role in mine.used
                 chars.append({
-                    "name": info.name, "die": info.die, "sides": info.sides,
-                    "ability": info.ability, "status": status,
-                    "wounded": status == WOUNDED, "stone": status == STONE, "value": value,
-                    "in_team": mine and role in turn.team,  # type: ignore[union-attr]
-                    "paralyzed": mine and role in turn.paralyzed,  # type: ignore[union-attr]
-                    "crit": mine and turn.crit(role),  # type: ignore[union-attr]
-                    "ability_used": mine and role in turn.used,  # type: ignore[union-attr]
+                    **_ROLE_VIEW[role], "status": status, "wounded": status == WOUNDED,
+                    "stone": status == STONE, "value": value, "in_team": in_team,
+                    "paralyzed": paralyzed, "crit": crit, "ability_used": used,
                 })
             players.append({
                 "seat": seat, "name": name, "score": pos.scores[seat],

@@ -1,0 +1,58 @@
+"""Every registered game passes the same seeded random-play checks through the public API only:
+legal moves exist until the end, apply + undo restores the state exactly, states and moves
+round-trip through JSON and text, scores stay in bounds, and the game ends with an outcome."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from companion.rules.core import CHANCE, Roll
+from companion.rules.registry import game_names, get_game
+
+GAMES_PER_PLAYER_COUNT = 3
+
+
+def _check_step(state, game, move) -> None:  # type: ignore[no-untyped-def]
+    before = state.to_json()
+    state.apply(move)
+    after = state.to_json()
+    assert json.loads(json.dumps(after)) == after
+    assert game.state_from_json(after).to_json() == after
+    state.undo()
+    assert state.to_json() == before, f"undo of {move.text()} did not restore the state"
+    state.apply(state.parse_move(move.text()))  # the text form is the one form
+    assert state.to_json() == after
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_random_play_conformance(name: str) -> None:
+    game = get_game(name)()
+    rng = random.Random(name)
+    for players in range(game.min_players, game.max_players + 1):
+        for _ in range(GAMES_PER_PLAYER_COUNT):
+            state = game.new_state([f"P{i}" for i in range(players)])
+            steps = 0
+            while state.current_player is not None:
+                steps += 1
+                assert steps < 50_000, "the game does not end"
+                if state.current_player == CHANCE:
+                    wanted = state.roll_wanted()
+                    assert wanted is not None and wanted.dice
+                    assert not state.legal_moves()
+                    move = Roll.random(wanted, rng)
+                else:
+                    assert state.current_player in range(players)
+                    assert state.roll_wanted() is None
+                    moves = state.legal_moves()
+                    assert moves, "a player to act must have a legal move"
+                    move = rng.choice(moves)
+                _check_step(state, game, move)
+                scores = state.scores()
+                assert len(scores) == players and all(s >= 0 for s in scores)
+                json.dumps(state.describe())
+            outcome = state.outcome
+            assert outcome is not None and outcome.winners
+            assert set(outcome.winners) <= set(range(players))
