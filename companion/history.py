@@ -16,7 +16,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -55,6 +55,10 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE TABLE IF NOT EXISTS images (
     event_id INTEGER PRIMARY KEY REFERENCES events(id),
     jpeg     BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS settings (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
 );
 """
 
@@ -411,6 +415,14 @@ class History:
                            (event_id, planned.jpeg))
         return Event(event_id, pos.record.id, int(seq), at, planned.kind, planned.text,
                      planned.data, seat, turn, tuple(scores), outcome, bool(planned.jpeg))
+
+    def setting(self, name: str, make: Callable[[], str]) -> str:
+        """A value kept across restarts (the table PIN, the cookie key); made once if missing."""
+        with self._write() as db:
+            db.execute("INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)",
+                       (name, make()))
+            (value,) = db.execute("SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
+        return str(value)
 
     # -- reading ---------------------------------------------------------------------------
 

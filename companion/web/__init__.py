@@ -20,10 +20,10 @@ from companion.web.errors import register_errors
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the panel. Config keys: TABLE (a ready session) or DB_PATH (+ DICE_SOURCE),
-    PIN (else a random 4-digit one), PUBLIC_URL (what the QR code points phones at)."""
+    PIN (else a random 4-digit one kept in the database), PUBLIC_URL (what the QR code points phones at)."""
     app = Flask(__name__)
     app.config.from_mapping(
-        SECRET_KEY=secrets.token_hex(16),
+        SECRET_KEY=None,
         DB_PATH="var/rollscribe.db",
         DICE_SOURCE=None,
         PIN=None,
@@ -37,7 +37,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     table = app.config.get("TABLE") or TableSession(
         History(app.config["DB_PATH"]), app.config["DICE_SOURCE"]
     )
-    pin = str(app.config["PIN"] or f"{secrets.randbelow(10_000):04d}")
+    # Kept in the history database, so that phones stay unlocked across a restart of the table.
+    history = table.history
+    app.secret_key = app.config["SECRET_KEY"] or history.setting("secret_key", secrets.token_hex)
+    pin = str(app.config["PIN"] or history.setting(
+        "pin", lambda: f"{secrets.randbelow(10_000):04d}"))
     app.extensions["rollscribe"] = Services(table, pin, app.config["PUBLIC_URL"])
 
     from companion.web import api, events, pages

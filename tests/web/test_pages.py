@@ -83,3 +83,24 @@ def test_the_qr_code_points_phones_at_the_public_address_when_one_is_set(table):
 
     app = create_app({"TABLE": table, "PIN": PIN, "PUBLIC_URL": "http://dice.local:8000/"})
     assert "http://dice.local:8000/join?pin=2468" in app.test_client().get("/panel").text
+
+
+def test_pin_and_unlocked_phones_survive_a_restart_of_the_table(tmp_path):
+    from companion.history import History
+    from companion.table import TableSession
+    from companion.web import create_app
+
+    def start():
+        return create_app({"TABLE": TableSession(History(tmp_path / "restart.db"))})
+
+    first = start()
+    pin = first.extensions["rollscribe"].pin
+    assert len(pin) == 4 and pin.isdigit()
+    phone = first.test_client()
+    assert phone.post("/api/pin", json={"pin": pin}).status_code == 200
+    second = start()
+    assert second.extensions["rollscribe"].pin == pin
+    cookie = phone.get_cookie("session")
+    again = second.test_client()
+    again.set_cookie("session", cookie.value)
+    assert again.get("/api/access").json == {"can_act": True}
