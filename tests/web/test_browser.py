@@ -79,6 +79,13 @@ def server(table):
         yield url
 
 
+def phone(browser, errors: list[str], **options) -> sync_api.Page:
+    """A phone-sized page whose script errors are collected (a test ends with none)."""
+    page = browser.new_context(**{**PHONE, **options}).new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return page
+
+
 @pytest.fixture(scope="module")
 def browser():
     if not Path(CHROMIUM).exists():
@@ -93,7 +100,8 @@ def browser():
 
 def test_two_phones_play_a_turn_live(server, browser, table):
     expect = sync_api.expect
-    me = browser.new_context(**PHONE).new_page()
+    errors: list[str] = []
+    me = phone(browser, errors)
     me.goto(f"{server}/join?pin={PIN}")  # what the QR code carries
     me.goto(f"{server}/new")
     expect(me.locator("#game option")).not_to_have_count(0)
@@ -106,7 +114,7 @@ def test_two_phones_play_a_turn_live(server, browser, table):
     expect(me.locator("#whose")).to_have_text(table.snapshot()["current"]["text"])
     assert table.snapshot()["game"]["players"] == PLAYERS
 
-    other = browser.new_context(**PHONE).new_page()  # a phone without the PIN
+    other = phone(browser, errors)  # a phone without the PIN
     other.goto(server)
     expect(other.locator("#whose")).to_have_text(me.locator("#whose").inner_text())
     expect(other.locator("#read")).to_be_hidden()
@@ -154,7 +162,7 @@ def test_two_phones_play_a_turn_live(server, browser, table):
                                                  timeout=LIVE_MS)
 
     # The history shows the game: each camera roll with its thumbnail, the correction, the move.
-    history = browser.new_context(**PHONE).new_page()
+    history = phone(browser, errors)
     history.goto(f"{server}/games/{table.game_id}")
     expect(history.locator(".event")).to_have_count(len(table.history.events(table.game_id)))
     expect(history.locator(".event.roll img.thumb")).to_have_count(reads)
@@ -168,11 +176,17 @@ def test_two_phones_play_a_turn_live(server, browser, table):
     expect(other.locator(".move-text").first).to_have_text(best, timeout=LIVE_MS)
     expect(history.locator(".event.move.undone").last).to_contain_text(best, timeout=LIVE_MS)
     expect(history.locator(".event.undo")).to_have_count(1)
-
     ARTIFACTS.mkdir(exist_ok=True)
+    history.screenshot(path=str(ARTIFACTS / "history-phone.png"), full_page=True)
+
+    # Past games and the players' statistics.
+    history.goto(f"{server}/games")
+    expect(history.locator("#games li")).to_have_count(1)
+    expect(history.locator("#stats tr")).to_have_count(len(PLAYERS) + 1)
+
     me.screenshot(path=str(ARTIFACTS / "panel-phone.png"))
     me.screenshot(path=str(ARTIFACTS / "panel-phone-full.png"), full_page=True)
-    history.screenshot(path=str(ARTIFACTS / "history-phone.png"), full_page=True)
+    assert errors == []
 
 
 def test_a_phone_without_the_pin_can_unlock_with_it(server, browser, table):
