@@ -48,7 +48,10 @@ function renderTray(reading) {
   });
   if (reading.image) {
     const img = RS.el("img", { src: reading.image, alt: "the tray", width: reading.width, height: reading.height });
-    tray.replaceChildren(RS.el("div", { class: "tray-image" }, img, ...dice));
+    const box = RS.el("div", { class: "tray-image" }, img, ...dice);
+    // At most 45% of the screen's height, so the moves stay in view on a phone.
+    box.style.maxWidth = `calc(45vh * ${reading.width / Math.max(1, reading.height)})`;
+    tray.replaceChildren(box);
   } else {
     tray.replaceChildren(RS.el("div", { class: "chips" }, ...dice));
   }
