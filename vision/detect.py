@@ -22,7 +22,8 @@ import numpy as np
 
 WORK_SIDE = 320  # long side of the working image
 GRADIENT_FLOOR = 2.0  # Lab units per pixel under which a surface counts as smooth
-SURFACE_AREA = 0.04  # a smooth region over this fraction of the frame is tray or table
+SURFACE_AREA = 0.04  # a smooth region this big reaching the frame border is tray or table
+TRAY_AREA = 0.25  # ... and one this big anywhere is the tray floor
 SURFACE_SPAN = 0.5  # ... and so is one spanning over half the frame (a tray rim)
 SEAM = 8  # working pixels: half the widest seam or rim between two surfaces
 OPEN_SIZE = 5  # working pixels: lines thinner than this between surfaces are dropped
@@ -86,7 +87,8 @@ def _odd(n: float) -> int:
 
 def colour_gradient(small_bgr: np.ndarray) -> np.ndarray:
     """Per-pixel colour change (Lab units per pixel, lightness down-weighted)."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(small_bgr, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    # the median filter wipes out thin texture (wood grain, felt) but keeps a die's outline
+    lab = cv2.cvtColor(cv2.GaussianBlur(cv2.medianBlur(small_bgr, 5), (5, 5), 0), cv2.COLOR_BGR2LAB)
     lab = lab.astype(np.float32)
     lab[..., 0] *= LIGHTNESS_WEIGHT
     gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
@@ -108,7 +110,11 @@ def background_mask(small_bgr: np.ndarray) -> tuple[np.ndarray, Box]:
     h, w = smooth.shape
     wide = stats[:, cv2.CC_STAT_WIDTH] > SURFACE_SPAN * w
     wide |= stats[:, cv2.CC_STAT_HEIGHT] > SURFACE_SPAN * h  # a rim: thin but spans the frame
-    big = stats[:, cv2.CC_STAT_AREA] >= SURFACE_AREA * smooth.size
+    area = stats[:, cv2.CC_STAT_AREA]
+    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    # A die's face seen close up is smooth and large too, but closed off inside the frame.
+    border = _at_border(x, y, stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT], (h, w))
+    big = ((area >= SURFACE_AREA * smooth.size) & border) | (area >= TRAY_AREA * smooth.size)
     surfaces = [i for i in range(1, count) if big[i] or wide[i]]
     background = np.isin(labels, surfaces)
     tray: Box = (0, 0, w, h)
@@ -134,7 +140,11 @@ def foreground_mask(small_bgr: np.ndarray) -> tuple[np.ndarray, Box]:
     mask = cv2.morphologyEx(
         mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN_SIZE,) * 2)
     )
-    mask = _fill_holes(mask)
+    # A die's face is a hole in its outline, even where the outline has a small gap; the gap
+    # itself is not filled, so the seam between two touching dice stays open.
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, disc)
+    mask = _fill_holes(mask) | (_fill_holes(closed) & ~closed)
     # The colour edge is a few pixels wide; shave it so boxes hug the die, not its halo.
     return cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (HALO,) * 2)), tray
 
@@ -274,24 +284,44 @@ def detect(frame: np.ndarray, side: int = WORK_SIDE) -> Detection:
 
 
 def _not_dice(mask: np.ndarray, tray: Box) -> tuple[np.ndarray, bool]:
-    """Blobs that cannot be dice: too big (a hand or arm, a patch of busy table) or spanning the
-    frame (a band of textured table around the tray). Returns their mask, and whether one of
-    them is a hand: big, solid, and mostly over the tray floor."""
+    """Blobs that cannot be dice: too big and not die-shaped (a hand or arm, a patch of busy
+    table) or spanning the frame (a band of textured table around the tray). Returns their
+    mask, and whether one of them is a hand: big, solid, and mostly over the tray floor.
+
+    A big blob that is compact and convex is a die seen close up (a photo of one die), not a
+    hand: hands and arms are long, or reach in from the border, or both.
+    """
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     sh, sw = mask.shape
     big = _large(stats, mask.shape)
+    for i in np.flatnonzero(big):
+        big[i] = i > 0 and not _die_shaped(labels == i)
     span = stats[:, cv2.CC_STAT_WIDTH] > SURFACE_SPAN * sw
     span |= stats[:, cv2.CC_STAT_HEIGHT] > SURFACE_SPAN * sh
+    for i in np.flatnonzero(span & ~big):
+        span[i] = i > 0 and not _die_shaped(labels == i)
     big[0] = span[0] = False
     hand = big & _solid_over(stats, labels, tray)
     return (big | span)[labels], bool(hand.any())
 
 
+def _die_shaped(blob: np.ndarray) -> bool:
+    """Compact and convex like a die from above (a hand with its arm is neither, nor a ring)."""
+    points = cv2.findNonZero(blob.astype(np.uint8))
+    hull = cv2.contourArea(cv2.convexHull(points))
+    (_, _), (rw, rh), _ = cv2.minAreaRect(points)
+    aspect = max(rw, rh) / max(min(rw, rh), 1.0)
+    return hull > 0 and len(points) / hull >= 0.85 and aspect <= 1.6
+
+
 def _at_border(x: Any, y: Any, w: Any, h: Any, shape: tuple[int, ...]) -> Any:
     """Whether boxes (scalars or arrays of them) touch the border of an image of this shape."""
     sh, sw = shape[:2]
-    return (x <= EDGE_MARGIN) | (y <= EDGE_MARGIN) | (x + w >= sw - EDGE_MARGIN) | (
-        y + h >= sh - EDGE_MARGIN
+    return (
+        (x <= EDGE_MARGIN)
+        | (y <= EDGE_MARGIN)
+        | (x + w >= sw - EDGE_MARGIN)
+        | (y + h >= sh - EDGE_MARGIN)
     )
 
 

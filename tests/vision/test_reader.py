@@ -1,0 +1,171 @@
+"""Reader parts that need no model: expectations, assignment, settling, images, JPEG, errors."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from tray_scenes import make_scene
+
+from companion.reading import DieReading
+from vision.detect import detect
+from vision.errors import ImageError, ModelError, VisionError
+from vision.reader import (
+    DiceReader,
+    Settler,
+    SettleTimeout,
+    Settling,
+    assign,
+    check_image,
+    load_image,
+    parse_expect,
+    thumbnail_jpeg,
+)
+
+
+def test_parse_expect() -> None:
+    assert parse_expect("d4,d6,d10,d12") == ["d4", "d6", "d10", "d12"]
+    assert parse_expect("2d6, d20 d%") == ["d6", "d6", "d20", "d%"]
+    assert parse_expect("") is None and parse_expect(None) is None
+    for bad in ("six", "xd6", "2x"):
+        with pytest.raises(ValueError, match="not a die kind"):
+            parse_expect(bad)
+
+
+def _brute_force(cost: np.ndarray) -> float:
+    rows, cols = cost.shape
+    if rows <= cols:
+        return min(
+            sum(cost[r, c] for r, c in enumerate(p))
+            for p in itertools.permutations(range(cols), rows)
+        )
+    return _brute_force(cost.T)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 3), (4, 6), (6, 4), (5, 5), (2, 7)])
+def test_assignment_is_optimal_and_one_to_one(shape: tuple[int, int]) -> None:
+    rng = np.random.default_rng(shape[0] * 10 + shape[1])
+    for _ in range(5):
+        cost = rng.random(shape) * 10
+        matched = assign(cost)
+        used = [c for c in matched if c is not None]
+        assert len(used) == len(set(used)) == min(shape)
+        total = sum(cost[r, c] for r, c in enumerate(matched) if c is not None)
+        assert total == pytest.approx(_brute_force(cost))
+
+
+def test_assignment_prefers_the_joint_best_over_greedy() -> None:
+    # die 0 looks a bit more like a d10 than die 1 does, but die 1 can only be the d10
+    cost = -np.log(np.array([[0.6, 0.4], [0.55, 0.01]]))  # columns: d10, d8
+    assert assign(cost) == [1, 0]
+    assert assign(np.zeros((0, 3))) == [] and assign(np.zeros((2, 0))) == [None, None]
+
+
+def _moved(frame: np.ndarray, dx: int) -> np.ndarray:
+    return np.roll(frame, dx, axis=1)
+
+
+def test_settler_waits_for_still_frames_without_a_hand() -> None:
+    frame = make_scene(21, n_dice=6).frame
+    settler = Settler(Settling(still_frames=3))
+    # dice still rolling: every frame moved
+    assert not any(settler.feed(_moved(frame, 15 * i), hand=False) for i in range(5))
+    # at rest: the first still frame is compared with the last moving one
+    results = [settler.feed(frame, hand=False) for _ in range(4)]
+    assert results == [False, False, False, True]
+    # a hand over the tray resets the count even when nothing moves
+    assert not settler.feed(frame, hand=True)
+    assert [settler.feed(frame, hand=False) for _ in range(3)] == [False, False, True]
+
+
+def test_settler_ignores_sensor_noise() -> None:
+    frame = make_scene(22, n_dice=4).frame
+    rng = np.random.default_rng(0)
+    settler = Settler(Settling(still_frames=2))
+    noisy = [
+        np.clip(frame + rng.normal(0, 4, frame.shape), 0, 255).astype(np.uint8) for _ in range(3)
+    ]
+    assert [settler.feed(f, hand=False) for f in noisy] == [False, False, True]
+
+
+def test_hand_frames_from_the_detector_keep_the_tray_unsettled() -> None:
+    frame = make_scene(7, n_dice=5).frame.copy()
+    cv2.rectangle(frame, (560, 700), (720, 960), (120, 150, 210), -1)
+    cv2.ellipse(frame, (640, 640), (150, 120), 0, 0, 360, (120, 150, 210), -1)
+    settler = Settler(Settling(still_frames=2))
+    assert not any(settler.feed(frame, detect(frame).hand) for _ in range(6))
+
+
+def test_load_image_errors(tmp_path: Path) -> None:
+    with pytest.raises(ImageError, match="no such file"):
+        load_image(tmp_path / "missing.jpg")
+    (tmp_path / "empty.jpg").write_bytes(b"")
+    (tmp_path / "text.png").write_text("hello")
+    for name in ("empty.jpg", "text.png"):
+        with pytest.raises(ImageError, match="not a readable image"):
+            load_image(tmp_path / name)
+    good = tmp_path / "ok.png"
+    cv2.imwrite(str(good), np.full((40, 50, 3), 99, np.uint8))
+    assert load_image(good).shape == (40, 50, 3)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        np.zeros((40, 40), np.uint8),
+        np.zeros((40, 40, 3), np.float32),
+        np.zeros((4, 4, 3), np.uint8),
+    ],
+)
+def test_check_image_rejects_non_frames(bad: object) -> None:
+    with pytest.raises(ImageError):
+        check_image(bad)
+
+
+def test_thumbnail_is_small_and_marks_unsure_dice() -> None:
+    frame = make_scene(8, n_dice=3).frame
+    dice = [
+        DieReading("d6", 3, 0.99, (100, 100, 200, 200)),
+        DieReading("d20", 7, 0.31, (400, 300, 520, 420), unsure=True, why_unsure="low"),
+    ]
+    data = thumbnail_jpeg(frame, dice)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert max(image.shape[:2]) == 480 and len(data) < 80_000
+    # the unsure die's box is drawn in orange (B low, R high), the sure one in green
+    x0, y0 = round(400 * 0.375), round(300 * 0.375)
+    b, g, r = (int(v) for v in image[y0 + 10, x0])
+    assert r > 180 and b < 90
+    b, g, r = (int(v) for v in image[round(150 * 0.375), round(100 * 0.375)])
+    assert g > 150 and r < 120
+
+
+def test_missing_or_corrupt_model_is_a_model_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="not found"):
+        DiceReader(tmp_path / "none.onnx")
+    bad = tmp_path / "dice.onnx"
+    bad.write_bytes(b"\x08\x07 this is not an onnx graph")
+
+    card = {
+        "sha256": hashlib.sha256(bad.read_bytes()).hexdigest(),
+        "kinds": ["d6"],
+        "values": ["d6:1"],
+        "states": ["flat"],
+        "input": {"size": 64},
+    }
+    (tmp_path / "dice.json").write_text(json.dumps(card))
+    with pytest.raises(ModelError, match="cannot load model") as info:
+        DiceReader(bad)
+    assert isinstance(info.value, VisionError)
+    (tmp_path / "dice.json").write_text(json.dumps({**card, "sha256": "0" * 64}))
+    with pytest.raises(ModelError, match="does not match"):
+        DiceReader(bad)
+
+
+def test_settle_timeout_is_a_vision_and_timeout_error() -> None:
+    assert issubclass(SettleTimeout, VisionError) and issubclass(SettleTimeout, TimeoutError)
