@@ -1,0 +1,32 @@
+"""`rollscribe simulate`: the summary it prints and the errors it explains."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.cli import main
+from companion.rules.simulation import simulate
+
+
+def test_simulate_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "monstrous-horde", "--players", "3", "--games", "5",
+                 "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    for words in ("5 games, 3 players, policy greedy", "mean turns per game", "win rate by seat",
+                  "mean score by seat", "games/s"):
+        assert words in out
+
+
+def test_simulation_is_seeded_and_counts_every_win() -> None:
+    first = simulate("monstrous-horde", 4, 6, seed=7, policy="random")
+    again = simulate("monstrous-horde", 4, 6, seed=7, policy="random")
+    assert first.win_rate == again.win_rate and first.mean_score == again.mean_score
+    assert sum(first.win_rate) == pytest.approx(1.0)
+    assert first.mean_turns >= 4 and max(first.mean_score) >= 100 / 4
+
+
+def test_simulate_explains_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "monstrous-horde", "--players", "7"]) == 2
+    assert "2 to 6 players" in capsys.readouterr().out
+    assert main(["simulate", "chess", "--games", "1"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().out
