@@ -479,7 +479,7 @@ class History:
         live = effective_steps(events)
         return {
             "game": record.to_json(),
-            "events": [{**e.to_json(), "undone": e.kind in _STEPS and e.id not in live}
+            "events": [{**e.to_json(), "undone": undone(e, live)}
                        for e in events],
         }
 
@@ -495,7 +495,7 @@ class History:
             player = record.players[e.seat] if e.seat is not None else ""
             writer.writerow([e.seq, time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(e.at)),
                              e.kind.value, e.turn, player, e.text or _describe_data(e),
-                             int(e.kind in _STEPS and e.id not in live), *e.scores])
+                             int(undone(e, live)), *e.scores])
         return out.getvalue()
 
     def player_stats(self) -> list[JSON]:
@@ -519,7 +519,10 @@ class History:
         return [_finish_stats(s) for s in sorted(stats.values(), key=lambda s: s["player"])]
 
 
-_STEPS = frozenset({EventKind.ROLL, EventKind.MOVE, EventKind.AMEND})
+def undone(event: Event, live: set[int]) -> bool:
+    """A roll or move taken back (or replaced by a correction); `live` from effective_steps."""
+    changes_game = event.kind in STEP_KINDS or event.kind is EventKind.AMEND
+    return changes_game and event.id not in live
 
 
 def effective_steps(events: list[Event]) -> set[int]:

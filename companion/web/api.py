@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request, session
 
-from companion.history import effective_steps
+from companion.history import effective_steps, undone
 from companion.web.access import can_act, needs_pin, services
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -93,7 +93,7 @@ def game(game_id: int) -> Response:
         timeline.append({
             **e.to_json(),
             "player": record.players[e.seat] if e.seat is not None else None,
-            "undone": e.kind.value in ("roll", "move", "amend") and e.id not in live,
+            "undone": undone(e, live),
             "image": f"/api/images/{image}.jpg" if image else None,
         })
     return jsonify({"game": record.to_json(), "events": timeline})
