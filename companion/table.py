@@ -235,6 +235,7 @@ class TableSession:
                 self._play(PlannedEvent(EventKind.CORRECT, f"{die.die}={new}", data))
                 return
             dice = [(d.die, new if i == index else d.value) for i, d in enumerate(shown.dice)]
+            data["reading"] = shown.event_id  # the tray image, for the timeline
             self._play(PlannedEvent(EventKind.AMEND, Roll.of(*dice).text(), data))
 
     def discard_reading(self) -> None:

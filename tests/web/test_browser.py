@@ -166,7 +166,7 @@ def test_two_phones_play_a_turn_live(server, browser, table):
     history.goto(f"{server}/games/{table.game_id}")
     expect(history.locator(".event")).to_have_count(len(table.history.events(table.game_id)))
     expect(history.locator(".event.roll img.thumb")).to_have_count(reads)
-    expect(history.locator(".event.amend")).to_have_count(1)
+    expect(history.locator(".event.amend img.thumb")).to_have_count(1)
     expect(history.locator(".event.move").last).to_contain_text(best)
     expect(history.locator(".score-chart path")).to_have_count(len(PLAYERS))
 
