@@ -24,6 +24,8 @@ WORK_SIDE = 320  # long side of the working image
 GRADIENT_FLOOR = 2.0  # Lab units per pixel under which a surface counts as smooth
 SURFACE_AREA = 0.04  # a smooth region this big reaching the frame border is tray or table
 TRAY_AREA = 0.25  # ... and one this big anywhere is the tray floor
+SURFACE_SPREAD = 6.0  # Lab units: a surface more varied than this has a pattern
+ODD_COLOUR = 22.0  # Lab units from a plain surface's colour: a die leaking into it
 SURFACE_SPAN = 0.5  # ... and so is one spanning over half the frame (a tray rim)
 SEAM = 8  # working pixels: half the widest seam or rim between two surfaces
 OPEN_SIZE = 5  # working pixels: lines thinner than this between surfaces are dropped
@@ -85,15 +87,33 @@ def _odd(n: float) -> int:
     return max(3, int(n) | 1)
 
 
-def colour_gradient(small_bgr: np.ndarray) -> np.ndarray:
-    """Per-pixel colour change (Lab units per pixel, lightness down-weighted)."""
-    # the median filter wipes out thin texture (wood grain, felt) but keeps a die's outline
+def smooth_lab(small_bgr: np.ndarray) -> np.ndarray:
+    """Float Lab with lightness down-weighted, after a median filter that wipes out thin
+    texture (wood grain, felt) but keeps a die's outline."""
     lab = cv2.cvtColor(cv2.GaussianBlur(cv2.medianBlur(small_bgr, 5), (5, 5), 0), cv2.COLOR_BGR2LAB)
     lab = lab.astype(np.float32)
     lab[..., 0] *= LIGHTNESS_WEIGHT
+    return lab
+
+
+def colour_gradient(lab: np.ndarray) -> np.ndarray:
+    """Per-pixel colour change of a smooth_lab image (Lab units per pixel)."""
     gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
     return np.sqrt((gx * gx + gy * gy).sum(axis=2)) / 8.0
+
+
+def _odd_colours(lab: np.ndarray, surface: np.ndarray) -> np.ndarray:
+    """Pixels of a one-coloured surface whose colour is far from it: a die whose outline is too
+    faint against the table (a dark die on wood) leaks into the surface but keeps its colour.
+    A surface of two colours or more (a patterned cloth) is left alone."""
+    sample = lab[surface][::7]
+    centre = np.median(sample, axis=0)
+    spread = float(np.median(np.linalg.norm(sample - centre, axis=1)))
+    if spread > SURFACE_SPREAD:
+        return np.zeros(surface.shape, bool)
+    dist = np.linalg.norm(lab - centre, axis=2)
+    return surface & (dist > max(ODD_COLOUR, 6.0 * spread))
 
 
 def background_mask(small_bgr: np.ndarray) -> tuple[np.ndarray, Box]:
@@ -104,7 +124,8 @@ def background_mask(small_bgr: np.ndarray) -> tuple[np.ndarray, Box]:
     stay connected over a large area. Lighting falloff and soft shadows change colour slowly
     and stay inside their surface.
     """
-    grad = colour_gradient(small_bgr)
+    lab = smooth_lab(small_bgr)
+    grad = colour_gradient(lab)
     smooth = (grad < max(GRADIENT_FLOOR, 3.0 * float(np.median(grad)))).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(smooth, connectivity=4)
     h, w = smooth.shape
@@ -121,6 +142,8 @@ def background_mask(small_bgr: np.ndarray) -> tuple[np.ndarray, Box]:
     if surfaces:
         x, y, bw, bh, _ = stats[max(surfaces, key=lambda i: stats[i, cv2.CC_STAT_AREA])]
         tray = (int(x), int(y), int(x + bw), int(y + bh))
+    for i in surfaces:
+        background &= ~_odd_colours(lab, labels == i)
     if len(surfaces) > 1:
         # The blurred seam where two surfaces meet (tray rim on table) belongs to neither die.
         near = np.zeros(labels.shape, np.uint8)
