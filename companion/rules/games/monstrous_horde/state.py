@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from ...core import CHANCE, JSON, Game, GameState, Move, Outcome, RankedMove, Roll
+from ...core import CHANCE, JSON, Game, GameState, Move, Outcome, RankedMove, Roll, RollRequest
 from ...errors import BadRoll, IllegalMove, NothingToUndo
 from . import flow
 from .moves import parse_move
@@ -23,6 +21,7 @@ class HordeState(GameState):
         self._pos = position
         self._history: list[Position] = []
         self._ranked: tuple[Position, list[RankedMove]] | None = None
+        self._wanted: tuple[Position, RollRequest | None] | None = None
 
     @property
     def position(self) -> Position:
@@ -35,8 +34,10 @@ class HordeState(GameState):
             return None
         return CHANCE if pos.queue else pos.seat
 
-    def roll_wanted(self) -> Any:
-        return flow.request(self._pos)
+    def roll_wanted(self) -> RollRequest | None:
+        if self._wanted is None or self._wanted[0] is not self._pos:
+            self._wanted = (self._pos, flow.request(self._pos))
+        return self._wanted[1]
 
     def legal_moves(self) -> list[Move]:
         return [ranked.move for ranked in self.ranked_moves()]
@@ -52,7 +53,7 @@ class HordeState(GameState):
     def apply(self, move: Move | Roll) -> None:
         pos = self._pos
         if isinstance(move, Roll):
-            wanted = flow.request(pos)
+            wanted = self.roll_wanted()
             if wanted is None:
                 raise BadRoll("no roll is wanted now: a player chooses a move"
                               if pos.phase != "over" else "the game is over")
@@ -90,7 +91,7 @@ class HordeState(GameState):
         """The panel's view; its keys are documented in the package docstring."""
         pos = self._pos
         turn = pos.turn
-        wanted = flow.request(pos)
+        wanted = self.roll_wanted()
         players = []
         for seat, name in enumerate(pos.names):
             mine = turn if seat == pos.seat else None
