@@ -1,0 +1,125 @@
+"""The reader end to end with the shipped model on the bundled rendered trays."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from tray_scenes import iou
+
+from vision.capture import ReplaySource
+from vision.classify import DEFAULT_MODEL
+from vision.errors import CameraError
+from vision.reader import CUT_AWAY, NOT_EXPECTED, DiceReader, SettleTimeout, Settling, load_image
+from vision.samples import sample_frames, truth
+
+pytestmark = pytest.mark.skipif(
+    not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet (make model)"
+)
+
+
+@pytest.fixture(scope="module")
+def reader() -> DiceReader:
+    return DiceReader()
+
+
+def _pairs(reading, dice: list[dict]) -> list[tuple[object, dict]]:
+    """Each true die with the reading whose box overlaps it best (IoU >= 0.5)."""
+    pairs = []
+    for true in dice:
+        best = max(reading.dice, key=lambda d: iou(d.box, true["box"]), default=None)
+        if best is not None and iou(best.box, true["box"]) >= 0.5:
+            pairs.append((best, true))
+    return pairs
+
+
+def test_bundled_trays_are_read_end_to_end(reader: DiceReader) -> None:
+    known = truth()
+    found = kinds = values = total = 0
+    for path in sample_frames():
+        reading = reader.read_frame(load_image(path))
+        assert (reading.width, reading.height) == (1280, 960)
+        assert reading.jpeg and reading.jpeg[:2] == b"\xff\xd8"
+        pairs = _pairs(reading, known[path.name])
+        total += len(known[path.name])
+        found += len(pairs)
+        kinds += sum(d.die == t["die"] for d, t in pairs)
+        values += sum(d.die == t["die"] and d.value == t["value"] for d, t in pairs)
+        for die in reading.dice:
+            assert 0.0 <= die.confidence <= 1.0
+            assert die.unsure == bool(die.why_unsure)
+    assert found == total
+    assert kinds / total >= 0.85
+    assert values / total >= 0.75
+
+
+def test_expect_gives_exactly_the_kinds_rolled(reader: DiceReader) -> None:
+    path = sample_frames()[2]  # one of each standard kind
+    rolled = [d["die"] for d in truth()[path.name]]
+    reading = reader.read_frame(load_image(path), expect=rolled)
+    assert Counter(d.die for d in reading.dice) == Counter(rolled)
+    assert not any(NOT_EXPECTED in d.why_unsure for d in reading.dice)
+
+
+def test_a_die_that_was_not_rolled_is_flagged(reader: DiceReader) -> None:
+    path = sample_frames()[2]
+    rolled = [d["die"] for d in truth()[path.name]]
+    reading = reader.read_frame(load_image(path), expect=rolled[1:])
+    extra = [d for d in reading.dice if NOT_EXPECTED in d.why_unsure]
+    assert len(extra) == 1 and extra[0].unsure
+    assert Counter(d.die for d in reading.dice if d not in extra) == Counter(rolled[1:])
+    with pytest.raises(ValueError, match="cannot expect"):
+        reader.read_frame(load_image(path), expect=["d7"])
+
+
+def test_a_die_cut_by_the_frame_edge_is_unsure(reader: DiceReader) -> None:
+    path = sample_frames()[2]
+    frame = load_image(path)
+    die = truth()[path.name][0]["box"]
+    cx = (die[0] + die[2]) // 2
+    cut = np.ascontiguousarray(frame[:, cx:])  # the frame now starts through the die's middle
+    reading = reader.read_frame(cut)
+    edge = [d for d in reading.dice if d.box[0] == 0]
+    assert edge and all(d.unsure and CUT_AWAY in d.why_unsure for d in edge)
+
+
+def test_read_settled_reads_once_the_frames_are_still(reader: DiceReader) -> None:
+    calls = []
+    path = sample_frames()[3]
+    with ReplaySource(path, loop=True) as source:
+        reading = reader.read_settled(source, timeout=30, on_settled=lambda: calls.append(1))
+    assert calls == [1]
+    assert [d.die for d in reading.dice] == [d["die"] for d in truth()[path.name]]
+
+
+def test_read_settled_times_out_while_dice_move() -> None:
+    ticks = iter(range(1000))
+    moving = DiceReader(settling=Settling(still_frames=3), clock=lambda: float(next(ticks)))
+    frames = sample_frames()[:2]
+    with ReplaySource(frames, loop=True) as source, pytest.raises(SettleTimeout, match="moving"):
+        moving.read_settled(source, timeout=8)
+
+
+def test_read_settled_lets_the_camera_error_through(reader: DiceReader) -> None:
+    with ReplaySource(sample_frames()[0], loop=False) as source, pytest.raises(CameraError):
+        reader.read_settled(source, timeout=30)
+
+
+def test_one_model_call_per_frame(reader: DiceReader, monkeypatch: pytest.MonkeyPatch) -> None:
+    session = reader.classifier.session
+    calls = []
+    real_run = session.run
+
+    class Counting:
+        def run(self, *args, **kwargs):
+            calls.append(args[1][next(iter(args[1]))].shape[0])
+            return real_run(*args, **kwargs)
+
+        def __getattr__(self, name):
+            return getattr(session, name)
+
+    monkeypatch.setattr(reader.classifier, "session", Counting())
+    path = sample_frames()[1]
+    reading = reader.read_frame(load_image(path))
+    assert len(calls) == 1 and calls[0] >= len(reading.dice) >= 10
