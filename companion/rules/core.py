@@ -48,8 +48,10 @@ class RollRequest:
                 f"got {len(roll.dice)}"
             )
         if all(d.kind == k for d, k in zip(roll.dice, self.dice)):  # already in order
-            return Roll(tuple(DieValue(k, die_kind(k, custom).read(d.value))
-                              for d, k in zip(roll.dice, self.dice)))
+            read = tuple(die_kind(k, custom).read(d.value) for d, k in zip(roll.dice, self.dice))
+            if read == roll.values:
+                return roll  # the usual case: values already as games count them
+            return Roll(tuple(DieValue(k, v) for k, v in zip(self.dice, read)))
         pending = list(roll.dice)
         ordered: list[DieValue] = []
         for kind_name in self.dice:

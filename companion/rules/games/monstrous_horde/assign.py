@@ -394,16 +394,16 @@ class _Search:
         found = self.memo.get(key)
         if found is not None:
             return found
-        target = targets[i]
-        tier = target.tier
-        skip_ok = hydra_ok and tier not in (HEAD, FINAL)
-        result = dict(self._reach(i + 1, free, left, True, skip_ok))
+        tier = targets[i].tier
+        skipping = self._reach(i + 1, free, left, True, hydra_ok and tier not in (HEAD, FINAL))
+        result = skipping
         allowed = not (skipped and self.same_prev[i])
         if tier == FINAL or tier == OTHER:
             allowed = allowed and hydra_ok
         if allowed:
             bit = 1 << i
             bear = self.board.bear_mask
+            place = self.places[i]
             dice_ok = tier != MEND or hydra_ok or not self.board.hydra
             for subset, cost, spec in self.options[i]:
                 if subset & ~free or cost & ~left or (subset and not dice_ok):
@@ -412,10 +412,12 @@ class _Search:
                 if subset & bear:
                     rest &= ~bear
                 sub = self._reach(i + 1, rest, left & ~cost, False, hydra_ok)
+                if result is skipping:
+                    result = dict(skipping)  # memoised dicts are shared: copy before adding
                 for mask, chain in sub.items():
                     mask |= bit
                     if mask not in result:
-                        result[mask] = (self.places[i], subset, spec, chain)
+                        result[mask] = (place, subset, spec, chain)
         self.memo[key] = result
         return result
 
