@@ -215,6 +215,11 @@ class Game(ABC):
     def options_schema(cls) -> list[JSON]:
         """The options and variants players may set: [{name, type, default, choices?, help}]."""
 
+    @classmethod
+    def assumptions(cls) -> dict[str, str]:
+        """Readings chosen where the rulebook is silent, by name, for the panel's rules page."""
+        return {}
+
     @abstractmethod
     def new_state(self, players: list[str], options: JSON | None = None) -> GameState:
         """A game at its very start (setup rolls are chance steps of the state)."""

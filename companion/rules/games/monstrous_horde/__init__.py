@@ -35,7 +35,7 @@ from ...core import JSON, Game
 from ...errors import RulesError
 from . import flow
 from .position import Position
-from .rules import OPTIONS_SCHEMA, Options
+from .rules import ASSUMPTIONS, OPTIONS_SCHEMA, Options
 from .state import HordeState
 
 
@@ -50,6 +50,10 @@ class MonstrousHorde(Game):
     @classmethod
     def options_schema(cls) -> list[JSON]:
         return [dict(item) for item in OPTIONS_SCHEMA]
+
+    @classmethod
+    def assumptions(cls) -> dict[str, str]:
+        return dict(ASSUMPTIONS)
 
     def new_state(self, players: list[str], options: JSON | None = None) -> HordeState:
         if not self.min_players <= len(players) <= self.max_players:

@@ -104,7 +104,7 @@ class Board:
             elif self.unlock:
                 targets.append(Target(ref, enemy.need, enemy.points, OTHER, enemy.label()))
         for role, status in enumerate(pos.status[pos.seat]):
-            if status == WOUNDED:
+            if status == WOUNDED:  # PREVIOUS_WOUNDS_ONLY: this turn's 1s are not wounded yet
                 targets.append(Target(ROLES[role].name, ROLES[role].sides, 0, MEND,
                                       ROLES[role].name.capitalize()))
         targets.sort(key=lambda t: (t.tier, t.need, t.ref))

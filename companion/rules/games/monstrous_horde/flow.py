@@ -34,7 +34,6 @@ from .rules import (
     WOUNDED,
 )
 
-CHOICE_PHASES = ("team", "reroll", "act")
 ALL_SLOTS = tuple(range(ENEMY_DICE))
 
 
@@ -184,6 +183,7 @@ def _on_gaze(d: Draft, task: Task, values: list[int]) -> None:
 
 
 def _on_bolt(d: Draft, task: Task, values: list[int]) -> None:
+    # POOL_NOT_LIMITED: no count of pool dice is kept, here or for Bear Form and monsters.
     turn = _turn(d)  # type: ignore[arg-type]
     d.turn = _with(turn, bolts=turn.bolts + (values[0],))
     if values[0] == 4 and len(turn.bolts) + 1 < MAX_BOLTS:
@@ -272,6 +272,7 @@ def _lineup_key(enemy: Enemy) -> tuple[int, int, str]:
 
 
 def _after_reroll(d: Draft) -> None:
+    # MONSTERS_ACT_ON_ARRIVAL: the gaze is rolled here only; a Basilisk woken later waits.
     if d.monster_alive("basilisk"):
         d.phase = "gaze"
         d.queue = (("gaze",),)
@@ -424,6 +425,7 @@ def _reroll(pos: Position, move: Reroll) -> Position:
 
 
 def _ability(pos: Position, move: Ability) -> Position:
+    # ROLLING_ABILITIES_FIRST: these roll dice, so they are moves before the play.
     turn = _turn(pos)
     owner = {"firebolt": WIZARD, "sleep": WIZARD, "bear": DRUID, "inspire": PALADIN}[move.name]
     if not turn.crit(owner):
@@ -482,7 +484,7 @@ def _play(pos: Position, play: Play) -> Position:
                 points -= MONSTER_POINTS["troll"]
             else:
                 d.set_enemy(slot, Enemy(None))
-    if d.showdown is None:
+    if d.showdown is None:  # SHOWDOWN_COUNTS_KILLS
         d.add_score(seat, points)
     for role in effect.healed:
         d.set_status(seat, role, READY)
@@ -582,5 +584,5 @@ def _ability_moves(pos: Position) -> tuple[list[RankedMove], list[RankedMove]]:
     return first, later
 
 
-__all__ = ["CHOICE_PHASES", "apply_move", "apply_roll", "ranked", "request",
+__all__ = ["apply_move", "apply_roll", "ranked", "request",
            "start", "team_limit"]

@@ -87,6 +87,7 @@ class Turn:
 
     def crit(self, role: int) -> bool:
         """A crit usable now: active, showing its highest face, ability not used yet."""
+        # ABILITY_ONCE_PER_TURN: `used` keeps a re-inspired crit from acting twice.
         return (
             role in self.team and role not in self.paralyzed and role not in self.used
             and self.values[role] == ROLES[role].sides

@@ -55,21 +55,32 @@ STANDARD_POINTS, OGRE_POINTS = 10, 20
 OGRE_VALUES = (18, 19)
 TROLL_REGENERATES = (5, 6)
 
-# Named assumptions (the book is silent; one line each).
-HYDRA_EPIC_D10_UNUSED = True  # a Hydra's d20 gets no d10: the d10 rolled beside it goes back
-POOL_NOT_LIMITED = True  # pool counts (3 d4, 4 d6, 5 d10) are not enforced: a short pool rerolls
-ABILITY_ONCE_PER_TURN = True  # a character's ability is used at most once a turn, even re-crit
-ONES_STILL_FIGHT = True  # a die showing 1 is unwounded until the turn ends: it may be doubled
-PREVIOUS_WOUNDS_ONLY = True  # heals (dice or Cleric) mend dice wounded before this turn
-BEAR_DICE_WITH_DRUID = True  # Druid die and the bear d10s it uses go to one enemy, never apart
-FIRE_BREATH_AFTER_WOUNDS = True  # the Dragon breathes after 1s wound, before enemies are rerolled
-ELIMINATED_CANNOT_WIN = True  # a party wholly wounded is out: its score no longer competes
-STONE_COUNTS_AS_LOST = True  # petrified dice count like wounded ones for elimination
-TEAM_NOT_EMPTY = True  # a melee team has at least one character
-SHOWDOWN_FIRST = True  # the Final Showdown begins with the first tied player in turn order
-SHOWDOWN_COUNTS_KILLS = True  # Showdown rounds compare enemies defeated; scores stay as they were
-SHOWDOWN_TIED_CONTINUE = True  # only the players tied for most kills play the next Showdown round
-SIMPLIFIED_TROLLS_STACK = True  # Simplified Monsters: several Trolls may be in play at once
+ASSUMPTIONS: dict[str, str] = {
+    # Readings chosen where the book is silent. Each name is cited in a comment beside the code
+    # that depends on it (a test checks); the ones players argue over are options below.
+    "HYDRA_EPIC_D10_UNUSED": "A Hydra's d20 gets no d10: the d10 rolled beside it goes back.",
+    "POOL_NOT_LIMITED": "Pool dice counts are not enforced: with too few, reroll one die.",
+    "ABILITY_ONCE_PER_TURN": "An ability is used at most once a turn, even if inspired to crit "
+                             "again.",
+    "ONES_STILL_FIGHT": "A die showing 1 is unwounded until the turn ends: it may attack and be "
+                        "doubled, never heal.",
+    "PREVIOUS_WOUNDS_ONLY": "Heals (dice or the Cleric's) mend dice wounded on earlier turns.",
+    "ROLLING_ABILITIES_FIRST": "Fire Bolts, Sleep, Bear Form and Inspiration roll dice, so they "
+                               "come before the play; heals take effect with the play.",
+    "BEAR_DICE_WITH_DRUID": "The Druid's die and the bear d10s it uses attack one enemy; the "
+                            "Druid's die is not used elsewhere.",
+    "MONSTERS_ACT_ON_ARRIVAL": "A monster woken mid-turn (by Sleep) acts from then on; its "
+                               "start-of-turn effects wait for the next turn.",
+    "FIRE_BREATH_AFTER_WOUNDS": "The Dragon breathes after 1s wound and before defeated enemies "
+                                "are rerolled; a Dragon rolled then first breathes next turn.",
+    "ELIMINATED_CANNOT_WIN": "A party wholly wounded is out: its score no longer competes.",
+    "STONE_COUNTS_AS_LOST": "Petrified dice count like wounded ones for elimination.",
+    "TEAM_NOT_EMPTY": "A melee team has at least one character.",
+    "SHOWDOWN_FIRST": "The Final Showdown begins with the first tied player in turn order.",
+    "SHOWDOWN_COUNTS_KILLS": "Showdown rounds compare enemies defeated; scores stay as they were.",
+    "SHOWDOWN_TIED_CONTINUE": "Only the players tied for most kills play the next Showdown round.",
+    "SIMPLIFIED_TROLLS_STACK": "Simplified Monsters: several Trolls may be in play at once.",
+}
 
 
 @dataclass(frozen=True, slots=True)
