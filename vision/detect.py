@@ -14,6 +14,7 @@ milliseconds; boxes are mapped back to the full frame, where the crops are cut.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,13 +108,14 @@ def _odd_colours(lab: np.ndarray, surface: np.ndarray) -> np.ndarray:
     """Pixels of a one-coloured surface whose colour is far from it: a die whose outline is too
     faint against the table (a dark die on wood) leaks into the surface but keeps its colour.
     A surface of two colours or more (a patterned cloth) is left alone."""
-    sample = lab[surface][::7]
-    centre = np.median(sample, axis=0)
-    spread = float(np.median(np.linalg.norm(sample - centre, axis=1)))
-    if spread > SURFACE_SPREAD:
-        return np.zeros(surface.shape, bool)
-    dist = np.linalg.norm(lab - centre, axis=2)
-    return surface & (dist > max(ODD_COLOUR, 6.0 * spread))
+    pixels = lab[surface]
+    centre = np.median(pixels[::7], axis=0)
+    dist = np.sqrt(((pixels - centre) ** 2).sum(axis=1))
+    spread = float(np.median(dist[::7]))
+    odd = np.zeros(surface.shape, bool)
+    if spread <= SURFACE_SPREAD:
+        odd[surface] = dist > max(ODD_COLOUR, 6.0 * spread)
+    return odd
 
 
 def background_mask(small_bgr: np.ndarray) -> tuple[np.ndarray, Box]:
@@ -211,6 +213,17 @@ def die_radius(dist: np.ndarray) -> float:
     return float(np.median(depth[depth >= 0.45 * depth.max()]))
 
 
+def label_points(labels: np.ndarray, count: int) -> list[np.ndarray]:
+    """The (x, y) pixels of each label 1..count-1 as int32 arrays, in one pass over the image
+    (index 0 is empty: the background)."""
+    ys, xs = np.nonzero(labels > 0)
+    values = labels[ys, xs]
+    order = np.argsort(values, kind="stable")
+    points = np.column_stack([xs, ys]).astype(np.int32)[order]
+    cuts = np.searchsorted(values[order], np.arange(count + 1))
+    return [points[cuts[i] : cuts[i + 1]] for i in range(count)]
+
+
 def _ridges_to_seeds(
     markers: np.ndarray, count: int, dist: np.ndarray, merge: int, radius: float
 ) -> None:
@@ -218,9 +231,11 @@ def _ridges_to_seeds(
     centre to the next, instead of one peak each: cut each long ridge into evenly spaced seeds
     one die apart (in place; new labels follow the old ones)."""
     next_label = count
-    for i in range(1, count):
-        ys, xs = np.nonzero(markers == i)
-        points = np.column_stack([xs, ys]).astype(np.float32)
+    for i, pixels in enumerate(label_points(markers, count)):
+        if i == 0 or len(pixels) == 0:
+            continue
+        xs, ys = pixels[:, 0], pixels[:, 1]
+        points = pixels.astype(np.float32)
         depth = float(dist[ys, xs].max())
         centre = points.mean(axis=0)
         _, axes = cv2.PCACompute(points, mean=centre[None, :])
@@ -229,7 +244,7 @@ def _ridges_to_seeds(
         if length < 1.4 * depth or depth < 0.7 * radius:
             continue  # one die, or a streak (rim, shadow) that is no die at all
         pieces = 1 + round(length / (2.0 * depth))
-        markers[markers == i] = 0
+        markers[ys, xs] = 0
         ends = (float(along.min()) + merge / 2, float(along.max()) - merge / 2)
         for k, t in enumerate(np.linspace(ends[0], ends[1], pieces)):
             x, y = centre + t * axes[0]
@@ -258,12 +273,17 @@ def split_dice(mask: np.ndarray, dist: np.ndarray, radius: float) -> tuple[int, 
     return len(site_blob), np.where(own, nearest, 0)
 
 
-def _box_of(part: np.ndarray, scale: float, shape: tuple[int, int], radius: float) -> DieBox | None:
-    """Full-frame box of one die region, or None if the region is not die-shaped."""
-    points = cv2.findNonZero(part)
-    if points is None:
-        return None
+def _box_of(
+    points: np.ndarray,
+    work_shape: tuple[int, ...],
+    scale: float,
+    shape: tuple[int, ...],
+    radius: float,
+) -> DieBox | None:
+    """Full-frame box of one die region (its pixels), or None if it is not die-shaped."""
     area = float(len(points))
+    if area == 0:
+        return None
     if area < 1.2 * radius * radius:
         return None  # a crumb: glint, dust, the tail of a watershed cut
     (_, _), (rw, rh), _ = cv2.minAreaRect(points)
@@ -271,8 +291,8 @@ def _box_of(part: np.ndarray, scale: float, shape: tuple[int, int], radius: floa
     if long_side / short_side > 3.0 or area / (rw * rh + 1e-6) < 0.35:
         return None  # a thin streak (tray rim, shadow line), not a die
     x, y, w, h = cv2.boundingRect(points)
-    cut = _at_border(x, y, w, h, part.shape)
-    full_h, full_w = shape
+    cut = _at_border(x, y, w, h, work_shape)
+    full_h, full_w = shape[:2]
     box = (
         max(0, int(np.floor(x / scale))),
         max(0, int(np.floor(y / scale))),
@@ -298,8 +318,8 @@ def detect(frame: np.ndarray, side: int = WORK_SIDE) -> Detection:
     count, labels = split_dice(mask, dist, radius)
     dice = [
         found
-        for i in range(1, count)
-        if (found := _box_of((labels == i).astype(np.uint8), scale, frame.shape[:2], radius))
+        for points in label_points(labels, count)[1:]
+        if (found := _box_of(points, mask.shape, scale, frame.shape, radius))
     ]
     row = max(1, int(2 * radius / scale))
     dice.sort(key=lambda d: (d.box[1] // row, d.box[0]))
@@ -374,3 +394,30 @@ def skin_hand(small_bgr: np.ndarray, tray: Box) -> bool:
     _, labels, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
     hand = _large(stats, skin.shape) & _solid_over(stats, labels, tray)
     return bool(hand[1:].any())
+
+
+def iou(a: Sequence[float], b: Sequence[float]) -> float:
+    """Intersection over union of two (x0, y0, x1, y1) boxes."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def matched(found: Sequence[Sequence[float]], truth: Sequence[Sequence[float]]) -> int:
+    """How many found boxes match a true box one to one (IoU >= 0.5, best pairs first): the
+    count behind detection recall (/ truth) and precision (/ found)."""
+    pairs = sorted(
+        ((iou(f, t), i, j) for i, f in enumerate(found) for j, t in enumerate(truth)),
+        reverse=True,
+    )
+    used_f: set[int] = set()
+    used_t: set[int] = set()
+    for score, i, j in pairs:
+        if score < 0.5:
+            break
+        if i not in used_f and j not in used_t:
+            used_f.add(i)
+            used_t.add(j)
+    return len(used_f)

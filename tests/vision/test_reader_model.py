@@ -6,10 +6,10 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from tray_scenes import iou
 
 from vision.capture import ReplaySource
 from vision.classify import DEFAULT_MODEL
+from vision.detect import iou
 from vision.errors import CameraError
 from vision.reader import CUT_AWAY, NOT_EXPECTED, DiceReader, SettleTimeout, Settling, load_image
 from vision.samples import sample_frames, truth

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.detect import matched
+
 SHAPES = {"d4": 3, "d6": 4, "d8": 6, "d10": 5, "d12": 10, "d20": 6}
 
 
@@ -115,28 +117,8 @@ def make_scene(
     return Scene(np.clip(frame, 0, 255).astype(np.uint8), tuple(boxes))
 
 
-def iou(a: tuple[int, ...], b: tuple[int, ...]) -> float:
-    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union else 0.0
-
-
 def match_counts(
-    found: list[tuple[int, ...]], truth: list[tuple[int, ...]], min_iou: float = 0.5
+    found: list[tuple[int, ...]], truth: list[tuple[int, ...]]
 ) -> tuple[int, int, int]:
-    """Greedy one-to-one matching; returns (true positives, found, truth)."""
-    pairs = sorted(
-        ((iou(f, t), i, j) for i, f in enumerate(found) for j, t in enumerate(truth)),
-        reverse=True,
-    )
-    used_f: set[int] = set()
-    used_t: set[int] = set()
-    for score, i, j in pairs:
-        if score < min_iou:
-            break
-        if i not in used_f and j not in used_t:
-            used_f.add(i)
-            used_t.add(j)
-    return len(used_f), len(found), len(truth)
+    """(true positives, found, truth) for detection recall and precision."""
+    return matched(found, truth), len(found), len(truth)

@@ -1,0 +1,145 @@
+"""Reader figures: detection recall/precision, end-to-end ms per frame, peak memory of the CLI.
+
+Printed, never asserted. Goals from the issue: a 1280x960 frame with 10 dice read end to end in
+under 40 ms (median, model loaded), `rollscribe read` under 400 MB peak, the model under 10 MB.
+Detection is scored on rendered trays (1-25 dice, some touching) from seeds the samples and
+tests do not use, and on held-out real photos of one die each when ../shared/datasets is there.
+"""
+
+from __future__ import annotations
+
+import csv
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from vision.classify import DEFAULT_MODEL
+from vision.detect import detect, matched
+from vision.reader import DiceReader, load_image
+from vision.samples import sample_frames
+from vision.train.render import render_tray
+
+TRAYS = 60  # rendered trays scored for detection
+REAL_PHOTOS = 300
+DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+
+
+def _median_ms(fn: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def _touching(boxes: list[tuple[int, ...]], gap: int = 4) -> list[bool]:
+    """Which true dice touch (or nearly touch) another one: their boxes meet within `gap`."""
+    out = []
+    for i, a in enumerate(boxes):
+        out.append(
+            any(
+                j != i
+                and a[0] - gap <= b[2]
+                and b[0] - gap <= a[2]
+                and a[1] - gap <= b[3]
+                and b[1] - gap <= a[3]
+                for j, b in enumerate(boxes)
+            )
+        )
+    return out
+
+
+def detection_on_renders() -> None:
+    tp = found = total = touch_total = touch_found = hands = 0
+    times = []
+    for k in range(TRAYS):
+        image, dice = render_tray(1 + (k * 7) % 25, seed=5000 + k)
+        truth = [d[2] for d in dice]
+        start = time.perf_counter()
+        det = detect(image)
+        times.append((time.perf_counter() - start) * 1000)
+        boxes = [d.box for d in det.dice]
+        tp += matched(boxes, truth)
+        found += len(boxes)
+        total += len(truth)
+        hands += det.hand
+        for box, touches in zip(truth, _touching(truth), strict=True):
+            if touches:
+                touch_total += 1
+                touch_found += matched(boxes, [box])
+    print(
+        f"detection on {TRAYS} rendered trays ({total} dice, {touch_total} touching another): "
+        f"recall {tp / total:.3f}, precision {tp / max(1, found):.3f}, "
+        f"recall on touching dice {touch_found / max(1, touch_total):.3f}, "
+        f"false 'hand' on {hands} of {TRAYS} trays; detect median {statistics.median(times):.1f} ms"
+    )
+
+
+def detection_on_real_photos() -> None:
+    labels = DATASETS / "ucffool" / "labels.csv"
+    if not labels.is_file():
+        print(f"real photos: {DATASETS} not present, skipped")
+        return
+    rows = list(csv.DictReader(labels.open()))
+    rows = rows[:: max(1, len(rows) // REAL_PHOTOS)][:REAL_PHOTOS]
+    one = sum(len(detect(load_image(labels.parent / r["path"])).dice) == 1 for r in rows)
+    print(
+        f"real photos of one die (ucffool, {len(rows)} spread over the set): exactly one die "
+        f"found in {one} ({one / len(rows):.1%})"
+    )
+
+
+def end_to_end() -> None:
+    if not DEFAULT_MODEL.is_file():
+        print(f"end to end: {DEFAULT_MODEL} not built yet (make model), skipped")
+        return
+    print(f"model {DEFAULT_MODEL.name}: {DEFAULT_MODEL.stat().st_size / 1e6:.2f} MB (goal < 10)")
+    reader = DiceReader()
+    image, dice = render_tray(10, seed=777)
+    while len(dice) < 10:  # the renderer drops dice that do not fit; ask again
+        image, dice = render_tray(10, seed=777 + len(dice) * 13)
+    reader.read_frame(image)  # warm-up
+    runs = 30
+    total = _median_ms(lambda: reader.read_frame(image), runs)
+    det = _median_ms(lambda: detect(image), runs)
+    print(
+        f"read_frame 1280x960 with {len(reader.read_frame(image).dice)} dice found of "
+        f"{len(dice)}: {total:.1f} ms median of {runs} (detection {det:.1f} ms; goal < 40)"
+    )
+
+
+def cli_peak_memory() -> None:
+    if not DEFAULT_MODEL.is_file():
+        print("rollscribe read peak memory: no model yet, skipped")
+        return
+    images = [str(p) for p in sample_frames()]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "read", "--json", *images],
+        capture_output=True,
+        check=False,
+    )
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    note = "" if peak > before else " (an earlier child was bigger: figure is an upper bound)"
+    print(
+        f"rollscribe read --json on {len(images)} frames: exit {done.returncode}, "
+        f"{seconds:.2f} s wall incl. start-up, peak RSS {peak / 1024:.0f} MB (goal < 400){note}"
+    )
+
+
+def main() -> None:
+    detection_on_renders()
+    detection_on_real_photos()
+    end_to_end()
+    cli_peak_memory()
+
+
+if __name__ == "__main__":
+    main()
