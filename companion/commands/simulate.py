@@ -21,6 +21,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--policy", choices=sorted(POLICIES), default="greedy")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="worker processes (games are seeded one by one: same results)")
     parser.set_defaults(func=run)
 
 
@@ -30,9 +32,10 @@ def run(args: argparse.Namespace) -> int:
         if not game.min_players <= args.players <= game.max_players:
             raise RulesError(f"{game.title} takes {game.min_players} to {game.max_players} "
                              "players")
-        if args.games < 1:
-            raise RulesError("--games must be at least 1")
-        summary = simulate(args.game, args.players, args.games, args.seed, args.policy)
+        if args.games < 1 or args.jobs < 1:
+            raise RulesError("--games and --jobs must be at least 1")
+        summary = simulate(args.game, args.players, args.games, args.seed, args.policy,
+                           args.jobs)
     except RulesError as exc:
         print(f"rollscribe simulate: {exc}")
         return 2

@@ -6,9 +6,12 @@ Dice come from a seeded roller through the same `apply()` as camera readings. Tw
 
 from __future__ import annotations
 
+import functools
+import operator
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from .core import CHANCE, GameState, Move, Roll
@@ -61,22 +64,76 @@ def play_game(state: GameState, rng: random.Random, policy: Policy) -> GameResul
 
 
 @dataclass(frozen=True)
+class Tally:
+    """Sums over a batch of games: what workers send back, and what a Summary is made of."""
+
+    games: int
+    wins: tuple[float, ...]
+    scores: tuple[int, ...]
+    turns: int
+    cpu_seconds: float
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(self.games + other.games,
+                     tuple(a + b for a, b in zip(self.wins, other.wins)),
+                     tuple(a + b for a, b in zip(self.scores, other.scores)),
+                     self.turns + other.turns, self.cpu_seconds + other.cpu_seconds)
+
+
+def play_batch(name: str, players: int, seed: int, policy: str, indices: range) -> Tally:
+    """Games `indices` of a run: game i rolls with its own seeded roller, whoever plays it."""
+    game = get_game(name)()
+    chooser = POLICIES[policy]
+    wins = [0.0] * players
+    scores = [0] * players
+    turns = 0
+    cpu = time.process_time()
+    for index in indices:
+        rng = random.Random(f"{seed}:{index}")
+        result = play_game(game.new_state([f"P{i + 1}" for i in range(players)]), rng, chooser)
+        for seat in result.winners:
+            wins[seat] += 1 / len(result.winners)
+        for seat, score in enumerate(result.scores):
+            scores[seat] += score
+        turns += result.turns
+    return Tally(len(indices), tuple(wins), tuple(scores), turns, time.process_time() - cpu)
+
+
+@dataclass(frozen=True)
 class Summary:
     """What `rollscribe simulate` prints."""
 
     game: str
     players: int
-    games: int
     policy: str
-    mean_turns: float
-    win_rate: tuple[float, ...]
-    mean_score: tuple[float, ...]
+    jobs: int
+    tally: Tally
     seconds: float
-    cpu_seconds: float  # on a shared machine the process's CPU time is the steadier figure
+
+    @property
+    def games(self) -> int:
+        return self.tally.games
+
+    @property
+    def mean_turns(self) -> float:
+        return self.tally.turns / self.games
+
+    @property
+    def win_rate(self) -> tuple[float, ...]:
+        return tuple(w / self.games for w in self.tally.wins)
+
+    @property
+    def mean_score(self) -> tuple[float, ...]:
+        return tuple(s / self.games for s in self.tally.scores)
 
     @property
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds else float("inf")
+
+    @property
+    def games_per_cpu_second(self) -> float:
+        """Per core, from process CPU time: on a shared machine the steadier figure."""
+        return self.games / max(self.tally.cpu_seconds, 1e-9)
 
     def text(self) -> str:
         seats = "  ".join(f"seat {i + 1}: {r:5.1%}" for i, r in enumerate(self.win_rate))
@@ -87,27 +144,25 @@ class Summary:
              f"({self.mean_turns / self.players:.1f} per player)"),
             f"win rate by seat:    {seats}",
             f"mean score by seat:  {scores}   (all seats {sum(self.mean_score) / self.players:.1f})",
-            (f"speed:               {self.games_per_second:.0f} games/s "
-             f"({self.seconds:.2f} s wall, {self.games / self.cpu_seconds:.0f} games/s of CPU)"),
+            (f"speed:               {self.games_per_second:.0f} games/s with {self.jobs} "
+             f"process{'es' if self.jobs > 1 else ''} ({self.seconds:.2f} s wall; "
+             f"{self.games_per_cpu_second:.0f} games per CPU-second)"),
         ])
 
 
-def simulate(name: str, players: int, games: int, seed: int, policy: str = "greedy") -> Summary:
-    """Play `games` seeded games of `name`; shared wins count as a fraction for each winner."""
-    game = get_game(name)()
-    chooser = POLICIES[policy]
-    rng = random.Random(seed)
-    wins = [0.0] * players
-    scores = [0] * players
-    turns = 0
-    start, cpu = time.perf_counter(), time.process_time()
-    for _ in range(games):
-        result = play_game(game.new_state([f"P{i + 1}" for i in range(players)]), rng, chooser)
-        for seat in result.winners:
-            wins[seat] += 1 / len(result.winners)
-        for seat, score in enumerate(result.scores):
-            scores[seat] += score
-        turns += result.turns
-    return Summary(name, players, games, policy, turns / games,
-                   tuple(w / games for w in wins), tuple(s / games for s in scores),
-                   time.perf_counter() - start, max(time.process_time() - cpu, 1e-9))
+def simulate(name: str, players: int, games: int, seed: int, policy: str = "greedy",
+             jobs: int = 1) -> Summary:
+    """Play `games` seeded games of `name`; shared wins count as a fraction for each winner.
+
+    Results do not depend on `jobs`: each game has its own roller seeded from (seed, game).
+    """
+    get_game(name)  # an unknown game fails here, not in a worker
+    start = time.perf_counter()
+    if jobs <= 1:
+        tally = play_batch(name, players, seed, policy, range(games))
+    else:
+        chunks = [range(i, games, jobs) for i in range(jobs)]
+        with ProcessPoolExecutor(jobs) as pool:
+            parts = pool.map(play_batch, *zip(*[(name, players, seed, policy, c) for c in chunks]))
+            tally = functools.reduce(operator.add, parts)
+    return Summary(name, players, policy, jobs, tally, time.perf_counter() - start)

@@ -30,3 +30,10 @@ def test_simulate_explains_bad_arguments(capsys: pytest.CaptureFixture[str]) -> 
     assert "2 to 6 players" in capsys.readouterr().out
     assert main(["simulate", "chess", "--games", "1"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().out
+
+
+def test_worker_processes_play_the_same_games() -> None:
+    alone = simulate("monstrous-horde", 2, 4, seed=3)
+    split = simulate("monstrous-horde", 2, 4, seed=3, jobs=2)
+    assert split.tally.wins == alone.tally.wins and split.tally.scores == alone.tally.scores
+    assert split.mean_turns == alone.mean_turns
