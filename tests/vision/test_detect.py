@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import csv
 import math
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 from tray_scenes import make_scene, match_counts
 
-from vision.detect import detect, die_radius, foreground_mask, working_image
+from vision.detect import detect, die_radius, foreground_mask, matched, working_image
+from vision.reader import load_image
+from vision.samples import sample_frames, truth
+from vision.train.render import render_tray
+
+DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
 
 
 def _recall_precision(scenes: list) -> tuple[float, float]:
@@ -111,3 +118,29 @@ def test_die_size_estimate_and_mask() -> None:
 def test_not_a_bgr_frame_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="BGR"):
         detect(np.zeros((10, 10), np.uint8))
+
+
+def test_rendered_trays_and_bundled_samples() -> None:
+    known = truth()
+    for path in sample_frames():
+        boxes = [d["box"] for d in known[path.name]]
+        found = detect(load_image(path))
+        assert len(found.dice) == len(boxes) and not found.hand
+        assert matched([d.box for d in found.dice], boxes) >= len(boxes) - 1
+    tp = nf = nt = 0
+    for seed in range(6):
+        image, dice = render_tray(4 + 4 * seed, seed=9000 + seed)
+        boxes = [d.box for d in detect(image).dice]
+        tp, nf, nt = tp + matched(boxes, [d[2] for d in dice]), nf + len(boxes), nt + len(dice)
+    assert tp / nt >= 0.9 and tp / nf >= 0.9
+
+
+@pytest.mark.skipif(
+    not (DATASETS / "ucffool" / "labels.csv").is_file(),
+    reason=f"real photos not available at {DATASETS} (read in place, never copied)",
+)
+def test_real_photos_of_one_die_show_one_die() -> None:
+    root = DATASETS / "ucffool"
+    rows = list(csv.DictReader((root / "labels.csv").open()))[::97]
+    ones = sum(len(detect(load_image(root / r["path"])).dice) == 1 for r in rows)
+    assert ones / len(rows) >= 0.8
