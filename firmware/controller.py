@@ -416,7 +416,10 @@ class TurnController:
                 self.table.wait_for_change(since, self._poll_seconds)
                 self.tick()
             except Exception as exc:  # noqa: BLE001 - keep the lights alive, show the error
-                self._handle_error(exc)
+                try:
+                    self._handle_error(exc)
+                except Exception:
+                    log.exception("the session cannot be read; retrying")
                 self._stop.wait(self._poll_seconds)
 
     def close(self) -> None:
