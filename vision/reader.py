@@ -23,13 +23,15 @@ import numpy as np
 from companion.reading import DieReading, TrayReading
 from vision.capture import FrameSource
 from vision.classify import Classifier, FaceReading
-from vision.detect import Detection, detect, shrink
+from vision.detect import Detection, DieBox, detect, shrink
 from vision.errors import ImageError, VisionError
 
 JPEG_SIDE = 480  # long side of the JPEG kept with a reading (history, panel)
 JPEG_QUALITY = 70
 CUT_AWAY = "cut by the frame edge"
 NOT_EXPECTED = "not among the expected dice"
+COCKED_D6 = "d6 looks cocked (outline not square)"
+D6_ELONGATION = 1.6  # long/short side of a d6's outline above which it is not lying flat
 
 
 class SettleTimeout(VisionError, TimeoutError):
@@ -205,7 +207,7 @@ class DiceReader:
             face = clf.postprocess(row, [kinds[i]] if kinds[i] else allowed)[0]
             if face.state == "empty":
                 continue  # the detector's box holds no die (a shadow, a crumb)
-            why = _why_unsure(face, die.cut, expect is not None and kinds[i] is None)
+            why = unsure_reasons(face, die, expect is not None and kinds[i] is None)
             dice.append(
                 DieReading(
                     die=face.die,
@@ -281,9 +283,16 @@ class Settler:
         return self.still >= self.rule.still_frames
 
 
-def _why_unsure(face: FaceReading, cut: bool, unexpected: bool) -> str:
-    reasons = [face.why_unsure or "", CUT_AWAY if cut else "", NOT_EXPECTED if unexpected else ""]
-    return "; ".join(r for r in reasons if r)
+def unsure_reasons(face: FaceReading, die: DieBox, unexpected: bool) -> str:
+    """Every reason not to trust a die, joined; "" when it can be trusted."""
+    reasons = [
+        face.why_unsure or "",
+        # a d6 seen from above is square; leaning on a neighbour it shows a second face
+        COCKED_D6 if face.die == "d6" and die.elongation > D6_ELONGATION else "",
+        CUT_AWAY if die.cut else "",
+        NOT_EXPECTED if unexpected else "",
+    ]
+    return "; ".join(dict.fromkeys(r for r in reasons if r))
 
 
 def thumbnail_jpeg(frame: np.ndarray, dice: Sequence[DieReading]) -> bytes:

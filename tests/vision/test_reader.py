@@ -13,9 +13,13 @@ import pytest
 from tray_scenes import make_scene
 
 from companion.reading import DieReading
-from vision.detect import detect
+from vision.classify import FaceReading
+from vision.detect import DieBox, detect
 from vision.errors import ImageError, ModelError, VisionError
 from vision.reader import (
+    COCKED_D6,
+    CUT_AWAY,
+    NOT_EXPECTED,
     DiceReader,
     Settler,
     SettleTimeout,
@@ -25,6 +29,7 @@ from vision.reader import (
     load_image,
     parse_expect,
     thumbnail_jpeg,
+    unsure_reasons,
 )
 
 
@@ -169,3 +174,18 @@ def test_missing_or_corrupt_model_is_a_model_error(tmp_path: Path) -> None:
 
 def test_settle_timeout_is_a_vision_and_timeout_error() -> None:
     assert issubclass(SettleTimeout, VisionError) and issubclass(SettleTimeout, TimeoutError)
+
+
+def _face(die: str, confidence: float = 0.95, state: str = "flat") -> FaceReading:
+    return FaceReading(die, 3, confidence, state, np.zeros(4, np.float32))
+
+
+def test_unsure_reasons_are_all_given() -> None:
+    flat = DieBox((0, 0, 10, 10), cut=False, elongation=1.05)
+    long = DieBox((0, 0, 10, 17), cut=True, elongation=1.75)
+    assert unsure_reasons(_face("d6"), flat, unexpected=False) == ""
+    assert unsure_reasons(_face("d20"), long, unexpected=False) == CUT_AWAY  # round d20: no cocked
+    both = unsure_reasons(_face("d6"), long, unexpected=True)
+    assert both == f"{COCKED_D6}; {CUT_AWAY}; {NOT_EXPECTED}"
+    assert "cocked" in unsure_reasons(_face("d8", state="cocked"), flat, unexpected=False)
+    assert "low confidence" in unsure_reasons(_face("d8", confidence=0.3), flat, unexpected=False)
