@@ -111,10 +111,15 @@ def floor_of(frame: np.ndarray, truth: list[tuple[str, int, tuple]]) -> tuple[st
 
 
 def main(model_path: str | None = None) -> None:
+    from vision.errors import ModelError
     from vision.reader import DiceReader
     from vision.train.render import render_tray
 
-    reader = DiceReader(model_path)
+    try:
+        reader = DiceReader(model_path)
+    except ModelError as exc:
+        print(f"lighting bench skipped: {exc}")
+        return
     trays = [render_tray(DICE_PER_FRAME, 9000 + seed) for seed in range(FRAMES)]
     print(f"{FRAMES} rendered trays x {DICE_PER_FRAME} dice, read by {reader.classifier.model_path}")
     print(HEADER)
