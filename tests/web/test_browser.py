@@ -229,6 +229,10 @@ def test_the_tables_screen_shows_a_qr_code_that_unlocks_a_phone(server, browser,
     screen = browser.new_context(viewport={"width": 800, "height": 480}).new_page()
     screen.goto(f"{server}/panel")
     sync_api.expect(screen.locator("#pin")).to_have_text(PIN)
+    sync_api.expect(screen.locator("#panel-whose")).to_have_text(table.snapshot()["current"]["text"])
+    table.type_roll(LINE_UP)  # the screen follows the game live
+    sync_api.expect(screen.locator("#panel-whose")).to_have_text(table.snapshot()["current"]["text"],
+                                                                 timeout=LIVE_MS)
     shot = cv2.imdecode(np.frombuffer(screen.locator(".qr").screenshot(), np.uint8),
                         cv2.IMREAD_GRAYSCALE)
     decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(shot)

@@ -1,0 +1,17 @@
+// The table's own screen: beside the PIN and QR code, whose turn it is and the scores, live.
+"use strict";
+
+function renderPanel(s) {
+  document.getElementById("faults").replaceChildren(...s.faults.map((f) =>
+    RS.el("div", { class: "fault", text: `${f.kind}: ${f.message} — ${f.advice}` })));
+  document.getElementById("panel-game").textContent = s.game ? s.game.title : "No game yet";
+  document.getElementById("panel-whose").textContent = s.game ? s.current.text : "";
+  const rows = s.game ? s.game.players.map((name, seat) => RS.el("tr",
+    { class: seat === s.current.seat && !s.game.over ? "current" : "" },
+    RS.el("td", {}, RS.el("span", { class: "swatch", style: `background:${RS.seatColours[seat % 6]}` }), name),
+    RS.el("td", { class: "score", text: String(s.scores[seat] ?? "") }))) : [];
+  document.getElementById("panel-scores").replaceChildren(...rows);
+}
+
+RS.get("/api/state").then(renderPanel);
+RS.live(renderPanel);
