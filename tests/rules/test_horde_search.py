@@ -128,7 +128,7 @@ def _brute_force(board: Board) -> set[Key]:
 def test_search_matches_brute_force(seed: int, forced: tuple[int, ...]) -> None:
     rng = random.Random(seed)
     board = _random_board(rng, forced)
-    while len(board.dice) > 5 or len(board.dice) + board.abilities.bit_count() > 6:
+    while (len(board.targets) + 1) ** len(board.dice) * 4 ** board.abilities.bit_count() > 40000:
         # keeps the brute force to a fraction of a second per board
         board = _random_board(rng, forced)
     ranked = board.ranked()
