@@ -48,6 +48,7 @@ class DieBox:
     box: Box  # x0, y0, x1, y1 in pixels (x1, y1 exclusive)
     cut: bool  # touches the frame border: part of the die may be outside
     elongation: float  # long/short side of its min-area rectangle (a cocked d6 is long)
+    guessed: bool = False  # not found by its outline: a fallback box (see vision.reader)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -31,6 +31,8 @@ JPEG_QUALITY = 70
 CUT_AWAY = "cut by the frame edge"
 NOT_EXPECTED = "not among the expected dice"
 COCKED_D6 = "d6 looks cocked (outline not square)"
+GUESSED_BOX = "no die outline found: the middle of the image was read as one die"
+FALLBACK_SIDE = 0.6  # of the image's short side: the box read when no die outline is found
 D6_ELONGATION = 1.6  # long/short side of a d6's outline above which it is not lying flat
 
 
@@ -168,16 +170,24 @@ class DiceReader:
         threads: int = 2,
         settling: Settling | None = None,
         clock: Callable[[], float] = time.monotonic,
+        photo_fallback: bool = False,
     ) -> None:
+        """`photo_fallback`: when no die outline is found, read the middle of the image as one
+        die (flagged unsure) - for photos of a single die filling the frame, never for a tray
+        camera, where an empty tray must read as no dice."""
         self.classifier = classifier or Classifier(model_path, threads=threads)
         self.settling = settling or Settling()
         self.clock = clock
+        self.photo_fallback = photo_fallback
 
     def read_frame(self, frame: np.ndarray, expect: Sequence[str] | None = None) -> TrayReading:
         """Read every die in one BGR frame; `expect` lists the kinds rolled (with repeats)."""
         frame = check_image(frame)
         self.classifier.check_expect(expect)  # ValueError for unknown kinds, before any work
-        return self._reading(frame, detect(frame), expect)
+        found = detect(frame)
+        if not found.dice and self.photo_fallback:
+            found = replace(found, dice=(middle_of(frame),))
+        return self._reading(frame, found, expect)
 
     def _reading(
         self, frame: np.ndarray, found: Detection, expect: Sequence[str] | None
@@ -283,6 +293,14 @@ class Settler:
         return self.still >= self.rule.still_frames
 
 
+def middle_of(frame: np.ndarray) -> DieBox:
+    """The middle of a photo, where its one die most likely is (marked as a guess)."""
+    h, w = frame.shape[:2]
+    side = int(FALLBACK_SIDE * min(h, w))
+    box = ((w - side) // 2, (h - side) // 2, (w + side) // 2, (h + side) // 2)
+    return DieBox(box=box, cut=False, elongation=1.0, guessed=True)
+
+
 def unsure_reasons(face: FaceReading, die: DieBox, unexpected: bool) -> str:
     """Every reason not to trust a die, joined; "" when it can be trusted."""
     reasons = [
@@ -290,6 +308,7 @@ def unsure_reasons(face: FaceReading, die: DieBox, unexpected: bool) -> str:
         # a d6 seen from above is square; leaning on a neighbour it shows a second face
         COCKED_D6 if face.die == "d6" and die.elongation > D6_ELONGATION else "",
         CUT_AWAY if die.cut else "",
+        GUESSED_BOX if die.guessed else "",
         NOT_EXPECTED if unexpected else "",
     ]
     return "; ".join(dict.fromkeys(r for r in reasons if r))

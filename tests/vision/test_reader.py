@@ -19,6 +19,7 @@ from vision.errors import ImageError, ModelError, VisionError
 from vision.reader import (
     COCKED_D6,
     CUT_AWAY,
+    GUESSED_BOX,
     NOT_EXPECTED,
     DiceReader,
     Settler,
@@ -27,6 +28,7 @@ from vision.reader import (
     assign,
     check_image,
     load_image,
+    middle_of,
     parse_expect,
     thumbnail_jpeg,
     unsure_reasons,
@@ -189,3 +191,9 @@ def test_unsure_reasons_are_all_given() -> None:
     assert both == f"{COCKED_D6}; {CUT_AWAY}; {NOT_EXPECTED}"
     assert "cocked" in unsure_reasons(_face("d8", state="cocked"), flat, unexpected=False)
     assert "low confidence" in unsure_reasons(_face("d8", confidence=0.3), flat, unexpected=False)
+
+
+def test_photo_fallback_box_is_the_middle_and_flagged() -> None:
+    box = middle_of(np.zeros((200, 300, 3), np.uint8))
+    assert box.box == (90, 40, 210, 160) and box.guessed and not box.cut
+    assert unsure_reasons(_face("d12"), box, unexpected=False) == GUESSED_BOX
