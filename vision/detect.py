@@ -22,6 +22,8 @@ import cv2
 import numpy as np
 
 WORK_SIDE = 320  # long side of the working image
+SMALL_DICE = 5.0  # working pixels of die inradius under which detection looks again, closer
+MAX_SIDE = 1280  # ... up to this long side
 GRADIENT_FLOOR = 2.0  # Lab units per pixel under which a surface counts as smooth
 SURFACE_AREA = 0.04  # a smooth region this big reaching the frame border is tray or table
 TRAY_AREA = 0.25  # ... and one this big anywhere is the tray floor
@@ -314,6 +316,8 @@ def detect(frame: np.ndarray, side: int = WORK_SIDE) -> Detection:
     mask[drop] = 0
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
     radius = die_radius(dist)
+    if radius < SMALL_DICE and scale < 1.0 and side < MAX_SIDE:
+        return detect(frame, side * 2)  # dice too small at this scale (a big photo): look closer
     if radius < 2.0:
         return Detection(dice=(), hand=hand, die_side=0.0, mask=mask)
     count, labels = split_dice(mask, dist, radius)

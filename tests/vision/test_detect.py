@@ -144,3 +144,11 @@ def test_real_photos_of_one_die_show_one_die() -> None:
     rows = list(csv.DictReader((root / "labels.csv").open()))[::197]
     ones = sum(len(detect(load_image(root / r["path"])).dice) == 1 for r in rows)
     assert ones / len(rows) >= 0.8
+
+
+def test_small_dice_in_a_big_photo_are_looked_at_closer() -> None:
+    scene = make_scene(3, n_dice=15, size=(3000, 4000), die_px=90)
+    found = detect(scene.frame)
+    tp, nf, nt = match_counts([d.box for d in found.dice], list(scene.boxes))
+    assert tp >= nt - 1 and nf <= nt + 1
+    assert 70 < found.die_side < 130  # measured at a closer working scale than 320 px
