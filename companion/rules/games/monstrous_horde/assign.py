@@ -15,6 +15,7 @@ because whatever the larger group allows afterwards, the smaller one allows too.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ...core import RankedMove
@@ -309,13 +310,7 @@ class _Search:
         dice = board.dice
         n = len(dice)
         self.n = n
-        sums = [0] * (1 << n)
-        by_sum: dict[int, list[int]] = {}
-        for subset in range(1, 1 << n):
-            low = subset & -subset
-            sums[subset] = sums[subset ^ low] + dice[low.bit_length() - 1].value
-            by_sum.setdefault(sums[subset], []).append(subset)
-        self.by_sum = by_sum
+        self.by_sum = _subsets_by_sum(tuple(d.value for d in dice))
         self.chars = [i for i, d in enumerate(dice) if d.char]
         self.char_mask = sum(1 << i for i in self.chars)
         self.heal_mask = sum(1 << i for i, d in enumerate(dice) if d.heals)
@@ -389,7 +384,7 @@ class _Search:
         """Effects reachable from target i on: {mask of targets hit: witness chain}."""
         targets = self.targets
         if i == len(targets) or (free == 0 and left == 0):
-            return {0: None}
+            return _NOTHING
         key = ((((i << 12 | free) << 3 | left) << 1 | skipped) << 1) | hydra_ok
         found = self.memo.get(key)
         if found is not None:
@@ -420,6 +415,21 @@ class _Search:
                         result[mask] = (place, subset, spec, chain)
         self.memo[key] = result
         return result
+
+
+@lru_cache(maxsize=4096)
+def _subsets_by_sum(values: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    """Every non-empty subset of the dice (a bitmask) by its total; rolls repeat, so cached."""
+    sums = [0] * (1 << len(values))
+    by_sum: dict[int, list[int]] = {}
+    for subset in range(1, 1 << len(values)):
+        low = subset & -subset
+        sums[subset] = sums[subset ^ low] + values[low.bit_length() - 1]
+        by_sum.setdefault(sums[subset], []).append(subset)
+    return {total: tuple(subsets) for total, subsets in by_sum.items()}
+
+
+_NOTHING: dict[int, Any] = {0: None}  # hitting nothing; shared, never changed (callers copy)
 
 
 def _undominated(options: list[tuple[int, int, Any]]) -> list[tuple[int, int, Any]]:
