@@ -36,16 +36,22 @@ FALLBACK_SIDE = 0.6  # of the image's short side: the box read when no die outli
 D6_ELONGATION = 1.6  # long/short side of a d6's outline above which it is not lying flat
 
 
+KIND_ALIASES = {"100": "d%", "00": "d%"}
+
+
 class SettleTimeout(VisionError, TimeoutError):
     """The dice did not come to rest (or a hand stayed over the tray) before the timeout."""
 
 
 def parse_expect(text: str | None) -> list[str] | None:
-    """ "d4,d6,2d10" -> ["d4", "d6", "d10", "d10"]; None or "" -> None (anything goes)."""
+    """ "d4,d6,2d10" -> ["d4", "d6", "d10", "d10"]; None or "" -> None (anything goes).
+
+    The percentile die may be written d%, d100 or d00.
+    """
     if not text or not text.strip():
         return None
     kinds: list[str] = []
-    for part in text.replace(" ", ",").split(","):
+    for part in text.lower().replace(" ", ",").split(","):
         if not part:
             continue
         count, sep, kind = part.partition("d")
@@ -55,7 +61,7 @@ def parse_expect(text: str | None) -> list[str] | None:
             n = int(count) if count else 1
         except ValueError:
             raise ValueError(f"{part!r} is not a die kind like d6 or 2d6") from None
-        kinds.extend([f"d{kind}"] * n)
+        kinds.extend([KIND_ALIASES.get(kind, f"d{kind}")] * n)
     return kinds
 
 
@@ -147,9 +153,12 @@ def check_image(frame: object) -> np.ndarray:
 
 def load_image(path: str | Path) -> np.ndarray:
     """Read an image file as BGR, or raise ImageError naming the file."""
-    data = np.fromfile(str(path), np.uint8) if Path(path).is_file() else None
-    if data is None:
+    if not Path(path).is_file():
         raise ImageError(f"{path}: no such file")
+    try:
+        data = np.fromfile(str(path), np.uint8)
+    except OSError as exc:
+        raise ImageError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
         raise ImageError(f"{path}: not a readable image")

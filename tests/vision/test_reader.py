@@ -38,6 +38,7 @@ from vision.reader import (
 def test_parse_expect() -> None:
     assert parse_expect("d4,d6,d10,d12") == ["d4", "d6", "d10", "d12"]
     assert parse_expect("2d6, d20 d%") == ["d6", "d6", "d20", "d%"]
+    assert parse_expect("D12,d100,2d00") == ["d12", "d%", "d%", "d%"]
     assert parse_expect("") is None and parse_expect(None) is None
     for bad in ("six", "xd6", "2x"):
         with pytest.raises(ValueError, match="not a die kind"):
@@ -116,6 +117,9 @@ def test_load_image_errors(tmp_path: Path) -> None:
     for name in ("empty.jpg", "text.png"):
         with pytest.raises(ImageError, match="not a readable image"):
             load_image(tmp_path / name)
+    (tmp_path / "folder.jpg").mkdir()
+    with pytest.raises(ImageError, match="no such file"):
+        load_image(tmp_path / "folder.jpg")
     good = tmp_path / "ok.png"
     cv2.imwrite(str(good), np.full((40, 50, 3), 99, np.uint8))
     assert load_image(good).shape == (40, 50, 3)
