@@ -354,3 +354,33 @@ def test_every_named_assumption_is_cited_beside_its_code() -> None:
     for name, reading in assumptions.items():
         assert re.search(rf"#.*\b{name}\b", sources), f"{name} is not cited beside any code"
         assert reading.endswith(".")
+
+
+def test_inspiration_brings_a_paralyzed_die_back_and_may_crit() -> None:
+    state = new_game((20, 3, 9, 13), epic=(roll("d10=3", "d6=4"),))
+    play(state, "team wizard cleric paladin", roll("d4=3", "d8=3", "d12=12"), "keep",
+         roll("d10=3"))
+    assert character(state, 0, "wizard")["paralyzed"]
+    play(state, "inspire wizard", roll("d4=4"))
+    wizard = character(state, 0, "wizard")
+    assert wizard["in_team"] and not wizard["paralyzed"] and wizard["crit"]
+    play(state, "firebolt", roll("d4=3"))
+    assert best(state).move.text() == "attack e1=bolt1"  # the enemy 3; 4+3 makes no 9 or 13
+    with pytest.raises(IllegalMove, match="crit"):
+        state.apply_text("inspire cleric")  # Inspiration once a turn
+
+
+def test_barbarian_rages_and_attacks_in_the_same_turn() -> None:
+    state = new_game((5, 9, 20, 20), epic=(roll("d10=4", "d6=1"), roll("d10=10", "d6=6")))
+    assert enemies(state) == [5, 9, 24, 30]
+    play(state, "team barbarian rogue", roll("d20=20", "d6=4"), "keep")
+    top = best(state)
+    assert top.points == 50  # Rage on the Dragon (30); Barbarian 20 + Rogue 4 on the Troll (24)
+    assert top.move.text() == "attack e3=rogue,barbarian; rage e4"
+
+
+def test_backstab_doubles_any_attacking_die_even_a_one() -> None:
+    state = new_game((2, 9, 16, 19))
+    play(state, "team rogue wizard", roll("d6=6", "d4=1"), "keep")
+    play(state, "attack e1=wizard*2")
+    assert state.scores()[0] == 10 and character(state, 0, "wizard")["wounded"]
