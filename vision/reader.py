@@ -22,9 +22,10 @@ import numpy as np
 
 from companion.reading import DieReading, TrayReading
 from vision.capture import FrameSource
-from vision.classify import Classifier, FaceReading
+from vision.classify import Classifier
 from vision.detect import Detection, DieBox, detect, shrink
 from vision.errors import ImageError, VisionError
+from vision.prototypes import Prototypes
 
 JPEG_SIDE = 480  # long side of the JPEG kept with a reading (history, panel)
 JPEG_QUALITY = 70
@@ -180,19 +181,32 @@ class DiceReader:
         settling: Settling | None = None,
         clock: Callable[[], float] = time.monotonic,
         photo_fallback: bool = False,
+        prototypes: Prototypes | None = None,
     ) -> None:
         """`photo_fallback`: when no die outline is found, read the middle of the image as one
         die (flagged unsure) - for photos of a single die filling the frame, never for a tray
-        camera, where an empty tray must read as no dice."""
+        camera, where an empty tray must read as no dice. `prototypes`: taught faces of custom
+        dice (vision.prototypes), read by embedding before the standard kinds."""
         self.classifier = classifier or Classifier(model_path, threads=threads)
         self.settling = settling or Settling()
         self.clock = clock
         self.photo_fallback = photo_fallback
+        self.prototypes = prototypes or Prototypes(())
+
+    def _standard(self, expect: Sequence[str] | None) -> list[str] | None:
+        """The standard kinds of an expectation (custom dice taken out); ValueError for kinds
+        that are neither standard nor taught."""
+        if expect is None:
+            return None
+        standard = [k for k in expect if k not in self.prototypes.dice]
+        if standard:
+            self.classifier.check_expect(standard)
+        return standard
 
     def read_frame(self, frame: np.ndarray, expect: Sequence[str] | None = None) -> TrayReading:
         """Read every die in one BGR frame; `expect` lists the kinds rolled (with repeats)."""
         frame = check_image(frame)
-        self.classifier.check_expect(expect)  # ValueError for unknown kinds, before any work
+        self._standard(expect)  # ValueError for unknown kinds, before any work
         found = detect(frame)
         if not found.dice and self.photo_fallback:
             found = replace(found, dice=(middle_of(frame),))
@@ -216,27 +230,36 @@ class DiceReader:
         if not found.dice:
             return []
         clf = self.classifier
-        allowed = clf.check_expect(expect)
+        standard = self._standard(expect)
+        allowed = clf.check_expect(standard or None)
         boxes = [d.box for d in found.dice]
         outputs = clf.run(clf.preprocess(clf.crops(frame, boxes)))
-        kinds = self._expected_kinds(outputs["kind"], expect)
+        custom = [
+            m if m is not None and (expect is None or m.prototype.die in expect) else None
+            for m in self.prototypes.match(outputs["embedding"])
+        ]
+        rest = [i for i, m in enumerate(custom) if m is None]
+        kinds = dict(zip(rest, self._expected_kinds(outputs["kind"][rest], standard), strict=True))
         dice = []
         for i, die in enumerate(found.dice):
-            row = {name: values[i : i + 1] for name, values in outputs.items()}
-            face = clf.postprocess(row, [kinds[i]] if kinds[i] else allowed)[0]
-            if face.state == "empty":
-                continue  # the detector's box holds no die (a shadow, a crumb)
-            why = unsure_reasons(face, die, expect is not None and kinds[i] is None)
-            dice.append(
-                DieReading(
-                    die=face.die,
-                    value=face.value,
-                    confidence=face.confidence,
-                    box=die.box,
-                    unsure=bool(why),
-                    why_unsure=why,
+            taught = custom[i]
+            if taught is not None:
+                name, value, confidence = (
+                    taught.prototype.die,
+                    taught.prototype.face,
+                    taught.similarity,
                 )
-            )
+                why = unsure_reasons(None, name, die, unexpected=False)
+            else:
+                row = {key: values[i : i + 1] for key, values in outputs.items()}
+                face = clf.postprocess(row, [kinds[i]] if kinds[i] else allowed)[0]
+                if face.state == "empty":
+                    continue  # the detector's box holds no die (a shadow, a crumb)
+                name, value, confidence = face.die, face.value, face.confidence
+                why = unsure_reasons(
+                    face.why_unsure, name, die, standard is not None and not kinds[i]
+                )
+            dice.append(DieReading(name, value, confidence, die.box, bool(why), why))
         return dice
 
     def _expected_kinds(
@@ -310,12 +333,13 @@ def middle_of(frame: np.ndarray) -> DieBox:
     return DieBox(box=box, cut=False, elongation=1.0, guessed=True)
 
 
-def unsure_reasons(face: FaceReading, die: DieBox, unexpected: bool) -> str:
-    """Every reason not to trust a die, joined; "" when it can be trusted."""
+def unsure_reasons(face_why: str | None, kind: str, die: DieBox, unexpected: bool) -> str:
+    """Every reason not to trust a die (the classifier's, if any, first), joined; "" when it
+    can be trusted."""
     reasons = [
-        face.why_unsure or "",
+        face_why or "",
         # a d6 seen from above is square; leaning on a neighbour it shows a second face
-        COCKED_D6 if face.die == "d6" and die.elongation > D6_ELONGATION else "",
+        COCKED_D6 if kind == "d6" and die.elongation > D6_ELONGATION else "",
         CUT_AWAY if die.cut else "",
         GUESSED_BOX if die.guessed else "",
         NOT_EXPECTED if unexpected else "",

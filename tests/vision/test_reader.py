@@ -182,22 +182,23 @@ def test_settle_timeout_is_a_vision_and_timeout_error() -> None:
     assert issubclass(SettleTimeout, VisionError) and issubclass(SettleTimeout, TimeoutError)
 
 
-def _face(die: str, confidence: float = 0.95, state: str = "flat") -> FaceReading:
-    return FaceReading(die, 3, confidence, state, np.zeros(4, np.float32))
+def _face(die: str, confidence: float = 0.95, state: str = "flat") -> tuple[str | None, str]:
+    face = FaceReading(die, 3, confidence, state, np.zeros(4, np.float32))
+    return face.why_unsure, face.die
 
 
 def test_unsure_reasons_are_all_given() -> None:
     flat = DieBox((0, 0, 10, 10), cut=False, elongation=1.05)
     long = DieBox((0, 0, 10, 17), cut=True, elongation=1.75)
-    assert unsure_reasons(_face("d6"), flat, unexpected=False) == ""
-    assert unsure_reasons(_face("d20"), long, unexpected=False) == CUT_AWAY  # round d20: no cocked
-    both = unsure_reasons(_face("d6"), long, unexpected=True)
+    assert unsure_reasons(*_face("d6"), flat, unexpected=False) == ""
+    assert unsure_reasons(*_face("d20"), long, unexpected=False) == CUT_AWAY  # round d20: no cocked
+    both = unsure_reasons(*_face("d6"), long, unexpected=True)
     assert both == f"{COCKED_D6}; {CUT_AWAY}; {NOT_EXPECTED}"
-    assert "cocked" in unsure_reasons(_face("d8", state="cocked"), flat, unexpected=False)
-    assert "low confidence" in unsure_reasons(_face("d8", confidence=0.3), flat, unexpected=False)
+    assert "cocked" in unsure_reasons(*_face("d8", state="cocked"), flat, unexpected=False)
+    assert "low confidence" in unsure_reasons(*_face("d8", confidence=0.3), flat, unexpected=False)
 
 
 def test_photo_fallback_box_is_the_middle_and_flagged() -> None:
     box = middle_of(np.zeros((200, 300, 3), np.uint8))
     assert box.box == (90, 40, 210, 160) and box.guessed and not box.cut
-    assert unsure_reasons(_face("d12"), box, unexpected=False) == GUESSED_BOX
+    assert unsure_reasons(*_face("d12"), box, unexpected=False) == GUESSED_BOX

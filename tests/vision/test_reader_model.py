@@ -11,6 +11,7 @@ from vision.capture import ReplaySource
 from vision.classify import DEFAULT_MODEL
 from vision.detect import iou
 from vision.errors import CameraError
+from vision.prototypes import FacePrototype, Prototypes
 from vision.reader import CUT_AWAY, NOT_EXPECTED, DiceReader, SettleTimeout, Settling, load_image
 from vision.samples import sample_frames, truth
 
@@ -124,3 +125,24 @@ def test_one_model_call_per_frame(reader: DiceReader, monkeypatch: pytest.Monkey
     path = sample_frames()[1]
     reading = reader.read_frame(load_image(path))
     assert len(calls) == 1 and calls[0] >= len(reading.dice) >= 10
+
+
+def test_a_taught_custom_die_is_read_by_its_face(reader: DiceReader) -> None:
+    path = sample_frames()[3]  # one d20 alone
+    frame = load_image(path)
+    box = truth()[path.name][0]["box"]
+    clf = reader.classifier
+    shots = [frame, np.ascontiguousarray(frame[:, ::-1]), np.ascontiguousarray(frame[::-1])]
+    flipped = [
+        box,
+        [1280 - box[2], box[1], 1280 - box[0], box[3]],
+        [box[0], 960 - box[3], box[2], 960 - box[1]],
+    ]
+    embeddings = clf.run(clf.preprocess([clf.crops(s, [b])[0] for s, b in zip(shots, flipped)]))
+    taught = Prototypes([FacePrototype.from_embeddings("bones", "skull", embeddings["embedding"])])
+    custom = DiceReader(classifier=clf, prototypes=taught)
+    reading = custom.read_frame(frame)
+    assert [(d.die, d.value) for d in reading.dice] == [("bones", "skull")]
+    assert custom.read_frame(frame, expect=["bones"]).dice[0].die == "bones"
+    # expecting only standard dice, the taught face is not taken
+    assert custom.read_frame(frame, expect=["d20"]).dice[0].die == "d20"

@@ -1,0 +1,52 @@
+"""Taught faces of custom dice: prototypes from a few embeddings, matching, files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.errors import ModelError
+from vision.prototypes import FacePrototype, Prototypes
+
+
+def _shots(direction: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+    return direction + rng.normal(0, 0.05, (n, direction.size)) * np.linalg.norm(direction)
+
+
+def test_faces_taught_from_a_few_shots_are_recognised() -> None:
+    rng = np.random.default_rng(1)
+    skull, crown = rng.normal(size=32), rng.normal(size=32)
+    taught = Prototypes(
+        [
+            FacePrototype.from_embeddings("bones", "skull", _shots(skull, 4, rng)),
+            FacePrototype.from_embeddings("bones", "crown", _shots(crown, 4, rng)),
+        ]
+    )
+    assert taught.dice == {"bones"}
+    seen = np.stack([_shots(crown, 1, rng)[0] * 7.0, _shots(skull, 1, rng)[0], rng.normal(size=32)])
+    first, second, third = taught.match(seen)
+    assert first is not None and first.prototype.face == "crown" and first.similarity > 0.85
+    assert second is not None and second.prototype.face == "skull"
+    assert third is None  # an unrelated crop is left to the standard classifier
+    assert Prototypes([]).match(seen) == [None, None, None]
+
+
+def test_prototypes_round_trip_and_bad_files(tmp_path: Path) -> None:
+    rng = np.random.default_rng(2)
+    face = FacePrototype.from_embeddings("runes", "ansuz", rng.normal(size=(3, 16)))
+    assert np.linalg.norm(face.vector) == pytest.approx(1.0, abs=1e-5)
+    path = tmp_path / "taught.json"
+    Prototypes([face], match_at=0.9).save(path)
+    back = Prototypes.load(path)
+    assert back.match_at == 0.9 and back.faces == (face,)
+    assert np.allclose(back.faces[0].vector, face.vector, atol=1e-6)
+    path.write_text(json.dumps({"faces": [{"die": "x"}]}))
+    with pytest.raises(ModelError, match="unreadable"):
+        Prototypes.load(path)
+    with pytest.raises(ModelError):
+        Prototypes.load(tmp_path / "none.json")
+    with pytest.raises(ValueError, match="no shots"):
+        FacePrototype.from_embeddings("runes", "ansuz", np.zeros((0, 16)))
