@@ -15,18 +15,32 @@ because whatever the larger group allows afterwards, the smaller one allows too.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ...core import RankedMove
 from ...errors import IllegalMove
 from .moves import DieUse, Group, Play
 from .position import Position
-from .rules import BARBARIAN, CLERIC, DRUID, ROGUE, ROLE_INDEX, ROLES, WOUNDED
+from .rules import (
+    BARBARIAN,
+    BEAR_DICE,
+    CLERIC,
+    DRUID,
+    ENEMY_DICE,
+    HEAD_POINTS,
+    MAX_BOLTS,
+    ROGUE,
+    ROLE_INDEX,
+    ROLES,
+    WOUNDED,
+)
 
 BACKSTAB, GUIDANCE, RAGE = 1, 2, 4  # abilities a play may spend (GUIDANCE also covers Heal)
 HEAD, FINAL, OTHER, MEND = 0, 1, 2, 3  # target tiers, in search order
 _HEAL_COST = {ROGUE: BACKSTAB, BARBARIAN: RAGE}
+_BOLTS = tuple(f"bolt{i + 1}" for i in range(MAX_BOLTS))
+_BEARS = tuple(f"bear{i + 1}" for i in range(BEAR_DICE))
+_SLOTS = tuple(f"e{i + 1}" for i in range(ENEMY_DICE))
 
 
 class Die(NamedTuple):
@@ -43,12 +57,15 @@ class Die(NamedTuple):
 
 
 class Target(NamedTuple):
-    """Something a group of dice can hit: an enemy, a Hydra head, or a wounded character."""
+    """Something a group of dice can hit: an enemy, a Hydra head, or a wounded character.
 
-    ref: str
-    need: int
-    points: int
+    Fields in search order, so that sorting targets sorts by tier, then total, then name.
+    """
+
     tier: int
+    need: int
+    ref: str
+    points: int
     label: str
 
 
@@ -68,47 +85,49 @@ class Board:
         turn = pos.turn
         assert turn is not None and pos.seat is not None
         self.pos = pos
-        self.abilities = (
+        abilities = (
             (BACKSTAB if turn.crit(ROGUE) else 0) | (GUIDANCE if turn.crit(CLERIC) else 0)
             | (RAGE if turn.crit(BARBARIAN) else 0)
         )
+        self.abilities = abilities
+        values, used = turn.values, turn.used
         dice: list[Die] = []
-        active = turn.active()
-        for role in sorted(active):
-            value = turn.values[role]
+        active = sorted(turn.active())
+        for role in active:
+            value = values[role]
             assert value is not None
-            cost = _HEAL_COST.get(role, 0) & self.abilities
             # ONES_STILL_FIGHT: a 1 may attack but never heal; a used ability forbids healing.
-            heals = value != 1 and role not in turn.used
-            dice.append(Die(ROLES[role].name, value, True, heals, cost))
-        dice += [Die(f"bolt{i + 1}", v, False, False, 0) for i, v in enumerate(turn.bolts)]
-        dice += [Die(f"bear{i + 1}", v, False, False, 0) for i, v in enumerate(turn.bear)]
+            dice.append(Die(ROLES[role].name, value, True, value != 1 and role not in used,
+                            _HEAL_COST.get(role, 0) & abilities))
+        dice += [Die(_BOLTS[i], v, False, False, 0) for i, v in enumerate(turn.bolts)]
+        first_bear = len(dice)
+        dice += [Die(_BEARS[i], v, False, False, 0) for i, v in enumerate(turn.bear)]
         self.dice = dice
         self.index = {d.token: i for i, d in enumerate(dice)}
         # BEAR_DICE_WITH_DRUID: the Druid in bear form and its d10s go to a single enemy.
-        bear = {f"bear{i + 1}" for i in range(len(turn.bear))}
-        if turn.bear and DRUID in active:
-            bear.add("druid")
-        self.bear_mask = sum(1 << self.index[t] for t in bear)
+        self.bear_mask = ((1 << len(dice)) - (1 << first_bear)) | (
+            1 << active.index(DRUID) if turn.bear and DRUID in active else 0)
 
-        self.hydra = any(e.epic and e.monster == "hydra" for e in pos.enemies)
-        self.unlock = not self.hydra or pos.options.hydra_unlock == "same-turn"
+        hydra = next((e for e in pos.enemies if e.monster == "hydra" and e.epic), None)
+        self.hydra = hydra is not None
+        self.unlock = hydra is None or pos.options.hydra_unlock == "same-turn"
         targets: list[Target] = []
         for slot, enemy in enumerate(pos.enemies):
-            if enemy.defeated:
+            if enemy.d20 is None:
                 continue
-            ref = f"e{slot + 1}"
-            if enemy.epic and enemy.monster == "hydra":
-                targets += [Target(f"h{i + 1}", v, 10, HEAD, f"Hydra head {v}")
+            if enemy is hydra:
+                targets += [Target(HEAD, v, f"h{i + 1}", HEAD_POINTS, f"Hydra head {v}")
                             for i, v in enumerate(enemy.heads)]
-                targets.append(Target(ref, 20, enemy.points, FINAL, "Hydra's last head 20"))
+                targets.append(Target(FINAL, 20, _SLOTS[slot], HEAD_POINTS,
+                                      "Hydra's last head 20"))
             elif self.unlock:
-                targets.append(Target(ref, enemy.need, enemy.points, OTHER, enemy.label()))
+                targets.append(Target(OTHER, enemy.need, _SLOTS[slot], enemy.points,
+                                      enemy.label()))
         for role, status in enumerate(pos.status[pos.seat]):
             if status == WOUNDED:  # PREVIOUS_WOUNDS_ONLY: this turn's 1s are not wounded yet
-                targets.append(Target(ROLES[role].name, ROLES[role].sides, 0, MEND,
+                targets.append(Target(MEND, ROLES[role].sides, ROLES[role].name, 0,
                                       ROLES[role].name.capitalize()))
-        targets.sort(key=lambda t: (t.tier, t.need, t.ref))
+        targets.sort()
         self.targets = targets
         self.by_ref = {t.ref: t for t in targets}
 
@@ -417,16 +436,18 @@ class _Search:
         return result
 
 
-@lru_cache(maxsize=4096)
-def _subsets_by_sum(values: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
-    """Every non-empty subset of the dice (a bitmask) by its total; rolls repeat, so cached."""
+def _subsets_by_sum(values: tuple[int, ...]) -> dict[int, list[int]]:
+    """Every non-empty subset of the dice (a bitmask) by its total."""
     sums = [0] * (1 << len(values))
     by_sum: dict[int, list[int]] = {}
     for subset in range(1, 1 << len(values)):
         low = subset & -subset
-        sums[subset] = sums[subset ^ low] + values[low.bit_length() - 1]
-        by_sum.setdefault(sums[subset], []).append(subset)
-    return {total: tuple(subsets) for total, subsets in by_sum.items()}
+        total = sums[subset] = sums[subset ^ low] + values[low.bit_length() - 1]
+        if total in by_sum:
+            by_sum[total].append(subset)
+        else:
+            by_sum[total] = [subset]
+    return by_sum
 
 
 _NOTHING: dict[int, Any] = {0: None}  # hitting nothing; shared, never changed (callers copy)
