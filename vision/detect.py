@@ -164,15 +164,16 @@ def foreground_mask(small_bgr: np.ndarray) -> tuple[np.ndarray, Box]:
     tray floor's box."""
     background, tray = background_mask(small_bgr)
     mask = (~background).astype(np.uint8) * 255
+    # A die's face is a hole in its outline, even where the outline has a small gap; the gap
+    # itself is not filled, so the seam between two touching dice stays open. Filled before
+    # the thin lines go, or a die with a thin outline would go with them.
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, disc)
+    mask = _fill_holes(mask) | (_fill_holes(closed) & ~closed)
     # Thin lines between two surfaces (the tray rim, a shadow's edge) are not dice.
     mask = cv2.morphologyEx(
         mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN_SIZE,) * 2)
     )
-    # A die's face is a hole in its outline, even where the outline has a small gap; the gap
-    # itself is not filled, so the seam between two touching dice stays open.
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, disc)
-    mask = _fill_holes(mask) | (_fill_holes(closed) & ~closed)
     # The colour edge is a few pixels wide; shave it so boxes hug the die, not its halo.
     return cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (HALO,) * 2)), tray
 
