@@ -27,9 +27,9 @@ MAX_SIDE = 1280  # ... up to this long side
 GRADIENT_FLOOR = 2.0  # Lab units per pixel under which a surface counts as smooth
 SURFACE_AREA = 0.04  # a smooth region this big reaching the frame border is tray or table
 TRAY_AREA = 0.25  # ... and one this big anywhere is the tray floor
+SURFACE_SPAN = 0.5  # ... and so is one spanning over half the frame (a tray rim)
 SURFACE_SPREAD = 6.0  # Lab units: a surface more varied than this has a pattern
 ODD_COLOUR = 22.0  # Lab units from a plain surface's colour: a die leaking into it
-SURFACE_SPAN = 0.5  # ... and so is one spanning over half the frame (a tray rim)
 SEAM = 8  # working pixels: half the widest seam or rim between two surfaces
 OPEN_SIZE = 5  # working pixels: lines thinner than this between surfaces are dropped
 HALO = 3  # working pixels: the gradient band around a die's outline
@@ -60,7 +60,6 @@ class Detection:
     dice: tuple[DieBox, ...]
     hand: bool
     die_side: float  # typical die side in full-frame pixels (0 when no dice)
-    mask: np.ndarray  # foreground at working scale, for motion checks
 
 
 def shrink(image: np.ndarray, side: int) -> tuple[np.ndarray, float]:
@@ -320,7 +319,7 @@ def detect(frame: np.ndarray, side: int = WORK_SIDE) -> Detection:
     if radius < SMALL_DICE and scale < 1.0 and side < MAX_SIDE:
         return detect(frame, side * 2)  # dice too small at this scale (a big photo): look closer
     if radius < 2.0:
-        return Detection(dice=(), hand=hand, die_side=0.0, mask=mask)
+        return Detection(dice=(), hand=hand, die_side=0.0)
     count, labels = split_dice(mask, dist, radius)
     dice = [
         found
@@ -329,7 +328,7 @@ def detect(frame: np.ndarray, side: int = WORK_SIDE) -> Detection:
     ]
     row = max(1, int(2 * radius / scale))
     dice.sort(key=lambda d: (d.box[1] // row, d.box[0]))
-    return Detection(dice=tuple(dice), hand=hand, die_side=2.0 * radius / scale, mask=mask)
+    return Detection(dice=tuple(dice), hand=hand, die_side=2.0 * radius / scale)
 
 
 def _not_dice(mask: np.ndarray, tray: Box) -> tuple[np.ndarray, bool]:
