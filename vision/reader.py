@@ -288,7 +288,7 @@ class DiceReader:
         lights switch from "settling" to "reading"). Raises SettleTimeout if that does not
         happen within `timeout` seconds, and lets the source's CameraError through (camera gone).
         """
-        self.classifier.check_expect(expect)
+        self._standard(expect)  # ValueError for unknown kinds, before waiting
         settler = Settler(self.settling)
         deadline = self.clock() + timeout
         while True:
