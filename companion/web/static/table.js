@@ -94,9 +94,11 @@ function renderMoves(s) {
       RS.el("span", { class: "move-text", text: m.move }),
       RS.el("span", { class: "points", text: m.points ? `${m.points > 0 ? "+" : ""}${m.points}` : "" }),
       m.detail ? RS.el("small", { class: "detail", text: m.detail }) : null)));
-  if (!moves.length) {
-    const why = s.game.over ? "The game is over." : s.current.chance ? "Roll the dice first." : "No moves.";
-    moves.push(RS.el("li", { class: "hint", text: why }));
+  if (!moves.length && s.game.over) {
+    moves.push(RS.el("li", { class: "hint" }, "The game is over. ",
+      RS.el("a", { href: "/new", text: "Start a new game" })));
+  } else if (!moves.length) {
+    moves.push(RS.el("li", { class: "hint", text: s.current.chance ? "Roll the dice first." : "No moves." }));
   }
   const more = s.moves.length - FIRST_MOVES;
   if (more > 0) {
