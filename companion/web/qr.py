@@ -236,3 +236,17 @@ def qr_svg(text: str, level: str = "M", quiet: int = 4) -> str:
             f'shape-rendering="crispEdges" role="img" aria-label="QR code">'
             f'<rect width="{size}" height="{size}" fill="#fff"/>'
             f'<path d="{path}" fill="#000"/></svg>')
+
+
+def qr_text(text: str, level: str = "M", quiet: int = 2) -> str:
+    """The code drawn with Unicode half blocks (two modules per character row) for a terminal."""
+    m = qr_matrix(text, level)
+    n = len(m) + 2 * quiet
+    dark = [[False] * n for _ in range(quiet)] + [
+        [False] * quiet + row + [False] * quiet for row in m
+    ] + [[False] * n for _ in range(quiet + 1)]
+    blocks = {(False, False): "\u2588", (True, False): "\u2584", (False, True): "\u2580",
+              (True, True): " "}  # light modules are drawn, so it reads on a dark terminal
+    return "\n".join("".join(blocks[top, bottom] for top, bottom in zip(dark[y], dark[y + 1],
+                                                                        strict=True))
+                     for y in range(0, n, 2))

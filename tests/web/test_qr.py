@@ -49,3 +49,17 @@ def test_svg_draws_every_dark_module():
     matrix = qr_matrix("1234")
     svg = qr_svg("1234")
     assert svg.startswith("<svg") and svg.count("h1v1h-1z") == sum(map(sum, matrix))
+
+
+def test_terminal_art_decodes_too():
+    from companion.web.qr import qr_text
+
+    text = "http://192.168.1.5:8000/join?pin=1234"
+    halves = {"\u2588": (1, 1), "\u2584": (0, 1), "\u2580": (1, 0), " ": (0, 0)}  # 1 = light
+    rows = []
+    for line in qr_text(text).splitlines():
+        pairs = [halves[c] for c in line]
+        rows += [[top for top, _ in pairs], [bottom for _, bottom in pairs]]
+    light = np.array(rows, dtype=np.uint8)
+    picture = np.kron(light * 255, np.ones((6, 6))).astype(np.uint8)
+    assert cv2.QRCodeDetector().detectAndDecode(picture)[0] == text
