@@ -33,8 +33,11 @@ fi
 
 say "apt packages"
 apt-get update -q
+# python3-gpiozero from Raspberry Pi OS carries the fix that finds a Pi 5's header pins on
+# gpiochip0 (kernels since 6.6.45); the PyPI 2.0.1 wheel still opens gpiochip4. The venv sees
+# the system one, so pip keeps it.
 DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-    python3-venv python3-pip python3-picamera2 python3-lgpio
+    python3-venv python3-pip python3-picamera2 python3-lgpio python3-gpiozero
 
 say "service user $SERVICE_USER"
 if ! id "$SERVICE_USER" >/dev/null 2>&1; then

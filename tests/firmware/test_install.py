@@ -23,7 +23,8 @@ def test_install_script_passes_shellcheck() -> None:
 
 def test_install_script_installs_what_the_unit_runs() -> None:
     script = (FIRMWARE / "install.sh").read_text()
-    assert "python3-picamera2" in script and "python3-lgpio" in script
+    for package in ("python3-picamera2", "python3-lgpio", "python3-gpiozero"):
+        assert package in script
     assert "--system-site-packages" in script and "${SOURCE}[pi]" in script
     assert 'PREFIX=/opt/rollscribe' in script and EXEC.startswith("/opt/rollscribe/venv/")
     assert "firmware/rollscribe.service" in script
