@@ -33,9 +33,9 @@ fi
 
 say "apt packages"
 apt-get update -q
-# python3-gpiozero from Raspberry Pi OS carries the fix that finds a Pi 5's header pins on
-# gpiochip0 (kernels since 6.6.45); the PyPI 2.0.1 wheel still opens gpiochip4. The venv sees
-# the system one, so pip keeps it.
+# Raspberry Pi OS patches its python3-gpiozero to its kernels: since kernel 6.6.45 a Pi 5's
+# header pins are gpiochip0, which the PyPI gpiozero 2.0.1 does not know (it opens gpiochip4).
+# The venv sees the system package, so pip keeps it; `rollscribe doctor` checks the pins.
 DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
     python3-venv python3-pip python3-picamera2 python3-lgpio python3-gpiozero
 
