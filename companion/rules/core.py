@@ -169,6 +169,10 @@ class GameState(ABC):
         """Legal moves, best first; games with scoring choices override this."""
         return [RankedMove(m) for m in self.legal_moves()]
 
+    def best_move(self) -> Move:
+        """The first of `ranked_moves()`; games may find it without ranking every move."""
+        return self.ranked_moves()[0].move
+
     @abstractmethod
     def parse_move(self, text: str) -> Move | Roll:
         """Turn a move's (or roll's) text form back into the value."""

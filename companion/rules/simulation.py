@@ -23,7 +23,7 @@ MAX_STEPS = 100_000  # a game still running after this many steps is a bug, not 
 
 
 def greedy(state: GameState, rng: random.Random) -> Move:
-    return state.ranked_moves()[0].move
+    return state.best_move()
 
 
 def uniform(state: GameState, rng: random.Random) -> Move:

@@ -133,7 +133,17 @@ def test_search_matches_brute_force(seed: int, forced: tuple[int, ...]) -> None:
         board = _random_board(rng, forced)
     ranked = board.ranked()
     searched = [_key(board, board.resolve(m.move)) for m in ranked]  # every play is legal
+    assert [board.effect(m.move) for m in ranked] == [board.resolve(m.move) for m in ranked]
     assert len(set(searched)) == len(searched), "two plays with the same effect"
     assert set(searched) == _brute_force(board)
     points = [m.points for m in ranked]
     assert points == sorted(points, reverse=True)
+
+
+def test_a_play_the_board_did_not_build_is_checked_in_full() -> None:
+    board = Board(at_play({WIZARD: 3, ROGUE: 5}, (Enemy(8), Enemy(9), Enemy(12), Enemy(15))))
+    built = board.best().move
+    assert built.text() == "attack e1=wizard,rogue"
+    assert board.effect(built) == board.resolve(built)
+    with pytest.raises(IllegalMove, match="needs exactly 9"):
+        board.effect(Play.make([Group("e2", (DieUse("wizard"), DieUse("rogue")))], [], None, None))

@@ -130,6 +130,8 @@ class Board:
         targets.sort()
         self.targets = targets
         self.by_ref = {t.ref: t for t in targets}
+        self._built: dict[int, Play] = {}  # plays built by ranked()/best(), by identity
+        self._parts: dict[tuple[int, int, Any], tuple[str, Any, str]] = {}
 
     # ---- checking one play ------------------------------------------------------------------
 
@@ -179,9 +181,29 @@ class Board:
                 raise IllegalMove(f"{target.label} is healed twice")
             restored.append(ROLE_INDEX[target.ref])
         self._check_hydra(hit, bool(play.heals))
-        healed = tuple(sorted([ROLE_INDEX[t.ref] for t in hit if t.tier == MEND] + restored))
-        defeated = tuple(t.ref for t in hit if t.tier != MEND)
-        return Effect(defeated, healed, sum(t.points for t in hit))
+        return self._effect(play)
+
+    def effect(self, play: Play) -> Effect:
+        """The effect of a play: at once for a play object this board built, else `resolve`.
+
+        The search only builds legal plays (tests/rules/test_horde_search.py resolves every one
+        of them), so self-play skips re-checking; any other play, however it was made, is
+        checked in full.
+        """
+        if self._built.get(id(play)) is play:
+            return self._effect(play)
+        return self.resolve(play)
+
+    def _effect(self, play: Play) -> Effect:
+        """What a legal play defeats, heals and scores (attacks and Rage defeat, heals mend)."""
+        defeated = tuple(g.target for g in play.attacks)
+        if play.rage is not None:
+            defeated += (play.rage,)
+        healed = [ROLE_INDEX[g.target] for g in play.heals]
+        if play.restore is not None:
+            healed.append(ROLE_INDEX[play.restore])
+        by_ref = self.by_ref
+        return Effect(defeated, tuple(sorted(healed)), sum(by_ref[r].points for r in defeated))
 
     def _die(self, token: str) -> Die:
         if token not in self.index:
@@ -250,48 +272,62 @@ class Board:
 
     def ranked(self, showdown: bool = False) -> list[RankedMove]:
         """One play per reachable effect, best first (points, then wounds healed)."""
-        family = _Search(self).run()
-        parts_of: dict[tuple[int, int, Any], tuple[str, Any, str]] = {}
+        return [self._ranked_move(*score) for score in sorted(self._scores(showdown))]
+
+    def best(self, showdown: bool = False) -> RankedMove:
+        """The first of `ranked()`, without building the plays that lose to it."""
+        return self._ranked_move(*min(self._scores(showdown)))
+
+    def _scores(self, showdown: bool) -> list[tuple[int, int, int, int, Any]]:
+        """(-points, -healed, -kills, mask, witness chain) of every reachable effect.
+
+        The mask (targets hit) is unique, so it settles ties and the chain is never compared.
+        """
         targets = self.targets
-        moves = []
-        for mask, chain in family.items():
-            attacks: list[Group] = []
-            heals: list[Group] = []
-            rage = restore = None
-            details: list[str] = []
+        scores = []
+        for mask, chain in _Search(self).run().items():
             points = kills = healed = 0
-            while chain is not None:
-                key = chain[:3]
-                part = parts_of.get(key)
-                if part is None:
-                    part = parts_of[key] = self._part(*key)
-                kind, payload, detail = part
-                details.append(detail)
-                target = targets[key[0]]
-                if kind == "attack":
-                    attacks.append(payload)
-                elif kind == "heal":
-                    heals.append(payload)
-                elif kind == "rage":
-                    rage = payload
-                else:
-                    restore = payload
+            link = chain
+            while link is not None:
+                target = targets[link[0]]
                 if target.tier == MEND:
                     healed += 1
                 else:
                     kills += 1
                     points += target.points
-                chain = chain[3]
-            if showdown:
-                points = kills
-            attacks.sort(key=_by_target)
-            heals.sort(key=_by_target)
-            play = Play(tuple(attacks), tuple(heals), rage, restore)
-            detail = "; ".join(details) or "end the turn without attacking"
-            moves.append((-points, -healed, -kills, mask, RankedMove(
-                play, points, detail, {"heals": healed, "kills": kills})))
-        moves.sort(key=lambda m: m[:4])
-        return [m[4] for m in moves]
+                link = link[3]
+            scores.append((-(kills if showdown else points), -healed, -kills, mask, chain))
+        return scores
+
+    def _ranked_move(self, points: int, healed: int, kills: int, mask: int,
+                     chain: Any) -> RankedMove:
+        """The play a witness chain stands for, with its worth and words for the panel."""
+        attacks: list[Group] = []
+        heals: list[Group] = []
+        rage = restore = None
+        details: list[str] = []
+        while chain is not None:
+            key = chain[:3]
+            part = self._parts.get(key)
+            if part is None:
+                part = self._parts[key] = self._part(*key)
+            kind, payload, detail = part
+            details.append(detail)
+            if kind == "attack":
+                attacks.append(payload)
+            elif kind == "heal":
+                heals.append(payload)
+            elif kind == "rage":
+                rage = payload
+            else:
+                restore = payload
+            chain = chain[3]
+        attacks.sort(key=_by_target)
+        heals.sort(key=_by_target)
+        play = Play(tuple(attacks), tuple(heals), rage, restore)
+        self._built[id(play)] = play
+        detail = "; ".join(details) or "end the turn without attacking"
+        return RankedMove(play, -points, detail, {"heals": -healed, "kills": -kills})
 
     def _part(self, i: int, subset: int, spec: Any) -> tuple[str, Any, str]:
         """One step of a witness: (kind, group or target ref, words for the panel)."""

@@ -466,7 +466,7 @@ def _sleep_slot(pos: Position, target: str) -> int:
 
 
 def _play(pos: Position, play: Play) -> Position:
-    effect = board(pos).resolve(play)
+    effect = board(pos).effect(play)
     seat = pos.seat
     turn = _turn(pos)
     assert seat is not None
@@ -521,6 +521,14 @@ def ranked(pos: Position) -> list[RankedMove]:
     plays = board(pos).ranked(showdown=pos.showdown is not None)
     first, later = _ability_moves(pos)
     return first + plays + later
+
+
+def best(pos: Position) -> RankedMove:
+    """The first of `ranked(pos)`, building only that one play (greedy self-play's hot path)."""
+    if pos.phase == "act":
+        first, _ = _ability_moves(pos)
+        return first[0] if first else board(pos).best(showdown=pos.showdown is not None)
+    return ranked(pos)[0]
 
 
 def _team_moves(pos: Position) -> list[RankedMove]:
@@ -584,5 +592,5 @@ def _ability_moves(pos: Position) -> tuple[list[RankedMove], list[RankedMove]]:
     return first, later
 
 
-__all__ = ["apply_move", "apply_roll", "ranked", "request",
+__all__ = ["apply_move", "apply_roll", "best", "ranked", "request",
            "start", "team_limit"]

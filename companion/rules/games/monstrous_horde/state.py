@@ -47,6 +47,11 @@ class HordeState(GameState):
             self._ranked = (self._pos, flow.ranked(self._pos))
         return list(self._ranked[1])
 
+    def best_move(self) -> Move:
+        if self._ranked is not None and self._ranked[0] is self._pos:
+            return self._ranked[1][0].move
+        return flow.best(self._pos).move
+
     def parse_move(self, text: str) -> Move | Roll:
         return Roll.parse(text) if text.strip().startswith("roll") else parse_move(text)
 
