@@ -7,7 +7,6 @@ therefore never leaves a half-changed position behind.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from operator import attrgetter
 from typing import Any
 
 from .rules import (
@@ -104,9 +103,13 @@ class Showdown:
     rounds: int = 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Position:
-    """Everything about a game at one moment; plain values only."""
+    """Everything about a game at one moment; plain values only.
+
+    No __slots__ on purpose: every step copies a position, and a Draft copies its __dict__ in
+    one step where a slotted class would set its 18 fields one by one.
+    """
 
     options: Options
     names: tuple[str, ...]
@@ -177,13 +180,16 @@ def at_play(
 
 
 class Draft:
-    """A mutable working copy of a Position (same attribute names)."""
+    """A mutable working copy of a Position (same attribute names, and no others)."""
 
     def __init__(self, position: Position) -> None:
-        self.__dict__.update(zip(_POSITION_FIELDS, _read_position(position)))
+        self.__dict__.update(position.__dict__)
 
     def freeze(self) -> Position:
-        return Position(*_read_position(self))
+        # Copies the fields the way __init__ would store them, without its frozen setattr calls.
+        position = object.__new__(Position)
+        position.__dict__.update(self.__dict__)
+        return position
 
     def set_status(self, seat: int, role: int, status: str) -> None:
         row = list(self.status[seat])  # type: ignore[attr-defined]
@@ -203,10 +209,6 @@ class Draft:
 def monster_alive(enemies: tuple[Enemy, ...], monster: str) -> bool:
     """Epic monsters' abilities last while they are on the table."""
     return any(e.epic and e.monster == monster for e in enemies)
-
-
-_POSITION_FIELDS = tuple(f.name for f in fields(Position))
-_read_position = attrgetter(*_POSITION_FIELDS)
 
 
 def _replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
