@@ -183,7 +183,7 @@ class DiceReader:
         photo_fallback: bool = False,
         prototypes: Prototypes | None = None,
     ) -> None:
-        """`photo_fallback`: when no die outline is found, read the middle of the image as one
+        """`photo_fallback`: when no die is read, read the middle of the image as one
         die (flagged unsure) - for photos of a single die filling the frame, never for a tray
         camera, where an empty tray must read as no dice. `prototypes`: taught faces of custom
         dice (vision.prototypes), read by embedding before the standard kinds."""
@@ -208,9 +208,12 @@ class DiceReader:
         frame = check_image(frame)
         self._standard(expect)  # ValueError for unknown kinds, before any work
         found = detect(frame)
-        if not found.dice and self.photo_fallback:
-            found = replace(found, dice=(middle_of(frame),))
-        return self._reading(frame, found, expect)
+        reading = self._reading(frame, found, expect)
+        if not reading.dice and self.photo_fallback:
+            # nothing read: no outline found, or only parts of a die that fills the photo
+            # (its pips), which the classifier saw hold no die
+            reading = self._reading(frame, replace(found, dice=(middle_of(frame),)), expect)
+        return reading
 
     def _reading(
         self, frame: np.ndarray, found: Detection, expect: Sequence[str] | None
