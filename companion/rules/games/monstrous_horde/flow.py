@@ -8,6 +8,7 @@ phase moves on by itself until a player has to choose (team, reroll, act) or the
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import fields
 from functools import lru_cache
 from itertools import combinations
 
@@ -15,7 +16,7 @@ from ...core import RankedMove, RollRequest
 from ...errors import IllegalMove
 from .assign import Board
 from .moves import Ability, Play, Reroll, Team
-from .position import Draft, Enemy, Position, Showdown, Task, Turn
+from .position import Draft, Enemy, Position, Showdown, Task, Turn, built
 from .rules import (
     BEAR_DICE,
     DRUID,
@@ -231,9 +232,11 @@ _HANDLERS: dict[str, Callable[[Draft, Task, list[int]], None]] = {
 
 
 def _with(turn: Turn, **changes: object) -> Turn:
-    values = {name: getattr(turn, name) for name in Turn.__slots__}  # type: ignore[attr-defined]
-    values.update(changes)
-    return Turn(**values)
+    assert changes.keys() <= _TURN_FIELDS, changes
+    return built(Turn, {**turn.__dict__, **changes})
+
+
+_TURN_FIELDS = {f.name for f in fields(Turn)}
 
 
 def _defeated(pos: Position | Draft) -> tuple[int, ...]:

@@ -7,7 +7,7 @@ therefore never leaves a half-changed position behind.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from .rules import (
     HEAD_POINTS,
@@ -22,6 +22,7 @@ from .rules import (
     Options,
 )
 
+V = TypeVar("V")
 Task = tuple[Any, ...]
 """A pending chance step: (kind, *arguments), e.g. ("epic", 2) or ("enemies", (0, 3))."""
 
@@ -67,9 +68,9 @@ class Enemy:
         return f"{'Ogre' if self.kind == 'ogre' else 'enemy'} {self.d20}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Turn:
-    """What the active player has on the table this turn."""
+    """What the active player has on the table this turn (no __slots__: see `built`)."""
 
     team: tuple[int, ...] = ()  # role indices of the melee team (inspired dice join it)
     values: tuple[int | None, ...] = (None,) * len(ROLES)  # current value of each character
@@ -107,8 +108,7 @@ class Showdown:
 class Position:
     """Everything about a game at one moment; plain values only.
 
-    No __slots__ on purpose: every step copies a position, and a Draft copies its __dict__ in
-    one step where a slotted class would set its 18 fields one by one.
+    No __slots__ on purpose: every step copies a position (see `built`).
     """
 
     options: Options
@@ -186,10 +186,7 @@ class Draft:
         self.__dict__.update(position.__dict__)
 
     def freeze(self) -> Position:
-        # Copies the fields the way __init__ would store them, without its frozen setattr calls.
-        position = object.__new__(Position)
-        position.__dict__.update(self.__dict__)
-        return position
+        return built(Position, self.__dict__)
 
     def set_status(self, seat: int, role: int, status: str) -> None:
         row = list(self.status[seat])  # type: ignore[attr-defined]
@@ -204,6 +201,17 @@ class Draft:
 
     def set_enemy(self, slot: int, enemy: Enemy) -> None:
         self.enemies = _replace_at(self.enemies, slot, enemy)  # type: ignore[attr-defined]
+
+
+def built(cls: type[V], values: dict[str, Any]) -> V:
+    """An instance of a frozen dataclass holding `values` (every field, by name) as given.
+
+    Positions and turns are copied at every step of a game; filling the new object's __dict__
+    in one go skips __init__'s frozen setattr per field, a third of a step's cost.
+    """
+    value = object.__new__(cls)
+    value.__dict__.update(values)
+    return value
 
 
 def monster_alive(enemies: tuple[Enemy, ...], monster: str) -> bool:
