@@ -7,11 +7,13 @@ Dice come from a seeded roller through the same `apply()` as camera readings. Tw
 from __future__ import annotations
 
 import functools
+import gc
 import operator
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .core import CHANCE, GameState, Move, Roll
@@ -88,15 +90,33 @@ def play_batch(name: str, players: int, seed: int, policy: str, indices: range) 
     scores = [0] * players
     turns = 0
     cpu = time.process_time()
-    for index in indices:
-        rng = random.Random(f"{seed}:{index}")
-        result = play_game(game.new_state([f"P{i + 1}" for i in range(players)]), rng, chooser)
-        for seat in result.winners:
-            wins[seat] += 1 / len(result.winners)
-        for seat, score in enumerate(result.scores):
-            scores[seat] += score
-        turns += result.turns
+    with _rare_collections():
+        for index in indices:
+            rng = random.Random(f"{seed}:{index}")
+            result = play_game(game.new_state([f"P{i + 1}" for i in range(players)]), rng,
+                               chooser)
+            for seat in result.winners:
+                wins[seat] += 1 / len(result.winners)
+            for seat, score in enumerate(result.scores):
+                scores[seat] += score
+            turns += result.turns
     return Tally(len(indices), tuple(wins), tuple(scores), turns, time.process_time() - cpu)
+
+
+@contextmanager
+def _rare_collections(first_generation: int = 20_000) -> Iterator[None]:
+    """Run the cyclic garbage collector less often while games are played.
+
+    Self-play makes millions of short-lived values that reference counting frees at once; at
+    the default threshold (700 new containers) the collector still runs every few steps and
+    finds nothing, which cost ~8% of the run. The old thresholds come back afterwards.
+    """
+    old = gc.get_threshold()
+    gc.set_threshold(first_generation, *old[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
 
 
 @dataclass(frozen=True)

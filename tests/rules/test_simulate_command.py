@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from companion.cli import main
@@ -37,3 +39,9 @@ def test_worker_processes_play_the_same_games() -> None:
     split = simulate("monstrous-horde", 2, 4, seed=3, jobs=2)
     assert split.tally.wins == alone.tally.wins and split.tally.scores == alone.tally.scores
     assert split.mean_turns == alone.mean_turns
+
+
+def test_simulation_leaves_the_garbage_collector_as_it_found_it() -> None:
+    before = gc.get_threshold()
+    simulate("monstrous-horde", 2, 2, seed=5)
+    assert gc.get_threshold() == before
