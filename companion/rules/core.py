@@ -47,11 +47,9 @@ class RollRequest:
                 f"{self.reason}: wanted {len(self.dice)} dice ({', '.join(self.dice)}), "
                 f"got {len(roll.dice)}"
             )
-        if all(d.kind == k for d, k in zip(roll.dice, self.dice)):  # already in order
-            read = tuple(die_kind(k, custom).read(d.value) for d, k in zip(roll.dice, self.dice))
-            if read == roll.values:
-                return roll  # the usual case: values already as games count them
-            return Roll(tuple(DieValue(k, v) for k, v in zip(self.dice, read)))
+        if all(d.kind == k and type(d.value) is int and d.value in die_kind(k, custom).faces
+               for d, k in zip(roll.dice, self.dice)):
+            return roll  # the usual case: in order, values already as games count them
         pending = list(roll.dice)
         ordered: list[DieValue] = []
         for kind_name in self.dice:

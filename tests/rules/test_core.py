@@ -62,6 +62,11 @@ def test_roll_requests_match_dice_by_kind_in_any_order() -> None:
     request = RollRequest(("d4", "d20"), "test")
     checked = request.check(Roll.parse("roll d20=0017 d4=3"))
     assert checked.text() == "roll d4=3 d20=17"
+    in_order = RollRequest(("d10", "d%", "d10"), "test")
+    assert in_order.check(Roll.parse("roll d10=0 d%=00 d10=7")).values == (10, 100, 7)
+    assert in_order.check(Roll.parse("roll d10=10 d%=30 d10=7")).values == (10, 30, 7)
+    with pytest.raises(BadRoll, match="a d10 has no face 11"):
+        in_order.check(Roll.parse("roll d10=11 d%=30 d10=7"))
     with pytest.raises(BadRoll, match="wanted 2 dice"):
         request.check(Roll.parse("roll d4=3"))
     with pytest.raises(BadRoll, match="wanted d4, d20, got d4, d12"):

@@ -15,12 +15,13 @@ because whatever the larger group allows afterwards, the smaller one allows too.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ...core import RankedMove
 from ...errors import IllegalMove
 from .moves import DieUse, Group, Play
-from .position import Position
+from .position import Enemy, Position
 from .rules import (
     BARBARIAN,
     BEAR_DICE,
@@ -69,6 +70,20 @@ class Target(NamedTuple):
     label: str
 
 
+@lru_cache(maxsize=1024)
+def _enemy_targets(enemy: Enemy, slot: int) -> tuple[Target, ...]:
+    """What an enemy in line-up slot `slot` offers to hit (cached: enemies are values)."""
+    if enemy.monster == "hydra" and enemy.epic:
+        return (*(Target(HEAD, v, f"h{i + 1}", HEAD_POINTS, f"Hydra head {v}")
+                  for i, v in enumerate(enemy.heads)),
+                Target(FINAL, 20, _SLOTS[slot], HEAD_POINTS, "Hydra's last head 20"))
+    return (Target(OTHER, enemy.need, _SLOTS[slot], enemy.points, enemy.label()),)
+
+
+_MEND_TARGETS = tuple(Target(MEND, role.sides, role.name, 0, role.name.capitalize())
+                      for role in ROLES)
+
+
 @dataclass(frozen=True, slots=True)
 class Effect:
     """What a play does: what it defeats and heals, and what that is worth."""
@@ -113,20 +128,10 @@ class Board:
         self.unlock = hydra is None or pos.options.hydra_unlock == "same-turn"
         targets: list[Target] = []
         for slot, enemy in enumerate(pos.enemies):
-            if enemy.d20 is None:
-                continue
-            if enemy is hydra:
-                targets += [Target(HEAD, v, f"h{i + 1}", HEAD_POINTS, f"Hydra head {v}")
-                            for i, v in enumerate(enemy.heads)]
-                targets.append(Target(FINAL, 20, _SLOTS[slot], HEAD_POINTS,
-                                      "Hydra's last head 20"))
-            elif self.unlock:
-                targets.append(Target(OTHER, enemy.need, _SLOTS[slot], enemy.points,
-                                      enemy.label()))
-        for role, status in enumerate(pos.status[pos.seat]):
-            if status == WOUNDED:  # PREVIOUS_WOUNDS_ONLY: this turn's 1s are not wounded yet
-                targets.append(Target(MEND, ROLES[role].sides, ROLES[role].name, 0,
-                                      ROLES[role].name.capitalize()))
+            if enemy.d20 is not None and (enemy is hydra or self.unlock):
+                targets += _enemy_targets(enemy, slot)
+        # PREVIOUS_WOUNDS_ONLY: this turn's 1s are not wounded yet
+        targets += [_MEND_TARGETS[r] for r, s in enumerate(pos.status[pos.seat]) if s == WOUNDED]
         targets.sort()
         self.targets = targets
         self.by_ref = {t.ref: t for t in targets}
