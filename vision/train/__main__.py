@@ -27,7 +27,10 @@ from vision.train.train import TrainConfig, train
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__)
     p.add_argument("--minutes", type=float, default=38.0, help="training time budget")
-    p.add_argument("--synthetic", type=int, default=40_000, help="rendered training crops")
+    p.add_argument("--synthetic", type=int, default=32_000, help="rendered training crops")
+    p.add_argument(
+        "--synthetic-extra", type=int, default=16_000, help="more renders, from another seed"
+    )
     p.add_argument("--synthetic-test", type=int, default=2_800, help="rendered held-out crops")
     p.add_argument("--workers", type=int, default=2, help="rendering processes")
     p.add_argument("--seed", type=int, default=0)
@@ -50,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     real_test = dataset.real(test_photos, "heldout", args.workers, size=INPUT_SIZE)
     syn_test = dataset.synthetic(args.synthetic_test, args.seed + 2, args.workers, INPUT_SIZE)
     syn_train = dataset.synthetic(args.synthetic, args.seed + 1, args.workers)
+    if args.synthetic_extra:
+        extra = dataset.synthetic(args.synthetic_extra, args.seed + 3, args.workers)
+        syn_train = dataset.concat(syn_train, extra)
     log(f"data ready: {len(syn_train)} renders, {len(real_train)} real crops")
 
     model, summary = train(

@@ -98,3 +98,8 @@ def real(photos: list[Photo], name: str, workers: int = 2, size: int = CACHE_SIZ
     labels = np.array([_labels(p.kind, p.value, "flat") for p in photos], np.int64)
     np.savez(cache, images=images, kinds=labels[:, 0], values=labels[:, 1], states=labels[:, 2])
     return Arrays(images, labels[:, 0], labels[:, 1], labels[:, 2])
+
+
+def concat(*parts: Arrays) -> Arrays:
+    """One Arrays holding all the parts' rows, in order."""
+    return Arrays(*(np.concatenate([getattr(p, f) for p in parts]) for f in Arrays.__annotations__))

@@ -108,11 +108,11 @@ def train(
     weights = _real_weights(real) if n_real else None
     budget = config.minutes * 60.0
     start = time.monotonic()
-    total_steps = None
-    step = 0
-    seen = 0
+    step = seen = 0
     model.train()
-    while True:
+    # The schedule follows elapsed time, not a step count: on a shared CPU the speed varies, and
+    # the run must end on time whatever the other processes do.
+    while (progress := (time.monotonic() - start) / budget) < 1.0:
         idx_s = rng.integers(0, len(synthetic), n_syn)
         parts = [(synthetic, idx_s)]
         if n_real:
@@ -122,15 +122,8 @@ def train(
         values = torch.from_numpy(np.concatenate([a.values[i] for a, i in parts]))
         states = torch.from_numpy(np.concatenate([a.states[i] for a, i in parts]))
         x = augment(imgs, gen)
-        if total_steps is None and step == 30:
-            per_step = (time.monotonic() - start) / 30
-            total_steps = max(60, int(budget / per_step))
-            log(f"{per_step * 1000:.0f} ms/step -> {total_steps} steps in {config.minutes} min")
-        horizon = total_steps or 10**9
-        warm = 100
-        lr_scale = (
-            min(1.0, (step + 1) / warm) * 0.5 * (1 + math.cos(math.pi * min(1.0, step / horizon)))
-        )
+        warm = min(1.0, (step + 1) / 100)
+        lr_scale = warm * 0.5 * (1 + math.cos(math.pi * progress))
         for group in opt.param_groups:
             group["lr"] = config.lr * max(lr_scale, 0.01)
         loss = losses(model(x), kinds, values, states)
@@ -140,12 +133,7 @@ def train(
         step += 1
         seen += len(x)
         if step % 200 == 0:
-            log(
-                f"step {step}/{horizon} loss {loss.item():.3f} "
-                f"{(time.monotonic() - start) / 60:.1f} min"
-            )
-        if total_steps is not None and step >= total_steps:
-            break
+            log(f"step {step} ({progress:.0%} of the time) loss {loss.item():.3f}")
     model.eval()
     return model, {
         "steps": step,
