@@ -48,10 +48,10 @@ class GameResult:
 def play_game(state: GameState, rng: random.Random, policy: Policy) -> GameResult:
     """Play `state` to its end: rolls from `rng`, choices from `policy`."""
     steps = 0
-    while state.current_player is not None:
+    while (actor := state.current_player) is not None:
         if steps >= MAX_STEPS:
             raise RulesError(f"{state.game.name}: no end after {MAX_STEPS} steps")
-        if state.current_player == CHANCE:
+        if actor == CHANCE:
             wanted = state.roll_wanted()
             assert wanted is not None
             state.apply(Roll.random(wanted, rng))

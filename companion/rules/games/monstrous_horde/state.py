@@ -63,7 +63,7 @@ class HordeState(GameState):
                 raise BadRoll("no roll is wanted now: a player chooses a move"
                               if pos.phase != "over" else "the game is over")
             checked = wanted.check(move)
-            new = flow.apply_roll(pos, [int(v) for v in checked.values])
+            new = flow.apply_roll(pos, [int(d.value) for d in checked.dice])
         else:
             if pos.phase == "over":
                 raise IllegalMove("the game is over")
