@@ -412,7 +412,10 @@ class _Search:
             return _undominated(found)
         found += [(s, 0, None) for s in by_sum.get(need, ())]
         if not have:
-            return _undominated(found)
+            # One total and no abilities: no subset holds another (every die shows 1 or more),
+            # so nothing is dominated and only _undominated's ordering is left to do.
+            found.sort(key=_option_size)
+            return found
         if have & GUIDANCE:
             for delta, mod in ((1, "+1"), (-1, "-1")):
                 for subset in by_sum.get(need - delta, ()):
@@ -494,11 +497,16 @@ def _subsets_by_sum(values: tuple[int, ...]) -> dict[int, list[int]]:
 _NOTHING: dict[int, Any] = {0: None}  # hitting nothing; shared, never changed (callers copy)
 
 
+def _option_size(option: tuple[int, int, Any]) -> tuple[int, int]:
+    """Fewer dice, then fewer abilities, first."""
+    return option[0].bit_count(), option[1].bit_count()
+
+
 def _undominated(options: list[tuple[int, int, Any]]) -> list[tuple[int, int, Any]]:
     """Drop an option when another uses a subset of its dice and of its abilities."""
     if len(options) < 2:
         return options
-    options.sort(key=lambda o: (o[0].bit_count(), o[1].bit_count()))
+    options.sort(key=_option_size)
     kept: list[tuple[int, int, Any]] = []
     for subset, cost, spec in options:
         if not any(s & ~subset == 0 and c & ~cost == 0 for s, c, _ in kept):
