@@ -475,13 +475,14 @@ def _play(pos: Position, play: Play) -> Position:
     assert seat is not None
     d = Draft(pos)
     trolls: list[int] = []
-    heads_hit = {int(ref[1:]) - 1 for ref in effect.defeated if ref.startswith("h")}
+    heads_hit = {int(ref[1:]) - 1 for ref in effect.defeated if ref[0] == "h"}
+    slots_hit = {int(ref[1:]) - 1 for ref in effect.defeated if ref[0] == "e"}
     points = effect.points
     for slot, enemy in enumerate(pos.enemies):
         if heads_hit and enemy.monster == "hydra" and enemy.epic:
             left = tuple(v for i, v in enumerate(enemy.heads) if i not in heads_hit)
             d.set_enemy(slot, Enemy(20, None, "hydra", left))
-        if f"e{slot + 1}" in effect.defeated:
+        if slot in slots_hit:
             if enemy.monster == "troll" and enemy.epic:
                 trolls.append(slot)  # points wait for the regeneration roll
                 points -= MONSTER_POINTS["troll"]
@@ -500,7 +501,7 @@ def _play(pos: Position, play: Play) -> Position:
     d.last = pos.last[:seat] + (tuple(last),) + pos.last[seat + 1:]
     d.turn = _with(turn, kills=len(effect.defeated))
     queue: list[Task] = [("regen", slot) for slot in trolls]
-    dragon = any(e.epic and e.monster == "dragon" and not e.defeated for e in d.enemies)
+    dragon = d.monster_alive("dragon")
     standing = tuple(r for r, s in enumerate(d.status[seat]) if s == READY)
     if dragon and standing:  # FIRE_BREATH_AFTER_WOUNDS
         queue.append(("breath", standing))

@@ -216,7 +216,7 @@ def built(cls: type[V], values: dict[str, Any]) -> V:
 
 def monster_alive(enemies: tuple[Enemy, ...], monster: str) -> bool:
     """Epic monsters' abilities last while they are on the table."""
-    return any(e.epic and e.monster == monster for e in enemies)
+    return any(e.monster == monster and e.epic for e in enemies)  # the cheap test first
 
 
 def _replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
