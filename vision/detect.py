@@ -35,6 +35,8 @@ OPEN_SIZE = 5  # working pixels: lines thinner than this between surfaces are dr
 HALO = 3  # working pixels: the gradient band around a die's outline
 LIGHTNESS_WEIGHT = 0.5  # shading and shadows move L far more than they move a/b
 EDGE_MARGIN = 2  # a box within this many working pixels of the border is cut by the frame
+MERGED_SIZE = 1.8  # a region this many times the median die is dice pressed together ...
+MERGED_ASPECT = 1.7  # ... and so is a lone region this elongated (when more are expected)
 HAND_AREA = 0.07  # a blob over this fraction of the frame is a hand (or an arm), not a die
 HAND_EDGE_AREA = 0.03  # ... or over this fraction while reaching in from the frame border
 HAND_MAX_AREA = 0.3  # a blob over this fraction of the frame is the tray itself, not a hand
@@ -305,8 +307,12 @@ def _box_of(
     return DieBox(box=box, cut=bool(cut), elongation=float(long_side / short_side))
 
 
-def detect(frame: np.ndarray, side: int = WORK_SIDE) -> Detection:
-    """Find every die in a BGR frame (any tray, 1-25 dice, touching or not)."""
+def detect(frame: np.ndarray, side: int = WORK_SIDE, at_least: int = 0) -> Detection:
+    """Find every die in a BGR frame (any tray, 1-25 dice, touching or not).
+
+    `at_least`: how many dice are known to be there (the roll the game asked for); when fewer
+    are found, the regions most likely to be dice pressed together are cut in two.
+    """
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
         raise ValueError(f"expected a BGR frame, got shape {frame.shape}")
     small, scale = working_image(frame, side)
@@ -317,18 +323,42 @@ def detect(frame: np.ndarray, side: int = WORK_SIDE) -> Detection:
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
     radius = die_radius(dist)
     if radius < SMALL_DICE and scale < 1.0 and side < MAX_SIDE:
-        return detect(frame, side * 2)  # dice too small at this scale (a big photo): look closer
+        return detect(frame, side * 2, at_least)  # dice too small here (a big photo): look closer
     if radius < 2.0:
         return Detection(dice=(), hand=hand, die_side=0.0)
     count, labels = split_dice(mask, dist, radius)
+    regions = [p for p in label_points(labels, count)[1:] if len(p)]
+    regions = _split_to(regions, at_least)
     dice = [
         found
-        for points in label_points(labels, count)[1:]
+        for points in regions
         if (found := _box_of(points, mask.shape, scale, frame.shape, radius))
     ]
     row = max(1, int(2 * radius / scale))
     dice.sort(key=lambda d: (d.box[1] // row, d.box[0]))
     return Detection(dice=tuple(dice), hand=hand, die_side=2.0 * radius / scale)
+
+
+def _split_to(regions: list[np.ndarray], wanted: int) -> list[np.ndarray]:
+    """Cut the biggest regions in two (k-means on their pixels) until there are `wanted`: a
+    region well over the typical die's size, or a lone region twice as long as it is wide."""
+    regions = list(regions)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    while 0 < len(regions) < wanted:
+        sizes = [len(r) for r in regions]
+        biggest = int(np.argmax(sizes))
+        points = regions[biggest].astype(np.float32)
+        if len(regions) > 1:
+            merged = sizes[biggest] >= MERGED_SIZE * float(np.median(sizes))
+        else:
+            (_, _), (rw, rh), _ = cv2.minAreaRect(points)
+            merged = max(rw, rh) >= MERGED_ASPECT * max(min(rw, rh), 1.0)
+        if not merged:
+            break
+        _, halves, _ = cv2.kmeans(points, 2, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+        pixels = regions.pop(biggest)
+        regions += [pixels[halves.ravel() == 0], pixels[halves.ravel() == 1]]
+    return regions
 
 
 def _not_dice(mask: np.ndarray, tray: Box) -> tuple[np.ndarray, bool]:

@@ -207,7 +207,7 @@ class DiceReader:
         """Read every die in one BGR frame; `expect` lists the kinds rolled (with repeats)."""
         frame = check_image(frame)
         self._standard(expect)  # ValueError for unknown kinds, before any work
-        found = detect(frame)
+        found = detect(frame, at_least=len(expect) if expect else 0)
         reading = self._reading(frame, found, expect)
         if not reading.dice and self.photo_fallback:
             # nothing read: no outline found, or only parts of a die that fills the photo
@@ -296,7 +296,7 @@ class DiceReader:
         deadline = self.clock() + timeout
         while True:
             frame = check_image(source.read())
-            found = detect(frame)
+            found = detect(frame, at_least=len(expect) if expect else 0)
             if settler.feed(frame, found.hand):
                 if on_settled is not None:
                     on_settled()

@@ -152,3 +152,22 @@ def test_small_dice_in_a_big_photo_are_looked_at_closer() -> None:
     tp, nf, nt = match_counts([d.box for d in found.dice], list(scene.boxes))
     assert tp >= nt - 1 and nf <= nt + 1
     assert 70 < found.die_side < 130  # measured at a closer working scale than 320 px
+
+
+def test_knowing_how_many_dice_were_rolled_cuts_merged_dice_apart() -> None:
+    frame = np.full((960, 1280, 3), (70, 110, 40), np.uint8)
+    # four dice pressed into a square block, no seams: one die to the eye, one blob here
+    for x, y in ((400, 400), (490, 400), (400, 490), (490, 490)):
+        cv2.rectangle(frame, (x, y), (x + 90, y + 90), (230, 230, 230), -1)
+    for x in (200, 850, 1050):  # and three loose dice of the same size
+        cv2.rectangle(frame, (x, 200), (x + 90, 290), (40, 40, 200), -1)
+    assert len(detect(frame).dice) == 4
+    told = detect(frame, at_least=7)
+    assert len(told.dice) == 7
+    block = sorted(d.box[:2] for d in told.dice if d.box[1] > 350)
+    for (x, y), (ex, ey) in zip(block, [(400, 400), (400, 490), (490, 400), (490, 490)]):
+        assert abs(x - ex) < 16 and abs(y - ey) < 16
+    # a lone square die is not cut just because two were expected
+    single = np.full((960, 1280, 3), (70, 110, 40), np.uint8)
+    _square(single, 600, 500, 100, 15, (230, 230, 230))
+    assert len(detect(single, at_least=2).dice) == 1
