@@ -55,7 +55,7 @@ def _touching(boxes: list[tuple[int, ...]], gap: int = 4) -> list[bool]:
 
 
 def detection_on_renders() -> None:
-    tp = found = total = touch_total = touch_found = hands = 0
+    tp = found = total = touch_total = touch_found = hands = told_tp = told_found = 0
     times = []
     for k in range(TRAYS):
         image, dice = render_tray(1 + (k * 7) % 25, seed=5000 + k)
@@ -68,6 +68,9 @@ def detection_on_renders() -> None:
         found += len(boxes)
         total += len(truth)
         hands += det.hand
+        told = [d.box for d in detect(image, at_least=len(truth)).dice]
+        told_tp += matched(told, truth)
+        told_found += len(told)
         for box, touches in zip(truth, _touching(truth), strict=True):
             if touches:
                 touch_total += 1
@@ -77,6 +80,10 @@ def detection_on_renders() -> None:
         f"recall {tp / total:.3f}, precision {tp / max(1, found):.3f}, "
         f"recall on touching dice {touch_found / max(1, touch_total):.3f}, "
         f"false 'hand' on {hands} of {TRAYS} trays; detect median {statistics.median(times):.1f} ms"
+    )
+    print(
+        f"  told how many dice were rolled (expect): recall {told_tp / total:.3f}, "
+        f"precision {told_tp / max(1, told_found):.3f}"
     )
 
 
