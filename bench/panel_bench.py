@@ -174,7 +174,8 @@ def run(phones: int, seconds: float) -> dict[str, float]:
     return {
         "requests": sum(len(v) for v in load.latency.values()),
         "errors": len(load.errors),
-        "page_p50_ms": pct(load.latency["page"], 0.5), "page_p99_ms": pct(load.latency["page"], .99),
+        "page_p50_ms": pct(load.latency["page"], 0.5),
+        "page_p99_ms": pct(load.latency["page"], 0.99),
         "api_p50_ms": pct(load.latency["api"], 0.5), "api_p99_ms": pct(load.latency["api"], 0.99),
         "act_p99_ms": pct(load.latency["act"], 0.99),
         "live_p50_ms": pct(delays, 0.5), "live_p99_ms": pct(delays, 0.99),

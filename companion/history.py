@@ -457,7 +457,8 @@ class History:
     def replay(self, record: GameRecord) -> Position:
         """Rebuild a game by replaying its committed events through the rules engine."""
         try:
-            state = self.games_registry.get_game(record.game)().new_state(list(record.players), record.options)
+            game = self.games_registry.get_game(record.game)()
+            state = game.new_state(list(record.players), record.options)
         except RulesError as exc:
             raise HistoryError(f"game {record.id} cannot be set up again: {exc}") from exc
         pos = Position(record, state)

@@ -19,7 +19,8 @@ def fitting_roll(snapshot: dict[str, Any], rng: random.Random) -> Roll:
     return Roll.random(RollRequest.from_json(snapshot["roll_wanted"]), rng)
 
 
-def tray(roll: Roll, unsure: int | None = None, jpeg: bytes | None = b"\xff\xd8tray") -> TrayReading:
+def tray(roll: Roll, unsure: int | None = None,
+         jpeg: bytes | None = b"\xff\xd8tray") -> TrayReading:
     """What the camera would hand over for `roll`: one boxed die each, one of them unsure."""
     dice = tuple(
         DieReading(d.kind, d.value, 0.41 if i == unsure else 0.97,

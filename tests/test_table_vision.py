@@ -17,7 +17,8 @@ pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.exists(), reason="no shipped m
 
 @pytest.fixture
 def table(tmp_path):
-    session = TableSession(History(tmp_path / "v.db"), camera_dice_source(f"replay:{samples_dir()}"))
+    camera = camera_dice_source(f"replay:{samples_dir()}")
+    session = TableSession(History(tmp_path / "v.db"), camera)
     session.new_game(GAME, PLAYERS)
     return session
 

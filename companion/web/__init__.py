@@ -20,7 +20,8 @@ from companion.web.errors import register_errors
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the panel. Config keys: TABLE (a ready session) or DB_PATH (+ DICE_SOURCE),
-    PIN (else a random 4-digit one kept in the database), PUBLIC_URL (what the QR code points phones at)."""
+    PIN (else a random 4-digit one kept in the database), PUBLIC_URL (what the QR code
+    points phones at)."""
     app = Flask(__name__)
     app.config.from_mapping(
         SECRET_KEY=None,

@@ -32,7 +32,7 @@ def body() -> dict[str, Any]:
 
 def field(data: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
     value = data.get(name)
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise BadRequest(f"'{name}' must be a {want}")
     return value

@@ -61,7 +61,7 @@ def rs_remainder(data: list[int], degree: int) -> list[int]:
     """The `degree` error-correction codewords of a block."""
     generator = [1]
     for i in range(degree):  # multiply by (x - a^i)
-        generator = [c ^ _mul(g, _EXP[i]) for g, c in zip(generator + [0], [0] + generator,
+        generator = [c ^ _mul(g, _EXP[i]) for g, c in zip([*generator, 0], [0, *generator],
                                                            strict=True)]
     generator = generator[::-1][1:]  # highest power first, leading 1 dropped
     remainder = [0] * degree

@@ -28,8 +28,8 @@ def events(table) -> list:
 def test_watching_needs_no_pin_but_acting_does(watcher, started, table):
     assert watcher.get("/api/state").json["game"]["players"] == PLAYERS
     before = events(table)
-    for path, body in [("/api/roll", {"roll": LINE_UP.text()}), ("/api/undo", {}), ("/api/confirm", {}),
-                       ("/api/games", {"game": GAME, "players": PLAYERS})]:
+    for path, body in [("/api/roll", {"roll": LINE_UP.text()}), ("/api/undo", {}),
+                       ("/api/confirm", {}), ("/api/games", {"game": GAME, "players": PLAYERS})]:
         answer = watcher.post(path, json=body)
         assert answer.status_code == 403 and "PIN" in answer.json["error"]
     assert events(table) == before and watcher.get("/api/access").json == {"can_act": False}
