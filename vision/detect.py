@@ -33,6 +33,7 @@ ODD_COLOUR = 22.0  # Lab units from a plain surface's colour: a die leaking into
 SEAM = 8  # working pixels: half the widest seam or rim between two surfaces
 OPEN_SIZE = 5  # working pixels: lines thinner than this between surfaces are dropped
 HALO = 3  # working pixels: the gradient band around a die's outline
+BOX_TRIM = 1.0  # working pixels per side between a die's region and its true outline
 LIGHTNESS_WEIGHT = 0.5  # shading and shadows move L far more than they move a/b
 EDGE_MARGIN = 2  # a box within this many working pixels of the border is cut by the frame
 MERGED_SIZE = 1.8  # a region this many times the median die is dice pressed together ...
@@ -298,11 +299,16 @@ def _box_of(
     x, y, w, h = cv2.boundingRect(points)
     cut = _at_border(x, y, w, h, work_shape)
     full_h, full_w = shape[:2]
+    # What is left of the colour edge and the die's contact shadow widens the region by about
+    # BOX_TRIM on every side; the crop convention wants the die itself.
+    # (not on a side cut by the frame edge: the die goes on past it).
+    trim = min(BOX_TRIM, 0.15 * min(w, h))
+    sh, sw = work_shape[:2]
     box = (
-        max(0, int(np.floor(x / scale))),
-        max(0, int(np.floor(y / scale))),
-        min(full_w, int(np.ceil((x + w) / scale))),
-        min(full_h, int(np.ceil((y + h) / scale))),
+        max(0, round((x + trim * (x > EDGE_MARGIN)) / scale)),
+        max(0, round((y + trim * (y > EDGE_MARGIN)) / scale)),
+        min(full_w, round((x + w - trim * (x + w < sw - EDGE_MARGIN)) / scale)),
+        min(full_h, round((y + h - trim * (y + h < sh - EDGE_MARGIN)) / scale)),
     )
     return DieBox(box=box, cut=bool(cut), elongation=float(long_side / short_side))
 
