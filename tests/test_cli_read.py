@@ -115,16 +115,26 @@ def _held_out_photos(per_kind: int) -> list[tuple[Path, str, int]]:
     reason=f"real photos not available at {DATASETS} (read in place, never copied)",
 )
 def test_real_held_out_photos(capsys: pytest.CaptureFixture[str]) -> None:
-    photos = _held_out_photos(per_kind=6)
+    """Photos of one die on other surfaces, never trained on: the command reads them about as
+    well as the classifier does on the training pipeline's own die boxes."""
+    from vision.classify import Classifier
+    from vision.reader import load_image
+    from vision.train.realdata import locate_die
+
+    photos = _held_out_photos(per_kind=8)
     assert main(["read", "--json", *[str(p) for p, _, _ in photos]]) == 0
     results = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    kind_right = value_right = 0
+    classifier = Classifier()
+    kind_right = value_right = best_kind = best_value = 0
     for (path, kind, value), result in zip(photos, results, strict=True):
         assert result["image"] == str(path)
-        if not result["dice"]:
-            continue
+        assert result["dice"], f"{path.name}: nothing read"
         best = max(result["dice"], key=lambda d: d["confidence"])
         kind_right += best["die"] == kind
         value_right += best["die"] == kind and best["value"] == value
+        image = load_image(path)
+        face = classifier.classify(classifier.crops(image, [locate_die(image)]))[0]
+        best_kind += face.die == kind
+        best_value += face.die == kind and face.value == value
     assert kind_right / len(photos) >= 0.8
-    assert value_right / len(photos) >= 0.7
+    assert kind_right >= best_kind - 3 and value_right >= best_value - 3
