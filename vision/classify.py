@@ -100,6 +100,9 @@ class Classifier:
             raise ModelError(f"model card for {self.model_path} lacks {exc}") from exc
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
+        # Idle onnxruntime threads would otherwise spin after each run and starve the detector's
+        # OpenCV calls in the same frame (measured: read_frame median 55 ms -> 27 ms).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3
         try:
             self.session = ort.InferenceSession(
