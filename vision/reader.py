@@ -237,15 +237,20 @@ class DiceReader:
         allowed = clf.check_expect(standard or None)
         boxes = [d.box for d in found.dice]
         outputs = clf.run(clf.preprocess(clf.crops(frame, boxes)))
+        # boxes that hold no die (a shadow, a crumb) take no part in matching the expectation
+        no_die = clf.states.index("empty") if "empty" in clf.states else -1
+        empty = outputs["state"].argmax(axis=1) == no_die
         custom = [
             m if m is not None and (expect is None or m.prototype.die in expect) else None
             for m in self.prototypes.match(outputs["embedding"])
         ]
-        rest = [i for i, m in enumerate(custom) if m is None]
+        rest = [i for i, m in enumerate(custom) if m is None and not empty[i]]
         kinds = dict(zip(rest, self._expected_kinds(outputs["kind"][rest], standard), strict=True))
         dice = []
         for i, die in enumerate(found.dice):
             taught = custom[i]
+            if empty[i] and taught is None:
+                continue
             if taught is not None:
                 name, value, confidence = (
                     taught.prototype.die,
@@ -256,8 +261,6 @@ class DiceReader:
             else:
                 row = {key: values[i : i + 1] for key, values in outputs.items()}
                 face = clf.postprocess(row, [kinds[i]] if kinds[i] else allowed)[0]
-                if face.state == "empty":
-                    continue  # the detector's box holds no die (a shadow, a crumb)
                 name, value, confidence = face.die, face.value, face.confidence
                 why = unsure_reasons(
                     face.why_unsure, name, die, standard is not None and not kinds[i]
