@@ -19,7 +19,7 @@ from vision.classify import Classifier
 from vision.train import dataset
 from vision.train.evaluate import accuracy_by_kind, state_recall
 from vision.train.export import export_onnx, write_card, write_readme
-from vision.train.model import INPUT_SIZE, parameter_count
+from vision.train.model import INPUT_SIZE, DiceNet, parameter_count
 from vision.train.realdata import HELD_OUT_SEQUENCES, REPO, is_held_out, load_photos
 from vision.train.train import TrainConfig, train
 
@@ -34,6 +34,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--synthetic-test", type=int, default=2_800, help="rendered held-out crops")
     p.add_argument("--workers", type=int, default=2, help="rendering processes")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    p.add_argument("--init", type=Path, help="go on training these weights (artifacts/*.pt)")
     p.add_argument("--out", type=Path, default=REPO / "models" / "dice.onnx")
     return p.parse_args(argv)
 
@@ -58,10 +60,16 @@ def main(argv: list[str] | None = None) -> int:
         syn_train = dataset.concat(syn_train, extra)
     log(f"data ready: {len(syn_train)} renders, {len(real_train)} real crops")
 
-    model, summary = train(
-        syn_train, real_train, TrainConfig(minutes=args.minutes, seed=args.seed), log
+    init = None
+    if args.init:
+        init = DiceNet()
+        init.load_state_dict(torch.load(args.init))
+    config = TrainConfig(minutes=args.minutes, seed=args.seed, lr=args.lr)
+    model, summary = train(syn_train, real_train, config, log, init)
+    torch.save(
+        model.state_dict(),
+        args.out.with_suffix(".pt") if args.init else dataset.artifacts_dir() / "dice.pt",
     )
-    torch.save(model.state_dict(), dataset.artifacts_dir() / "dice.pt")
     export_onnx(model, args.out)
     training = {
         **summary,

@@ -30,6 +30,9 @@ class TrainConfig:
     lr: float = 3e-3
     weight_decay: float = 5e-4
     seed: int = 0
+    # Real photos teach kind, but each real die shows one or two values over thousands of frames,
+    # so their value labels teach "this orange d20 is a 15" (a shortcut), not reading digits.
+    real_values: bool = False
     # One thread: on this shared 2-core machine two OpenMP threads ran a step ~1.8x slower than
     # one whenever other work was running (threads wait on each other at every layer).
     threads: int = 1
@@ -94,14 +97,20 @@ def losses(
 
 
 def train(
-    synthetic: Arrays, real: Arrays, config: TrainConfig, log: Callable[[str], None] = print
+    synthetic: Arrays,
+    real: Arrays,
+    config: TrainConfig,
+    log: Callable[[str], None] = print,
+    init: DiceNet | None = None,
 ) -> tuple[DiceNet, dict]:
-    """Train a DiceNet within config.minutes; returns the model and a summary of the run."""
+    """Train a DiceNet (or go on training `init`) within config.minutes; returns it and a summary."""
     torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
     gen = torch.Generator().manual_seed(config.seed)
     rng = np.random.default_rng(config.seed)
-    model = DiceNet()
+    model = init or DiceNet()
+    if not config.real_values:
+        real = Arrays(real.images, real.kinds, np.full_like(real.values, IGNORE), real.states)
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     n_real = int(config.batch * config.real_fraction) if len(real) else 0
     n_syn = config.batch - n_real

@@ -1,0 +1,161 @@
+"""The shipped ONNX classifier, through the runtime wrapper: readings, expectation, bad models."""
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.classify import DEFAULT_MODEL, Classifier, file_sha256
+from vision.errors import ModelError
+from vision.train.labels import KINDS
+from vision.train.render import render_crop
+
+CASES = [
+    (k, v)
+    for k in KINDS
+    for v in {
+        "d4": (1, 4),
+        "d6": (2, 6),
+        "d8": (3, 8),
+        "d10": (6, 10),
+        "d%": (30, 100),
+        "d12": (9, 12),
+        "d20": (6, 17),
+    }[k]
+]
+
+
+@pytest.fixture(scope="module")
+def classifier() -> Classifier:
+    return Classifier(DEFAULT_MODEL)
+
+
+@pytest.fixture(scope="module")
+def crops(classifier: Classifier) -> list[np.ndarray]:
+    rng = np.random.default_rng(2024)
+    return [render_crop(rng, classifier.input_size, k, v).image for k, v in CASES]
+
+
+def test_card_matches_the_shipped_model() -> None:
+    card = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    assert card["sha256"] == file_sha256(DEFAULT_MODEL)
+    assert DEFAULT_MODEL.stat().st_size < 10_000_000
+    assert card["kinds"] == list(KINDS)
+    for kind in ("d4", "d6", "d8", "d10", "d20"):
+        assert 0.0 <= card["accuracy"]["real_held_out"][kind]["value"] <= 1.0
+    for kind in KINDS:
+        assert card["accuracy"]["synthetic_held_out"][kind]["n"] > 0
+
+
+def test_rendered_dice_kinds_read_right(classifier: Classifier, crops: list[np.ndarray]) -> None:
+    readings = classifier.classify(crops)
+    kinds_right = sum(r.die == k for r, (k, _) in zip(readings, CASES, strict=True))
+    assert kinds_right >= len(CASES) - 2, [(c, r.die) for c, r in zip(CASES, readings, strict=True)]
+    for r in readings:
+        assert 0.0 <= r.confidence <= 1.0
+        assert r.embedding.shape == (64,)
+        assert np.linalg.norm(r.embedding) == pytest.approx(1.0, abs=1e-4)
+
+
+def test_fresh_renders_read_as_well_as_the_card_says(classifier: Classifier) -> None:
+    """The card's synthetic figures hold on renders it never saw (another seed)."""
+    rng = np.random.default_rng(777)
+    cases = [(k, None) for k in KINDS for _ in range(8)]
+    samples = [render_crop(rng, classifier.input_size, k) for k, _ in cases]
+    readings = classifier.classify([s.image for s in samples])
+    kind_acc = np.mean([r.die == s.kind for r, s in zip(readings, samples, strict=True)])
+    value_acc = np.mean(
+        [(r.die, r.value) == (s.kind, s.value) for r, s in zip(readings, samples, strict=True)]
+    )
+    claimed = classifier.card["accuracy"]["synthetic_held_out"]["all"]
+    assert kind_acc >= claimed["kind"] - 0.1
+    assert value_acc >= claimed["value"] - 0.2
+    assert value_acc > 3 / 20  # far above guessing among a kind's faces
+
+
+def _logits_for(classifier: Classifier, label: str) -> dict[str, np.ndarray]:
+    kind = label.split(":")[0]
+    outputs = {
+        "kind": np.zeros((1, len(classifier.kinds)), np.float32),
+        "value": np.zeros((1, len(classifier.value_labels)), np.float32),
+        "state": np.array([[5.0, 0.0, 0.0]], np.float32),
+        "embedding": np.zeros((1, 64), np.float32),
+    }
+    outputs["kind"][0, classifier.kinds.index(kind)] = 9.0
+    outputs["value"][0, classifier.value_labels.index(label)] = 9.0
+    return outputs
+
+
+@pytest.mark.parametrize(("label", "value"), [("d10:10", 10), ("d%:100", 100), ("d%:30", 30)])
+def test_values_use_game_convention(classifier: Classifier, label: str, value: int) -> None:
+    reading = classifier.postprocess(_logits_for(classifier, label))[0]
+    assert (reading.die, reading.value) == (label.split(":")[0], value)
+    assert reading.confidence > 0.9 and not reading.unsure
+
+
+def test_value_is_read_among_the_chosen_kinds_faces(classifier: Classifier) -> None:
+    outputs = _logits_for(classifier, "d20:17")
+    outputs["kind"][0, classifier.kinds.index("d6")] = 8.0  # second choice
+    forced = classifier.postprocess(outputs, expect=["d6"])[0]
+    assert forced.die == "d6" and 1 <= forced.value <= 6
+    assert forced.confidence < 0.5  # the d6 logits give no clear face: unsure
+    assert forced.unsure
+
+
+def test_expect_restricts_the_kind(classifier: Classifier, crops: list[np.ndarray]) -> None:
+    d20 = crops[CASES.index(("d20", 17))]
+    forced = classifier.classify([d20], expect=["d6"])[0]
+    assert forced.die == "d6" and 1 <= forced.value <= 6
+    free = classifier.classify([d20], expect=["d6", "d20"])[0]
+    assert free.die == "d20"
+    with pytest.raises(ValueError):
+        classifier.classify([d20], expect=["d7"])
+
+
+def test_cocked_die_and_empty_crop_are_unsure(classifier: Classifier) -> None:
+    rng = np.random.default_rng(99)
+    odd = [render_crop(rng, classifier.input_size, "d20", None, "empty").image for _ in range(6)]
+    readings = classifier.classify(odd)
+    assert sum(r.unsure for r in readings) >= 4
+    assert all(r.why_unsure for r in readings if r.unsure)
+
+
+def test_empty_batch(classifier: Classifier) -> None:
+    assert classifier.classify([]) == []
+
+
+def test_crops_from_a_frame_use_the_boxes(classifier: Classifier) -> None:
+    frame = np.zeros((100, 200, 3), np.uint8)
+    out = classifier.crops(frame, [(10, 10, 50, 60), (150, 40, 199, 99)])
+    assert [c.shape for c in out] == [(classifier.input_size, classifier.input_size, 3)] * 2
+
+
+def test_missing_model_is_a_model_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="not found"):
+        Classifier(tmp_path / "nothing.onnx")
+
+
+def test_model_not_matching_its_card_is_refused(tmp_path: Path) -> None:
+    model = tmp_path / "dice.onnx"
+    model.write_bytes(DEFAULT_MODEL.read_bytes()[:5000])
+    shutil.copy(DEFAULT_MODEL.with_suffix(".json"), tmp_path / "dice.json")
+    with pytest.raises(ModelError, match="does not match"):
+        Classifier(model)
+
+
+def test_garbage_model_with_a_matching_card_is_a_model_error(tmp_path: Path) -> None:
+    model = tmp_path / "dice.onnx"
+    model.write_bytes(b"this is not an onnx file" * 10)
+    card = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    card["sha256"] = file_sha256(model)
+    (tmp_path / "dice.json").write_text(json.dumps(card))
+    with pytest.raises(ModelError, match="cannot load"):
+        Classifier(model)
+
+
+def test_missing_card_is_a_model_error(tmp_path: Path) -> None:
+    shutil.copy(DEFAULT_MODEL, tmp_path / "dice.onnx")
+    with pytest.raises(ModelError, match="card"):
+        Classifier(tmp_path / "dice.onnx")
