@@ -6,28 +6,16 @@ whole 1280x960 frame with 10 dice is 40 ms end to end; the classifier's share is
 
 from __future__ import annotations
 
-import statistics
-import time
-from collections.abc import Callable
-
 import numpy as np
 
+from bench.timing import median_ms
 from vision.classify import DEFAULT_MODEL, Classifier
 from vision.train.labels import KINDS
 from vision.train.render import render_crop
 
 
-def _median_ms(fn: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
-
-
 def main() -> None:
-    load = _median_ms(lambda: Classifier(DEFAULT_MODEL), 5)
+    load = median_ms(lambda: Classifier(DEFAULT_MODEL), 5)
     classifier = Classifier(DEFAULT_MODEL)
     size = DEFAULT_MODEL.stat().st_size / 1e6
     print(f"model {DEFAULT_MODEL.name}: {size:.2f} MB, load {load:.1f} ms (median of 5)")
@@ -38,7 +26,7 @@ def main() -> None:
     for n in (1, 10, 25):
         batch = crops[:n]
         classifier.classify(batch)  # warm-up
-        ms = _median_ms(lambda b=batch: classifier.classify(b), 30)
+        ms = median_ms(lambda b=batch: classifier.classify(b), 30)
         print(f"classify {n:2d} crops: {ms:6.2f} ms median of 30 ({ms / n:.2f} ms per crop)")
 
 
