@@ -17,9 +17,10 @@ import torch
 
 from vision.classify import Classifier
 from vision.train import dataset
-from vision.train.evaluate import accuracy_by_kind, state_recall
-from vision.train.export import export_onnx, write_card, write_readme
-from vision.train.model import INPUT_SIZE, DiceNet, parameter_count
+from vision.train.card import write_readme
+from vision.train.evaluate import measure
+from vision.train.export import export_onnx, write_card
+from vision.train.model import DiceNet, parameter_count
 from vision.train.realdata import HELD_OUT_SEQUENCES, REPO, is_held_out, load_photos
 from vision.train.train import TrainConfig, train
 
@@ -52,8 +53,6 @@ def main(argv: list[str] | None = None) -> int:
     test_photos = [p for p in photos if is_held_out(p) and p.measurable]
     log(f"{len(train_photos)} real training photos, {len(test_photos)} held out")
     real_train = dataset.real(train_photos, "train", args.workers)
-    real_test = dataset.real(test_photos, "heldout", args.workers, size=INPUT_SIZE)
-    syn_test = dataset.synthetic(args.synthetic_test, args.seed + 2, args.workers, INPUT_SIZE)
     syn_train = dataset.synthetic(args.synthetic, args.seed + 1, args.workers)
     if args.synthetic_extra:
         extra = dataset.synthetic(args.synthetic_extra, args.seed + 3, args.workers)
@@ -82,19 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     write_card(args.out, "1.0.0", {}, training)  # a card with the checksum, so it can be loaded
 
-    classifier = Classifier(args.out)
-    skovy = [i for i, p in enumerate(test_photos) if p.sequence == "skovy"]
-    ucf = [i for i, p in enumerate(test_photos) if p.sequence != "skovy"]
-    accuracy = {
-        "real_held_out": accuracy_by_kind(classifier, real_test, ucf),
-        "real_other_camera_d6": accuracy_by_kind(classifier, real_test, skovy),
-        "synthetic_held_out": accuracy_by_kind(classifier, syn_test),
-        "synthetic_unsure_rate": state_recall(classifier, syn_test),
-        "measured_on": "real: whole held-out capture sequences of shared/datasets/ucffool "
-        f"({', '.join(sorted(HELD_OUT_SEQUENCES))}; 'judgement' photos excluded) "
-        "and skovy's webcam d6 crops (another camera, never trained on); "
-        "synthetic: renders from a seed never used in training",
-    }
+    accuracy = measure(Classifier(args.out), args.workers, args.synthetic_test, args.seed)
     card = write_card(args.out, "1.0.0", accuracy, training)
     write_readme(card, args.out.parent / "README.md")
     log(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
