@@ -42,9 +42,9 @@ def register(sub: Any) -> None:
 
 
 def samples_dir() -> Path:
-    import vision
+    from vision.samples import SAMPLES_DIR
 
-    return Path(vision.__file__).resolve().parent / "samples"
+    return SAMPLES_DIR
 
 
 def camera_dice_source(

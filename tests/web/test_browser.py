@@ -135,7 +135,7 @@ def test_two_phones_play_a_turn_live(server, browser, table):
     new_face = next(f for f in faces[len(faces) // 2:] if f != first["value"])
     me.locator(".die").first.click()
     me.locator("#faces button", has_text=str(new_face)).first.click()
-    label = f"{first['die']} {new_face} ✎"
+    label = f"1: {first['die']} {new_face} ✎"
     expect(me.locator(".die").first).to_have_text(label)
     expect(other.locator(".die").first).to_have_text(label, timeout=LIVE_MS)
     assert table.snapshot()["reading"]["dice"][0]["value"] == new_face
@@ -285,7 +285,8 @@ def test_an_unsure_die_is_flagged_then_corrected_and_confirmed(server, browser, 
     expect(page.locator(".die.unsure")).to_contain_text("?35%")
     page.locator(".die.unsure").click()
     page.locator("#faces button", has_text="7").first.click()
-    expect(page.locator(".die.corrected")).to_have_text("d20 7 ✎")
+    expect(page.locator(".die.corrected")).to_have_text("2: d20 7 ✎")
+    expect(page.locator(".die-chip.corrected")).to_have_text("2: d20 7 ✎")
     page.click("#confirm-reading")
     expect(page.locator("#pending-actions")).to_be_hidden()
     enemies = sorted(e["d20"] for e in table.snapshot()["state"]["enemies"])

@@ -36,7 +36,7 @@ function renderTray(reading) {
       type: "button", class: "die" + (d.unsure ? " unsure" : "") + (d.corrected ? " corrected" : ""),
       "data-index": i, "aria-label": `die ${i + 1}: ${d.die} showing ${d.value}`,
       onclick: () => openDie(i),
-    }, RS.el("span", { text: dieLabel(d) }));
+    }, RS.el("span", { text: `${i + 1}: ${dieLabel(d)}` }));
     if (reading.image && reading.width) {
       const [x0, y0, x1, y1] = d.box;
       button.style.left = `${(100 * x0) / reading.width}%`;
@@ -51,7 +51,11 @@ function renderTray(reading) {
     const box = RS.el("div", { class: "tray-image" }, img, ...dice);
     // At most 45% of the screen's height, so the moves stay in view on a phone.
     box.style.maxWidth = `calc(45vh * ${reading.width / Math.max(1, reading.height)})`;
-    tray.replaceChildren(box);
+    // Small dice in a big tray are hard to hit: the same dice as a row of finger-sized chips.
+    const chips = reading.dice.map((d, i) => RS.el("button", {
+      type: "button", class: "die-chip" + (d.unsure ? " unsure" : "") + (d.corrected ? " corrected" : ""),
+      onclick: () => openDie(i), text: `${i + 1}: ${dieLabel(d)}` }));
+    tray.replaceChildren(box, RS.el("div", { class: "chips" }, ...chips));
   } else {
     tray.replaceChildren(RS.el("div", { class: "chips" }, ...dice));
   }
