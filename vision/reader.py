@@ -34,6 +34,7 @@ NOT_EXPECTED = "not among the expected dice"
 COCKED_D6 = "d6 looks cocked (outline not square)"
 GUESSED_BOX = "no die outline found: the middle of the image was read as one die"
 FALLBACK_SIDE = 0.6  # of the image's short side: the box read when no die outline is found
+FRAGMENTS_SPAN = 3.5  # the pieces of one die span at most this many piece sides
 D6_ELONGATION = 1.6  # long/short side of a d6's outline above which it is not lying flat
 
 
@@ -209,10 +210,20 @@ class DiceReader:
         self._standard(expect)  # ValueError for unknown kinds, before any work
         found = detect(frame, at_least=len(expect) if expect else 0)
         reading = self._reading(frame, found, expect)
-        if not reading.dice and self.photo_fallback:
+        if not self.photo_fallback:
+            return reading
+        if not reading.dice:
             # nothing read: no outline found, or only parts of a die that fills the photo
             # (its pips), which the classifier saw hold no die
-            reading = self._reading(frame, replace(found, dice=(middle_of(frame),)), expect)
+            return self._reading(frame, replace(found, dice=(middle_of(frame),)), expect)
+        whole = fragments_of_one(found.dice)
+        if whole is not None:
+            # one die on a busy surface can fall apart into a few pieces: read it whole too and
+            # keep that if the classifier is sure of it, and surer than of any piece
+            joined = self._reading(frame, replace(found, dice=(whole,)), expect)
+            best = max(d.confidence for d in reading.dice)
+            if joined.dice and not joined.dice[0].unsure and joined.dice[0].confidence > best:
+                return joined
         return reading
 
     def _reading(
@@ -329,6 +340,22 @@ class Settler:
         )
         self.still = 0 if moving or hand else self.still + 1
         return self.still >= self.rule.still_frames
+
+
+def fragments_of_one(dice: Sequence[DieBox]) -> DieBox | None:
+    """The box around three or more small boxes huddled together as the pieces of one die, or
+    None when they are spread like separate dice."""
+    if len(dice) < 3:
+        return None
+    x0, y0 = min(d.box[0] for d in dice), min(d.box[1] for d in dice)
+    x1, y1 = max(d.box[2] for d in dice), max(d.box[3] for d in dice)
+    piece = float(np.median([max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dice]))
+    span, short = max(x1 - x0, y1 - y0), max(1, min(x1 - x0, y1 - y0))
+    # a die's pieces stay within a few piece sides of each other, in a squarish box (dice
+    # huddled together look the same: the reader keeps the whole only if the classifier is sure)
+    if span > FRAGMENTS_SPAN * piece or span > 1.6 * short:
+        return None
+    return DieBox(box=(x0, y0, x1, y1), cut=any(d.cut for d in dice), elongation=1.0)
 
 
 def middle_of(frame: np.ndarray) -> DieBox:

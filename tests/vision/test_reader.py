@@ -27,6 +27,7 @@ from vision.reader import (
     Settling,
     assign,
     check_image,
+    fragments_of_one,
     load_image,
     middle_of,
     parse_expect,
@@ -202,3 +203,17 @@ def test_photo_fallback_box_is_the_middle_and_flagged() -> None:
     box = middle_of(np.zeros((200, 300, 3), np.uint8))
     assert box.box == (90, 40, 210, 160) and box.guessed and not box.cut
     assert unsure_reasons(*_face("d12"), box, unexpected=False) == GUESSED_BOX
+
+
+def test_pieces_huddled_together_may_be_one_die() -> None:
+    def box(x: int, y: int, side: int = 30) -> DieBox:
+        return DieBox((x, y, x + side, y + side), cut=False, elongation=1.0)
+
+    pieces = [box(100, 100), box(135, 105), box(110, 140), box(150, 150, 25)]
+    whole = fragments_of_one(pieces)
+    assert whole is not None and whole.box == (100, 100, 175, 175)
+    assert fragments_of_one(pieces[:2]) is None  # two boxes are two dice
+    spread = [box(100, 100), box(400, 120), box(250, 300)]
+    assert fragments_of_one(spread) is None
+    in_a_row = [box(100, 100), box(131, 100), box(162, 100)]
+    assert fragments_of_one(in_a_row) is None  # not square: dice side by side
