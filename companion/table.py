@@ -168,6 +168,9 @@ class TableSession:
                 kinds = list(self._roll_wanted_now().dice)
             try:
                 reading = self.dice_source(kinds)
+            except TimeoutError as exc:
+                # Dice still rolling or a hand over the tray: nothing is broken, roll again.
+                raise TableError(f"no reading yet: {exc}; press ROLL again") from exc
             except (RuntimeError, OSError) as exc:
                 # Vision errors are RuntimeErrors; the table does not import vision (one-way deps).
                 kind = "model" if type(exc).__name__ == "ModelError" else "camera"

@@ -230,3 +230,13 @@ def test_a_write_that_fails_is_a_fault_and_the_table_shows_only_what_is_committe
         table.type_roll("d20=4 d20=16")
     assert table.snapshot()["state"] == committed
     assert reopen(table).snapshot()["state"] == committed
+
+
+def test_dice_that_do_not_settle_refuse_the_read_without_a_fault(table):
+    def restless(kinds: list[str] | None):
+        raise TimeoutError("a hand is over the tray")
+
+    table.dice_source = restless
+    with pytest.raises(TableError, match="hand is over the tray.*ROLL again"):
+        table.read_dice()
+    assert table.snapshot()["faults"] == [] and kinds(table) == []
