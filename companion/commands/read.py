@@ -2,8 +2,8 @@
 
 Exit status: 0 when every image was read (dice flagged unsure still count as read), 1 when at
 least one image could not be read (its line carries "error"; the others are still printed),
-2 for bad arguments (an unknown kind in --expect), 3 when the model is missing or corrupt (no
-image can be read, nothing is printed on stdout).
+2 for bad arguments (an unknown kind in --expect), 3 when the model or the --taught store is
+missing or corrupt (no image can be read, nothing is printed on stdout).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 EXIT_UNREADABLE, EXIT_USAGE, EXIT_MODEL = 1, 2, 3
@@ -30,18 +31,23 @@ def register(sub: Any) -> None:
         "--expect", metavar="KINDS", help='the dice rolled, e.g. "d4,d6,d10,d12" or "2d6,d20"'
     )
     parser.add_argument("--model", metavar="PATH", help="ONNX model (default: the shipped one)")
+    parser.add_argument(
+        "--taught", type=Path, metavar="STORE", help="custom dice taught by `rollscribe enroll`"
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from vision.errors import ImageError, ModelError
+    from vision.prototypes import Prototypes
     from vision.reader import DiceReader, load_image, parse_expect
 
     try:
         expect = parse_expect(args.expect)
         # loaded once for every image of the run; a photo of one die filling the frame has no
         # outline to find, so its middle is read (and flagged unsure)
-        reader = DiceReader(args.model, photo_fallback=True)
+        taught = Prototypes.load(args.taught) if args.taught else None
+        reader = DiceReader(args.model, photo_fallback=True, prototypes=taught)
         reader.classifier.check_expect(expect)
     except ValueError as exc:
         print(f"rollscribe read: --expect: {exc}", file=sys.stderr)

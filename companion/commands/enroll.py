@@ -1,0 +1,182 @@
+"""`rollscribe enroll`: teach Rollscribe a custom symbol die from a few photos of each face.
+
+Each shot is a photo or camera frame showing the die alone with that face up; the die is found
+by the reader's own detector (or, when one die fills the photo, the middle of the image). The
+classifier's embedding of each shot makes the face's prototype (vision.prototypes): nothing is
+retrained. Faces already in the store are kept, except the ones taught again, which are replaced.
+Self-consistency reads every shot back against prototypes built without it (leave-one-out).
+
+Exit status: 0 taught (store written), 1 a shot could not be used (unreadable image, no die or
+several dice in it), 2 bad arguments (a face with no shots, a standard kind as the die's name),
+3 the model or the store is missing or corrupt. Unless the status is 0 the store is untouched;
+it is always replaced whole (temp file + rename), so a kill never leaves half a store behind.
+
+Read taught dice with `rollscribe read --taught STORE IMAGE...`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from vision.prototypes import FacePrototype, Prototypes
+    from vision.reader import DiceReader
+
+EXIT_BAD_SHOT, EXIT_USAGE, EXIT_MODEL = 1, 2, 3
+
+
+class ShotError(ValueError):
+    """A shot that cannot teach its face (why, with the image's path)."""
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser(
+        "enroll",
+        help="teach a custom symbol die from a few photos of each face",
+        description=__doc__.splitlines()[0],
+        epilog="\n".join(__doc__.splitlines()[2:]),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--store",
+        required=True,
+        type=Path,
+        metavar="PATH",
+        help="JSON file of taught faces (created, or extended)",
+    )
+    parser.add_argument(
+        "--die", required=True, metavar="NAME", help='the die\'s name, e.g. "monster"'
+    )
+    parser.add_argument(
+        "--face",
+        action="append",
+        nargs="+",
+        required=True,
+        metavar=("NAME", "IMAGE"),
+        help="a face's name then its shots, e.g. --face claw a.jpg b.jpg c.jpg",
+    )
+    parser.add_argument("--model", metavar="PATH", help="ONNX model (default: the shipped one)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.errors import ModelError
+    from vision.prototypes import Prototypes
+    from vision.reader import DiceReader
+
+    die = args.die.strip()
+    shots: dict[str, list[str]] = {}
+    for name, *images in args.face:
+        shots.setdefault(name.strip(), []).extend(images)
+    empty = [name for name, images in shots.items() if not images or not name]
+    if not die or empty:
+        what = "a die name" if not die else f"shots of face {', '.join(map(repr, empty))}"
+        return _fail(f"no {what}: give --face NAME IMAGE [IMAGE...]", EXIT_USAGE)
+    try:
+        stored = Prototypes.load(args.store) if args.store.exists() else Prototypes(())
+        reader = DiceReader(args.model, photo_fallback=True)
+    except ModelError as exc:
+        return _fail(f"{exc}; nothing written", EXIT_MODEL)
+    if die in reader.classifier.kinds:
+        return _fail(f"{die!r} is a standard kind; name the custom die otherwise", EXIT_USAGE)
+    try:
+        embeddings = {face: embed_shots(reader, images) for face, images in shots.items()}
+    except ShotError as exc:
+        return _fail(f"{exc}; nothing written", EXIT_BAD_SHOT)
+    taught = teach(stored, die, embeddings)
+    try:
+        save_atomically(taught, args.store)
+    except OSError as exc:
+        return _fail(f"cannot write {args.store}: {exc}; the store is unchanged", EXIT_MODEL)
+    report(die, taught, embeddings, shots)
+    print(f"saved {len(taught.faces)} taught faces to {args.store}")
+    return 0
+
+
+def _fail(message: str, status: int) -> int:
+    print(f"rollscribe enroll: {message}", file=sys.stderr)
+    return status
+
+
+def embed_shots(reader: DiceReader, images: list[str]) -> np.ndarray:
+    """The classifier's embedding of the one die in each shot (one batched model call)."""
+    from vision.errors import ImageError
+    from vision.reader import load_image
+
+    crops = []
+    for path in images:
+        try:
+            frame = load_image(path)
+        except ImageError as exc:
+            raise ShotError(str(exc)) from exc
+        dice = reader.read_frame(frame).dice
+        if len(dice) != 1:
+            found = "no die found" if not dice else f"{len(dice)} dice found"
+            raise ShotError(f"{path}: {found}; a shot must show the one die being taught")
+        crops.append(reader.classifier.crops(frame, [dice[0].box])[0])
+    clf = reader.classifier
+    return clf.run(clf.preprocess(crops))["embedding"]
+
+
+def teach(stored: Prototypes, die: str, embeddings: dict[str, np.ndarray]) -> Prototypes:
+    """The store with these faces of `die` learnt (replacing any taught before)."""
+    from vision.prototypes import FacePrototype, Prototypes
+
+    new = [FacePrototype.from_embeddings(die, face, e) for face, e in embeddings.items()]
+    kept = [f for f in stored.faces if (f.die, f.face) not in {(n.die, n.face) for n in new}]
+    return Prototypes([*kept, *new], stored.match_at)
+
+
+def leave_one_out(
+    taught: Prototypes, die: str, face: str, embeddings: np.ndarray
+) -> list[FacePrototype | None]:
+    """Per shot: what it reads as against the store with its face learnt from the other shots
+    (None: nothing close enough). Empty for a single shot, which has no others to learn from."""
+    from vision.prototypes import FacePrototype, Prototypes
+
+    others = [f for f in taught.faces if (f.die, f.face) != (die, face)]
+    read_as: list[FacePrototype | None] = []
+    for i in range(len(embeddings) if len(embeddings) > 1 else 0):
+        without = FacePrototype.from_embeddings(die, face, np.delete(embeddings, i, axis=0))
+        match = Prototypes([*others, without], taught.match_at).match(embeddings[i : i + 1])[0]
+        read_as.append(match.prototype if match else None)
+    return read_as
+
+
+def report(
+    die: str, taught: Prototypes, embeddings: dict[str, np.ndarray], shots: dict[str, list[str]]
+) -> None:
+    """Shots per face, each shot read back (leave-one-out), and the misread shots by name."""
+    right = total = 0
+    for face, vectors in embeddings.items():
+        read_as = leave_one_out(taught, die, face, vectors)
+        ok = sum(p is not None and (p.die, p.face) == (die, face) for p in read_as)
+        right, total = right + ok, total + len(read_as)
+        back = f"{ok}/{len(read_as)} read back" if read_as else "add a shot to check it"
+        print(f"{die}:{face}: {len(vectors)} shot{'s' * (len(vectors) != 1)}, {back}")
+        for path, p in zip(shots[face], read_as, strict=False):
+            if p is None or (p.die, p.face) != (die, face):
+                seen = f"{p.die}:{p.face}" if p else "nothing taught"
+                print(f"  {path} reads as {seen}: retake it or add more shots of {face}")
+    if total:
+        print(f"self-consistency (leave-one-out): {right}/{total} = {right / total:.0%}")
+
+
+def save_atomically(taught: Prototypes, path: Path) -> None:
+    """Write the whole store to a temp file beside it, then rename it over the old one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        taught.save(Path(temp))
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,217 @@
+"""`rollscribe enroll`: symbol dice taught from a few shots, read back by `rollscribe read`.
+
+The dice are drawn here with OpenCV (our renderer draws only numbered dice): a red rounded
+square with one white symbol per face, turned at random on a felt-like table, alone in the shot.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from vision.classify import DEFAULT_MODEL
+from vision.prototypes import Prototypes
+
+pytestmark = pytest.mark.skipif(
+    not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet (make model)"
+)
+FACES = ("circle", "cross", "triangle", "star")
+WHITE = (240, 240, 240)
+
+
+def draw_symbol(die: np.ndarray, face: str, side: int) -> None:
+    """One face's symbol in the middle of a 2*side canvas."""
+    x = y = side
+    r, t = int(side * 0.3), max(2, side // 14)
+    if face == "circle":
+        cv2.circle(die, (x, y), r, WHITE, t, cv2.LINE_AA)
+    elif face == "cross":
+        cv2.line(die, (x - r, y - r), (x + r, y + r), WHITE, t, cv2.LINE_AA)
+        cv2.line(die, (x - r, y + r), (x + r, y - r), WHITE, t, cv2.LINE_AA)
+    elif face == "triangle":
+        corners = [(x, y - r), (x - r, y + int(0.8 * r)), (x + r, y + int(0.8 * r))]
+        cv2.polylines(die, [np.array(corners, np.int32)], True, WHITE, t, cv2.LINE_AA)
+    else:  # a filled five-pointed star
+        angles = np.pi / 2 + np.arange(10) * np.pi / 5
+        radii = np.where(np.arange(10) % 2 == 0, r, 0.42 * r)
+        points = np.stack([x + radii * np.cos(angles), y - radii * np.sin(angles)], 1)
+        cv2.fillPoly(die, [points.astype(np.int32)], WHITE, cv2.LINE_AA)
+
+
+def symbol_die_shot(face: str, seed: int, close_up: float = 0.0) -> np.ndarray:
+    """A 640x480 photo of the die showing `face`, anywhere on the table, or in the middle
+    spanning `close_up` of the photo's height."""
+    rng = np.random.default_rng(seed)
+    h, w = 480, 640
+    table = np.empty((h, w, 3), np.float32)
+    table[:] = rng.uniform([60, 90, 40], [90, 130, 70])
+    table += rng.normal(0, 4, (h, w, 3))
+    side = int(min(w, h) * (close_up or rng.uniform(0.22, 0.3)))
+    mask = np.zeros((2 * side, 2 * side), np.uint8)
+    q, round_r = side // 2, side // 6
+    cv2.rectangle(mask, (q + round_r, q), (q + side - round_r, q + side), 255, -1)
+    cv2.rectangle(mask, (q, q + round_r), (q + side, q + side - round_r), 255, -1)
+    for cx in (q + round_r, q + side - round_r):
+        for cy in (q + round_r, q + side - round_r):
+            cv2.circle(mask, (cx, cy), round_r, 255, -1)
+    die = np.zeros((2 * side, 2 * side, 3), np.uint8)
+    die[mask > 0] = (30, 30, 200)
+    draw_symbol(die, face, side)
+    turn = cv2.getRotationMatrix2D((side, side), rng.uniform(0, 360), 1.0)
+    die = cv2.warpAffine(die, turn, (2 * side, 2 * side))
+    alpha = (cv2.warpAffine(mask, turn, (2 * side, 2 * side)) / np.float32(255))[..., None]
+    shift = (0, 0) if close_up else rng.uniform(-0.2, 0.2, 2) * (w, h)
+    x0, y0 = int(w / 2 + shift[0]) - side, int(h / 2 + shift[1]) - side
+    ys, xs = slice(max(0, y0), min(h, y0 + 2 * side)), slice(max(0, x0), min(w, x0 + 2 * side))
+    part = (slice(ys.start - y0, ys.stop - y0), slice(xs.start - x0, xs.stop - x0))
+    light = np.float32(rng.uniform(0.85, 1.1))
+    table[ys, xs] = table[ys, xs] * (1 - alpha[part]) + die[part] * light * alpha[part]
+    return np.clip(table, 0, 255).astype(np.uint8)
+
+
+def save(tmp_path: Path, name: str, image: np.ndarray) -> str:
+    path = tmp_path / f"{name}.png"
+    assert cv2.imwrite(str(path), image)
+    return str(path)
+
+
+def face_args(tmp_path: Path, shots: int) -> list[str]:
+    """--face NAME IMAGE... for every face, with `shots` fresh shots each."""
+    args = []
+    for f, face in enumerate(FACES):
+        seeds = range(100 * f, 100 * f + shots)
+        args += [
+            "--face",
+            face,
+            *(save(tmp_path, f"{face}-{s}", symbol_die_shot(face, s)) for s in seeds),
+        ]
+    return args
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A store with the four faces taught from four shots each, and what enroll printed."""
+    tmp = tmp_path_factory.mktemp("enroll")
+    path = tmp / "taught.json"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert (
+            main(["enroll", "--store", str(path), "--die", "monster", *face_args(tmp, shots=4)])
+            == 0
+        )
+    return path, out.getvalue()
+
+
+def test_enroll_reports_shots_and_self_consistency(store: tuple[Path, str]) -> None:
+    path, printed = store
+    for face in FACES:
+        assert f"monster:{face}: 4 shots, 4/4 read back" in printed
+    assert "self-consistency (leave-one-out): 16/16 = 100%" in printed
+    faces = json.loads(path.read_text())["faces"]
+    assert sorted((f["die"], f["face"]) for f in faces) == [("monster", f) for f in sorted(FACES)]
+    assert all(len(f["vector"]) == 64 for f in faces)
+
+
+def test_read_taught_reads_new_shots_by_face_name(
+    store: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, _ = store
+    capsys.readouterr()
+    images = {
+        face: save(tmp_path, face, symbol_die_shot(face, 5000 + i)) for i, face in enumerate(FACES)
+    }
+    images["star-closer"] = save(tmp_path, "closer", symbol_die_shot("star", 6000, close_up=0.35))
+    assert main(["read", "--json", "--taught", str(path), *images.values()]) == 0
+    results = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    read = [[(d["die"], d["value"]) for d in r["dice"]] for r in results]
+    assert read == [[("monster", f.split("-")[0])] for f in images]
+    # without the store the same die is some standard kind, never a face name
+    assert main(["read", "--json", images["cross"]]) == 0
+    assert json.loads(capsys.readouterr().out)["dice"][0]["value"] != "cross"
+
+
+def test_bad_shots_are_clear_errors_and_keep_the_store(
+    store: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kept = tmp_path / "taught.json"
+    kept.write_bytes(store[0].read_bytes())
+    before = kept.read_bytes()
+    good = save(tmp_path, "good", symbol_die_shot("circle", 1))
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"\xff\xd8\xff\xe0 cut short")
+    blank = save(tmp_path, "blank", np.full((480, 640, 3), (70, 110, 50), np.uint8))
+    two = np.concatenate(
+        [symbol_die_shot("cross", 2)[:, :320], symbol_die_shot("star", 3)[:, 320:]], axis=1
+    )
+    cases = [
+        (["--face", "eye", good, str(broken)], 1, "broken.jpg: not a readable image"),
+        (["--face", "eye", str(tmp_path / "gone.png")], 1, "gone.png: no such file"),
+        (["--face", "eye", blank], 1, "blank.png: no die found"),
+        (["--face", "eye", save(tmp_path, "two", two)], 1, "2 dice found"),
+        (["--face", "eye", good, "--face", "fang"], 2, "no shots of face 'fang'"),
+        (["--die", "d6", "--face", "eye", good], 2, "'d6' is a standard kind"),
+        (
+            ["--face", "eye", good, "--model", str(tmp_path / "none.onnx")],
+            3,
+            "model file not found",
+        ),
+    ]
+    for extra, status, message in cases:
+        die = [] if "--die" in extra else ["--die", "monster"]
+        assert main(["enroll", "--store", str(kept), *die, *extra]) == status, message
+        out, err = capsys.readouterr()
+        assert out == "" and message in err and "Traceback" not in err
+        assert kept.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.glob(".taught*")) == []  # no temp file left
+
+
+def test_a_corrupt_store_is_refused_not_overwritten(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corrupt = tmp_path / "taught.json"
+    corrupt.write_text('{"faces": [{"die": "monster"')
+    good = save(tmp_path, "good", symbol_die_shot("circle", 1))
+    assert main(["enroll", "--store", str(corrupt), "--die", "m", "--face", "eye", good]) == 3
+    assert "unreadable" in capsys.readouterr().err
+    assert corrupt.read_text() == '{"faces": [{"die": "monster"'
+    assert main(["read", "--taught", str(corrupt), good]) == 3
+
+
+def test_teaching_again_replaces_that_face_and_keeps_the_others(
+    store: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "taught.json"
+    path.write_bytes(store[0].read_bytes())
+    old = {f["face"]: f["vector"] for f in json.loads(path.read_text())["faces"]}
+    shot = save(tmp_path, "one", symbol_die_shot("star", 77))
+    assert main(["enroll", "--store", str(path), "--die", "monster", "--face", "star", shot]) == 0
+    assert "monster:star: 1 shot, add a shot to check it" in capsys.readouterr().out
+    new = {f["face"]: f["vector"] for f in json.loads(path.read_text())["faces"]}
+    assert new.keys() == old.keys()
+    assert not np.allclose(new["star"], old["star"], atol=1e-3)
+    assert all(np.allclose(new[f], old[f], atol=1e-6) for f in FACES if f != "star")
+
+
+def test_a_write_that_fails_midway_leaves_the_old_store_whole(
+    store: tuple[Path, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "taught.json"
+    path.write_bytes(store[0].read_bytes())
+    before = path.read_bytes()
+
+    def half_written(self: Prototypes, target: Path) -> None:
+        target.write_text('{"faces": [')
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Prototypes, "save", half_written)
+    shot = save(tmp_path, "one", symbol_die_shot("star", 77))
+    assert main(["enroll", "--store", str(path), "--die", "monster", "--face", "star", shot]) == 3
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []
