@@ -5,6 +5,8 @@ by the reader's own detector (or, when one die fills the photo, the middle of th
 classifier's embedding of each shot makes the face's prototype (vision.prototypes): nothing is
 retrained. Faces already in the store are kept, except the ones taught again, which are replaced.
 Self-consistency reads every shot back against prototypes built without it (leave-one-out).
+Take the shots as the tray camera sees the die (it spanning under about a third of the
+photo): in a closer shot the detector can take the symbol for the die and teach that.
 
 Exit status: 0 taught (store written), 1 a shot could not be used (unreadable image, no die or
 several dice in it), 2 bad arguments (a face with no shots, a standard kind as the die's name),
