@@ -27,7 +27,7 @@ from vision.train.train import TrainConfig, train
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__)
-    p.add_argument("--minutes", type=float, default=38.0, help="training time budget")
+    p.add_argument("--minutes", type=float, default=44.0, help="training time budget")
     p.add_argument("--synthetic", type=int, default=32_000, help="rendered training crops")
     p.add_argument(
         "--synthetic-extra", type=int, default=16_000, help="more renders, from another seed"
@@ -36,6 +36,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--workers", type=int, default=2, help="rendering processes")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    p.add_argument("--no-real-values", action="store_true", help="use real photos for kind only")
     p.add_argument("--init", type=Path, help="go on training these weights (artifacts/*.pt)")
     p.add_argument("--out", type=Path, default=REPO / "models" / "dice.onnx")
     return p.parse_args(argv)
@@ -63,7 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.init:
         init = DiceNet()
         init.load_state_dict(torch.load(args.init))
-    config = TrainConfig(minutes=args.minutes, seed=args.seed, lr=args.lr)
+    config = TrainConfig(
+        minutes=args.minutes, seed=args.seed, lr=args.lr, real_values=not args.no_real_values
+    )
     model, summary = train(syn_train, real_train, config, log, init)
     torch.save(
         model.state_dict(),
@@ -77,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         "real_crops": len(real_train),
         "held_out_sequences": sorted(HELD_OUT_SEQUENCES),
         "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "command": "make model (python -m vision.train)",
+        "command": "python -m vision.train " + " ".join(sys.argv[1:] if argv is None else argv),
     }
     write_card(args.out, "1.0.0", {}, training)  # a card with the checksum, so it can be loaded
 
