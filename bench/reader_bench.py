@@ -14,9 +14,9 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
+from bench.timing import median_ms
 from vision.classify import DEFAULT_MODEL
 from vision.detect import detect, matched
 from vision.reader import DiceReader, load_image
@@ -26,15 +26,6 @@ from vision.train.render import render_tray
 TRAYS = 60  # rendered trays scored for detection
 REAL_PHOTOS = 300
 DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
-
-
-def _median_ms(fn: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def _touching(boxes: list[tuple[int, ...]], gap: int = 4) -> list[bool]:
@@ -112,8 +103,8 @@ def end_to_end() -> None:
         image, dice = render_tray(10, seed=777 + len(dice) * 13)
     reader.read_frame(image)  # warm-up
     runs = 30
-    total = _median_ms(lambda: reader.read_frame(image), runs)
-    det = _median_ms(lambda: detect(image), runs)
+    total = median_ms(lambda: reader.read_frame(image), runs)
+    det = median_ms(lambda: detect(image), runs)
     print(
         f"read_frame 1280x960 with {len(reader.read_frame(image).dice)} dice found of "
         f"{len(dice)}: {total:.1f} ms median of {runs} (detection {det:.1f} ms; goal < 40)"
