@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from companion.commands import documented_parser
+
 if TYPE_CHECKING:
     from vision.prototypes import FacePrototype, Prototypes
     from vision.reader import DiceReader
@@ -39,12 +41,8 @@ class ShotError(ValueError):
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser(
-        "enroll",
-        help="teach a custom symbol die from a few photos of each face",
-        description=__doc__.splitlines()[0],
-        epilog="\n".join(__doc__.splitlines()[2:]),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = documented_parser(
+        sub, "enroll", "teach a custom symbol die from a few photos of each face", __doc__
     )
     parser.add_argument(
         "--store",

@@ -14,17 +14,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.commands import documented_parser
+
 EXIT_UNREADABLE, EXIT_USAGE, EXIT_MODEL = 1, 2, 3
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser(
-        "read",
-        help="read the dice in image files",
-        description=__doc__.splitlines()[0],
-        epilog="\n".join(__doc__.splitlines()[2:]),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(sub, "read", "read the dice in image files", __doc__)
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files of the tray")
     parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
     parser.add_argument(
