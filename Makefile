@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run test model bench chromium lint clean
+.PHONY: setup run test model bench tools lint clean
 
 setup: $(STAMP)
 
@@ -14,16 +14,20 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# Debian's chromium drives the panel's browser tests (Playwright never downloads a browser here).
-chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "installing Debian's chromium for the browser tests"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+# Debian packages the suite uses for real: chromium drives the panel's browser tests (Playwright
+# never downloads a browser here), openscad renders the printed parts, shellcheck checks install.sh.
+TOOLS := chromium openscad shellcheck
+tools:
+	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian's$$missing for the tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
 
 run: setup
 	$(VENV)/bin/rollscribe serve --demo --port $(PORT)
 
-test: setup chromium
+test: setup tools
 	$(PY) -m pytest
 
 # Reproduces models/*.onnx from scratch (needs the `train` extra: CPU torch).
