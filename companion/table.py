@@ -172,8 +172,9 @@ class TableSession:
                 # Dice still rolling or a hand over the tray: nothing is broken, roll again.
                 raise TableError(f"no reading yet: {exc}; press ROLL again") from exc
             except (RuntimeError, OSError) as exc:
-                # Vision errors are RuntimeErrors; the table does not import vision (one-way deps).
-                kind = "model" if type(exc).__name__ == "ModelError" else "camera"
+                # Vision errors are RuntimeErrors naming their fault kind; the table does not
+                # import vision (one-way deps).
+                kind = getattr(exc, "fault", "camera")
                 advice = ("reinstall the model file" if kind == "model"
                           else "check the camera cable and the tray lights, or type the roll in")
                 self.report_fault(kind, str(exc), advice)

@@ -9,8 +9,9 @@ from table_support import GAME, PLAYERS
 
 from companion.commands.serve import camera_dice_source, samples_dir
 from companion.history import History
-from companion.table import TableSession
+from companion.table import TableError, TableSession
 from vision.classify import DEFAULT_MODEL
+from vision.errors import CameraError, ModelError
 
 pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.exists(), reason="no shipped model yet")
 
@@ -38,3 +39,18 @@ def test_a_replayed_camera_reading_reaches_the_table_with_its_image(table):
         assert shown["pending"] and shown["problem"]
     else:
         assert not shown["pending"] and table.snapshot()["roll_wanted"]["reason"] != "enemy line-up"
+
+
+@pytest.mark.parametrize(
+    ("error", "fault"),
+    [(ModelError("models/dice.onnx: truncated"), "model"), (CameraError("camera gone"), "camera")],
+)
+def test_vision_errors_become_the_fault_they_name(tmp_path, error, fault):
+    def broken(kinds):
+        raise error
+
+    session = TableSession(History(tmp_path / "f.db"), broken)
+    session.new_game(GAME, PLAYERS)
+    with pytest.raises(TableError, match=str(error)):
+        session.read_dice()
+    assert [f["kind"] for f in session.snapshot()["faults"]] == [fault]

@@ -10,9 +10,13 @@ from __future__ import annotations
 class VisionError(RuntimeError):
     """Anything the vision package cannot do; the message is meant for a player to read."""
 
+    fault = "camera"  # the table's fault kind; read by name so the table never imports vision
+
 
 class ModelError(VisionError):
     """The ONNX model file is missing, corrupt, or does not match its JSON card."""
+
+    fault = "model"
 
 
 class CameraError(VisionError):
