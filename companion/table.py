@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
+from companion.faults import CAMERA, MODEL, Fault, camera_fault, fault_for
 from companion.history import (
     CORRECTED,
     EventKind,
@@ -42,18 +43,6 @@ class TableError(RuntimeError):
 
 class SetupError(TableError, ValueError):
     """A new game asked for with bad players or options (the web layer answers 400)."""
-
-
-@dataclass(frozen=True)
-class Fault:
-    """A hardware or software problem the panel and the LEDs show until it is cleared."""
-
-    kind: str  # camera | model | database | ...
-    message: str
-    advice: str
-
-    def to_json(self) -> JSON:
-        return {"kind": self.kind, "message": self.message, "advice": self.advice}
 
 
 class TableSession:
@@ -172,15 +161,11 @@ class TableSession:
                 # Dice still rolling or a hand over the tray: nothing is broken, roll again.
                 raise TableError(f"no reading yet: {exc}; press ROLL again") from exc
             except (RuntimeError, OSError) as exc:
-                # Vision errors are RuntimeErrors naming their fault kind; the table does not
-                # import vision (one-way deps).
-                kind = getattr(exc, "fault", "camera")
-                advice = ("reinstall the model file" if kind == "model"
-                          else "check the camera cable and the tray lights, or type the roll in")
-                self.report_fault(kind, str(exc), advice)
+                fault = fault_for(exc) or camera_fault(exc)
+                self.report_fault(fault.kind, fault.message, fault.advice)
                 raise TableError(f"could not read the dice: {exc}") from exc
-            self.clear_fault("camera")
-            self.clear_fault("model")
+            self.clear_fault(CAMERA)
+            self.clear_fault(MODEL)
             self.submit_reading(reading)
             return reading
         finally:

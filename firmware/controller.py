@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from companion.faults import CAMERA, DATABASE, GPIO, MODEL, Fault, fault_for
 from companion.rules.errors import RulesError
 from companion.table import TableError
 
 from .devices import OFF_COLOUR, Beep, Colour, Light, Lights, Panel, PressWatcher
-from .faults import CAMERA, DATABASE, GPIO, MODEL, Fault, fault_for
 from .pins import PinMap
 
 log = logging.getLogger(__name__)

@@ -10,11 +10,11 @@ import pytest
 from conftest import Box
 from firmware_helpers import FAST_HOLD, tap
 
+from companion.faults import CAMERA, DATABASE, GPIO, MODEL, Fault, fault_for
 from companion.history import History
 from companion.table import TableSession
 from firmware.controller import TurnController, TurnState, start_gpio
 from firmware.devices import Light
-from firmware.faults import CAMERA, DATABASE, GPIO, MODEL, Fault, fault_for
 from firmware.pins import PinMap
 from vision.errors import CameraError, ImageError, ModelError
 

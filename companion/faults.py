@@ -1,8 +1,9 @@
 """Which failures are hardware/software faults the players must fix, with what to tell them.
 
 A fault is not a wrong move: the camera went away, the model file is broken, the database cannot
-be written. The controller reports it to the table session (so the panel shows the message and the
-advice) and lights the attention LED; the recorded game is never touched by a fault.
+be written. The table session holds the faults (the panel shows the message and the advice, the
+box lights its attention LED); the recorded game is never touched by a fault. One place decides
+what an error means, whether it came through a phone's Read or the ROLL button.
 """
 
 from __future__ import annotations
@@ -10,29 +11,40 @@ from __future__ import annotations
 import errno
 import sqlite3
 from dataclasses import dataclass
-
-from vision.errors import CameraError, ImageError, ModelError
+from typing import Any
 
 CAMERA, MODEL, DATABASE, GPIO = "camera", "model", "database", "gpio"
 
 
 @dataclass(frozen=True)
 class Fault:
+    """A hardware or software problem the panel and the LEDs show until it is cleared."""
+
     kind: str  # camera | model | database | gpio
     message: str  # what happened, in plain words
     advice: str  # what to do about it
 
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "message": self.message, "advice": self.advice}
+
+
+def camera_fault(exc: BaseException) -> Fault:
+    """What to tell players when the dice source failed (also for sources that are not ours)."""
+    return Fault(
+        CAMERA,
+        f"The camera cannot see the tray: {exc}",
+        "Check the camera cable (or USB plug) and that nothing covers the lens, then press "
+        "ROLL to try again. You can also type the dice in on the phone.",
+    )
+
 
 def fault_for(exc: BaseException) -> Fault | None:
     """The fault an exception means, or None when it is not a fault (e.g. an illegal move)."""
-    if isinstance(exc, CameraError | ImageError):
-        return Fault(
-            CAMERA,
-            f"The camera cannot see the tray: {exc}",
-            "Check the camera cable (or USB plug) and that nothing covers the lens, then press "
-            "ROLL to try again. You can also type the dice in on the phone.",
-        )
-    if isinstance(exc, ModelError):
+    # Vision errors name their kind in `fault`, so this module (and the table) never imports vision.
+    named = getattr(exc, "fault", None)
+    if named == CAMERA:
+        return camera_fault(exc)
+    if named == MODEL:
         return Fault(
             MODEL,
             f"The dice reader could not load its model: {exc}",
