@@ -17,13 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rollscribe", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"companion.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"companion.commands.{name}":
-                raise
-            continue  # a command not built yet is simply not offered
-        module.register(sub)
+        importlib.import_module(f"companion.commands.{name}").register(sub)
     return parser
 
 
