@@ -231,15 +231,7 @@ class Game(ABC):
         """Rebuild a state saved by GameState.to_json."""
 
 
-def require(condition: bool, rule: str) -> None:
-    """Guard used by games: raise IllegalMove naming the rule when a condition fails."""
-    if not condition:
-        from .errors import IllegalMove
-
-        raise IllegalMove(rule)
-
-
 __all__ = [
     "CHANCE", "BadRoll", "DieValue", "Game", "GameState", "Move", "Outcome", "RankedMove",
-    "Roll", "RollRequest", "require",
+    "Roll", "RollRequest",
 ]
