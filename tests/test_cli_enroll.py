@@ -18,7 +18,7 @@ import pytest
 
 from companion.cli import main
 from vision.classify import DEFAULT_MODEL
-from vision.prototypes import Prototypes
+from vision.prototypes import FacePrototype, Prototypes
 
 pytestmark = pytest.mark.skipif(
     not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet (make model)"
@@ -220,3 +220,34 @@ def test_a_write_that_fails_midway_leaves_the_old_store_whole(
     assert main(["enroll", "--store", str(path), "--die", "monster", "--face", "star", shot]) == 3
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []
+
+
+def test_expect_names_taught_dice_and_matches_only_their_faces(
+    store: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "taught.json"
+    monster = Prototypes.load(store[0])
+    # a second die whose faces look exactly like the monster's: only the expectation tells them
+    twin = [FacePrototype("twin", f.face, f.vector) for f in monster.faces]
+    Prototypes([*monster.faces, *twin], monster.match_at).save(path)
+    two = np.concatenate([symbol_die_shot("cross", 2), symbol_die_shot("star", 3)], axis=1)
+    image = save(tmp_path, "two", two)
+
+    def read(expect: str) -> list[tuple[str, str, str]]:
+        assert main(["read", "--json", "--taught", str(path), "--expect", expect, image]) == 0
+        dice = json.loads(capsys.readouterr().out)["dice"]
+        return sorted((d["die"], d["value"], d.get("why_unsure", "")) for d in dice)
+
+    assert read("2xMonster") == [("monster", "cross", ""), ("monster", "star", "")]
+    assert read("d6,twin,d20 twin") == [("twin", "cross", ""), ("twin", "star", "")]
+    # one expected, two seen: both read, the less alike one flagged
+    once = read("monster")
+    assert [(d, why) for d, _, why in once].count(("monster", "")) == 1
+    assert [d for d, _, _ in once] == ["monster", "monster"]
+    assert any("not among the expected dice" in why for _, _, why in once)
+    assert main(["read", "--taught", str(path), "--expect", "2xgoblin", image]) == 2
+    err = capsys.readouterr().err
+    assert "'goblin'" in err and "d20" in err and "monster" in err and "twin" in err
+    # without the store a taught name is unknown too
+    assert main(["read", "--expect", "monster", image]) == 2
+    assert "'monster'" in capsys.readouterr().err

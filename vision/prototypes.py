@@ -60,6 +60,11 @@ class Prototypes:
     def dice(self) -> set[str]:
         return {f.die for f in self.faces}
 
+    def of(self, dice: set[str]) -> Prototypes:
+        """Only the faces of these dice (an expected custom die is matched only against its own
+        faces)."""
+        return Prototypes([f for f in self.faces if f.die in dice], self.match_at)
+
     def match(self, embeddings: np.ndarray) -> list[Match | None]:
         """Per embedding: the closest taught face if it is close enough, else None."""
         if not self.faces or len(embeddings) == 0:

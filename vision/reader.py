@@ -12,6 +12,7 @@ a few consecutive frames) and no hand is over the tray.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -25,7 +26,7 @@ from vision.capture import FrameSource
 from vision.classify import Classifier
 from vision.detect import Detection, DieBox, detect, shrink
 from vision.errors import ImageError, VisionError
-from vision.prototypes import Prototypes
+from vision.prototypes import Match, Prototypes
 
 JPEG_SIDE = 480  # long side of the JPEG kept with a reading (history, panel)
 JPEG_QUALITY = 70
@@ -39,6 +40,10 @@ D6_ELONGATION = 1.6  # long/short side of a d6's outline above which it is not l
 
 
 KIND_ALIASES = {"100": "d%", "00": "d%"}
+# one entry of an expectation: "2xNAME" (any die, counted), else "2d6" or a plain name
+EXPECT_ENTRY = re.compile(
+    r"(?:(?P<count>\d*)(?=d[\d%])|(?P<times>\d+)x)?(?P<kind>d(?:\d+|%)|[^\W\d][\w-]*)"
+)
 
 
 class SettleTimeout(VisionError, TimeoutError):
@@ -46,9 +51,12 @@ class SettleTimeout(VisionError, TimeoutError):
 
 
 def parse_expect(text: str | None) -> list[str] | None:
-    """ "d4,d6,2d10" -> ["d4", "d6", "d10", "d10"]; None or "" -> None (anything goes).
+    """ "d4,d6,2d10,2xskulls" -> ["d4", "d6", "d10", "d10", "skulls", "skulls"]; None or "" ->
+    None (anything goes).
 
-    The percentile die may be written d%, d100 or d00.
+    A standard die is written d6 or 2d6 (the percentile die d%, d100 or d00); a taught die by its
+    name, several as 2xNAME (2xd6 works too). Whether a name is known is the reader's to say
+    (DiceReader.resolve): the parser does not know which dice were taught.
     """
     if not text or not text.strip():
         return None
@@ -56,14 +64,13 @@ def parse_expect(text: str | None) -> list[str] | None:
     for part in text.lower().replace(" ", ",").split(","):
         if not part:
             continue
-        count, sep, kind = part.partition("d")
-        if not sep:
-            raise ValueError(f"{part!r} is not a die kind like d6 or 2d6")
-        try:
-            n = int(count) if count else 1
-        except ValueError:
-            raise ValueError(f"{part!r} is not a die kind like d6 or 2d6") from None
-        kinds.extend([KIND_ALIASES.get(kind, f"d{kind}")] * n)
+        entry = EXPECT_ENTRY.fullmatch(part)
+        if entry is None:
+            raise ValueError(f"{part!r} is not a die like d6, 2d6, or a taught die's name (2xNAME)")
+        count, kind = entry["times"] or entry["count"], entry["kind"]
+        if kind.startswith("d"):
+            kind = KIND_ALIASES.get(kind[1:], kind)
+        kinds.extend([kind] * int(count or 1))
     return kinds
 
 
@@ -194,20 +201,24 @@ class DiceReader:
         self.photo_fallback = photo_fallback
         self.prototypes = prototypes or Prototypes(())
 
-    def _standard(self, expect: Sequence[str] | None) -> list[str] | None:
-        """The standard kinds of an expectation (custom dice taken out); ValueError for kinds
-        that are neither standard nor taught."""
+    def resolve(self, expect: Sequence[str] | None) -> list[str] | None:
+        """The expectation with taught dice spelt as taught (names match whatever their case);
+        ValueError naming the known dice (standard kinds, then taught) for anything else."""
         if expect is None:
             return None
-        standard = [k for k in expect if k not in self.prototypes.dice]
-        if standard:
-            self.classifier.check_expect(standard)
-        return standard
+        taught = {die.casefold(): die for die in self.prototypes.dice}
+        known = [k if k in self.classifier.kinds else taught.get(k.casefold()) for k in expect]
+        unknown = [k for k, name in zip(expect, known, strict=True) if name is None]
+        if unknown or not expect:
+            dice = ", ".join([*self.classifier.kinds, *sorted(self.prototypes.dice)])
+            what = ", ".join(map(repr, unknown)) or "nothing"
+            raise ValueError(f"cannot expect {what}; known dice: {dice}")
+        return [name for name in known if name is not None]
 
     def read_frame(self, frame: np.ndarray, expect: Sequence[str] | None = None) -> TrayReading:
-        """Read every die in one BGR frame; `expect` lists the kinds rolled (with repeats)."""
+        """Read every die in one BGR frame; `expect` lists the dice rolled (with repeats)."""
         frame = check_image(frame)
-        self._standard(expect)  # ValueError for unknown kinds, before any work
+        expect = self.resolve(expect)  # ValueError for unknown dice, before any work
         found = detect(frame, at_least=len(expect) if expect else 0)
         reading = self._reading(frame, found, expect)
         if not self.photo_fallback:
@@ -244,17 +255,14 @@ class DiceReader:
         if not found.dice:
             return []
         clf = self.classifier
-        standard = self._standard(expect)
+        standard = [k for k in expect if k in clf.kinds] if expect is not None else None
         allowed = clf.check_expect(standard or None)
         boxes = [d.box for d in found.dice]
         outputs = clf.run(clf.preprocess(clf.crops(frame, boxes)))
         # boxes that hold no die (a shadow, a crumb) take no part in matching the expectation
         no_die = clf.states.index("empty") if "empty" in clf.states else -1
         empty = outputs["state"].argmax(axis=1) == no_die
-        custom = [
-            m if m is not None and (expect is None or m.prototype.die in expect) else None
-            for m in self.prototypes.match(outputs["embedding"])
-        ]
+        custom, surplus = self._taught(outputs["embedding"], expect)
         rest = [i for i, m in enumerate(custom) if m is None and not empty[i]]
         kinds = dict(zip(rest, self._expected_kinds(outputs["kind"][rest], standard), strict=True))
         dice = []
@@ -268,7 +276,7 @@ class DiceReader:
                     taught.prototype.face,
                     taught.similarity,
                 )
-                why = unsure_reasons(None, name, die, unexpected=False)
+                why = unsure_reasons(None, name, die, unexpected=i in surplus)
             else:
                 row = {key: values[i : i + 1] for key, values in outputs.items()}
                 face = clf.postprocess(row, [kinds[i]] if kinds[i] else allowed)[0]
@@ -278,6 +286,23 @@ class DiceReader:
                 )
             dice.append(DieReading(name, value, confidence, die.box, bool(why), why))
         return dice
+
+    def _taught(
+        self, embeddings: np.ndarray, expect: list[str] | None
+    ) -> tuple[list[Match | None], set[int]]:
+        """Per crop, the taught face it shows (only faces of expected taught dice when there is
+        an expectation), and the crops beyond the number of each taught die expected (the least
+        alike), which are read but flagged."""
+        if expect is None:
+            return self.prototypes.match(embeddings), set()
+        matches = self.prototypes.of(set(expect)).match(embeddings)
+        surplus: set[int] = set()
+        for die in {m.prototype.die for m in matches if m is not None}:
+            alike = sorted(
+                ((-m.similarity, i) for i, m in enumerate(matches) if m and m.prototype.die == die)
+            )
+            surplus.update(i for _, i in alike[expect.count(die) :])
+        return matches, surplus
 
     def _expected_kinds(
         self, kind_logits: np.ndarray, expect: list[str] | None
@@ -305,7 +330,7 @@ class DiceReader:
         lights switch from "settling" to "reading"). Raises SettleTimeout if that does not
         happen within `timeout` seconds, and lets the source's CameraError through (camera gone).
         """
-        self._standard(expect)  # ValueError for unknown kinds, before waiting
+        expect = self.resolve(expect)  # ValueError for unknown dice, before waiting
         settler = Settler(self.settling)
         deadline = self.clock() + timeout
         while True:

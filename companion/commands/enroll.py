@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         reader = DiceReader(args.model, photo_fallback=True)
     except ModelError as exc:
         return _fail(f"{exc}; nothing written", EXIT_MODEL)
-    if die in reader.classifier.kinds:
+    if die.casefold() in reader.classifier.kinds:
         return _fail(f"{die!r} is a standard kind; name the custom die otherwise", EXIT_USAGE)
     try:
         embeddings = {face: embed_shots(reader, images) for face, images in shots.items()}

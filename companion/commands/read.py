@@ -2,7 +2,8 @@
 
 Exit status: 0 when every image was read (dice flagged unsure still count as read), 1 when at
 least one image could not be read (its line carries "error"; the others are still printed),
-2 for bad arguments (an unknown kind in --expect), 3 when the model or the --taught store is
+2 for bad arguments (a die in --expect that is neither a standard kind nor taught: the message
+names the known dice), 3 when the model or the --taught store is
 missing or corrupt (no image can be read, nothing is printed on stdout).
 """
 
@@ -24,7 +25,10 @@ def register(sub: Any) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files of the tray")
     parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
     parser.add_argument(
-        "--expect", metavar="KINDS", help='the dice rolled, e.g. "d4,d6,d10,d12" or "2d6,d20"'
+        "--expect",
+        metavar="KINDS",
+        help='the dice rolled, e.g. "d4,d6,d10,d12" or "2d6,d20"; a taught die by its name, '
+        'several as 2xNAME (with --taught), e.g. "d6,2xskulls"',
     )
     parser.add_argument("--model", metavar="PATH", help="ONNX model (default: the shipped one)")
     parser.add_argument(
@@ -44,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         # outline to find, so its middle is read (and flagged unsure)
         taught = Prototypes.load(args.taught) if args.taught else None
         reader = DiceReader(args.model, photo_fallback=True, prototypes=taught)
-        reader.classifier.check_expect(expect)
+        reader.resolve(expect)
     except ValueError as exc:
         print(f"rollscribe read: --expect: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -41,8 +41,10 @@ def test_parse_expect() -> None:
     assert parse_expect("2d6, d20 d%") == ["d6", "d6", "d20", "d%"]
     assert parse_expect("D12,d100,2d00") == ["d12", "d%", "d%", "d%"]
     assert parse_expect("") is None and parse_expect(None) is None
-    for bad in ("six", "xd6", "2x"):
-        with pytest.raises(ValueError, match="not a die kind"):
+    # taught dice by name, counted as 2xNAME; whether a name is known is the reader's to say
+    assert parse_expect("d6,2xFate skulls,3xd%") == ["d6", "fate", "fate", "skulls", *["d%"] * 3]
+    for bad in ("2x", "2", "2skulls", "2y6", "d6!", "-1"):
+        with pytest.raises(ValueError, match="not a die like d6"):
             parse_expect(bad)
 
 
