@@ -40,3 +40,35 @@ def test_loss_skips_ignored_labels() -> None:
     assert torch.isfinite(loss)
     loss.backward()
     assert model.prototypes.grad is None or float(model.prototypes.grad.abs().sum()) == 0.0
+
+
+def test_value_weight_zero_removes_a_rows_value_label() -> None:
+    """A real crop with value weight 0 teaches kind and state, never its value."""
+    torch.manual_seed(0)
+    model = DiceNet().eval()
+    out = model(torch.rand(2, 3, INPUT_SIZE, INPUT_SIZE) * 255)
+    kinds, states = torch.tensor([0, 0]), torch.tensor([0, 0])
+    weights = torch.tensor([1.0, 0.0])
+    base = losses(out, kinds, torch.tensor([0, 1]), states, weights)
+    other = losses(out, kinds, torch.tensor([0, 2]), states, weights)  # only row 1's value differs
+    assert torch.isclose(base, other)
+    unweighted = losses(out, kinds, torch.tensor([0, 2]), states)
+    assert not torch.isclose(base, unweighted)
+
+
+def test_value_embedding_sees_where_a_feature_is() -> None:
+    """Two feature maps with the same average: kind logits agree, value embeddings do not.
+
+    A plain average would mix the top face's numeral with the side faces' numerals.
+    """
+    torch.manual_seed(0)
+    model = DiceNet().eval()
+    maps = torch.zeros(2, model.kind.in_features, 5, 5)
+    maps[0, :, 2, 2] = 1.0  # a feature in the middle cell (the top face)
+    maps[1, :, 0, 0] = 1.0  # the same feature in a corner (a side face)
+    model.features = torch.nn.Identity()
+    model.mean = torch.zeros(1, 1, 1, 1)
+    with torch.no_grad():
+        kind, _value, _state, emb = model(maps * 64.0)
+    assert torch.allclose(kind[0], kind[1], atol=1e-4)
+    assert float((emb[0] - emb[1]).abs().max()) > 1e-2

@@ -24,10 +24,13 @@ from vision.train.model import DiceNet, parameter_count
 from vision.train.realdata import HELD_OUT_SEQUENCES, REPO, is_held_out, load_photos
 from vision.train.train import TrainConfig, train
 
+# 2.0.0: the value embedding sees the crop's centre unpooled (embeddings of 1.x are not comparable)
+MODEL_VERSION = "2.0.0"
+
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__)
-    p.add_argument("--minutes", type=float, default=44.0, help="training time budget")
+    p.add_argument("--minutes", type=float, default=40.0, help="training time budget")
     p.add_argument("--synthetic", type=int, default=32_000, help="rendered training crops")
     p.add_argument(
         "--synthetic-extra", type=int, default=16_000, help="more renders, from another seed"
@@ -36,9 +39,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--workers", type=int, default=2, help="rendering processes")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
-    p.add_argument("--no-real-values", action="store_true", help="use real photos for kind only")
+    p.add_argument(
+        "--real-value-weight",
+        type=float,
+        default=1.0,
+        help="weight of real photos' value labels (0: real photos teach kind and state only)",
+    )
     p.add_argument("--init", type=Path, help="go on training these weights (artifacts/*.pt)")
     p.add_argument("--out", type=Path, default=REPO / "models" / "dice.onnx")
+    p.add_argument(
+        "--checkpoint", type=Path, help="where the torch weights go (default artifacts/<out>.pt)"
+    )
+    p.add_argument("--version", default=MODEL_VERSION, help="the model card's version")
     return p.parse_args(argv)
 
 
@@ -65,12 +77,11 @@ def main(argv: list[str] | None = None) -> int:
         init = DiceNet()
         init.load_state_dict(torch.load(args.init))
     config = TrainConfig(
-        minutes=args.minutes, seed=args.seed, lr=args.lr, real_values=not args.no_real_values
+        minutes=args.minutes, seed=args.seed, lr=args.lr, real_value_weight=args.real_value_weight
     )
     model, summary = train(syn_train, real_train, config, log, init)
     torch.save(
-        model.state_dict(),
-        args.out.with_suffix(".pt") if args.init else dataset.artifacts_dir() / "dice.pt",
+        model.state_dict(), args.checkpoint or dataset.artifacts_dir() / f"{args.out.stem}.pt"
     )
     export_onnx(model, args.out)
     training = {
@@ -82,10 +93,11 @@ def main(argv: list[str] | None = None) -> int:
         "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "command": "python -m vision.train " + " ".join(sys.argv[1:] if argv is None else argv),
     }
-    write_card(args.out, "1.0.0", {}, training)  # a card with the checksum, so it can be loaded
+    # a card with the checksum first, so the file can be loaded to be measured
+    write_card(args.out, args.version, {}, training)
 
     accuracy = measure(Classifier(args.out), args.workers, args.synthetic_test, args.seed)
-    card = write_card(args.out, "1.0.0", accuracy, training)
+    card = write_card(args.out, args.version, accuracy, training)
     write_readme(card, args.out.parent / "README.md")
     log(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
     for name in ("real_held_out", "real_other_camera_d6", "synthetic_held_out"):

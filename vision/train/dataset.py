@@ -14,7 +14,7 @@ import numpy as np
 
 from vision.train.labels import KINDS, VALUE_LABELS, value_label
 from vision.train.realdata import REPO, Photo, real_crop
-from vision.train.render import render_crop
+from vision.train.render import RENDER_VERSION, render_crop
 
 CACHE_SIZE = 96  # crops are cached larger than the model input so augmentation can resample
 STATES = ("flat", "cocked", "empty")
@@ -66,7 +66,7 @@ def _render_chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
 
 def synthetic(count: int, seed: int, workers: int = 2, size: int = CACHE_SIZE) -> Arrays:
     """`count` rendered crops (cached by count/seed/size), rendered by `workers` processes."""
-    cache = artifacts_dir() / f"synthetic-{count}-{seed}-{size}.npz"
+    cache = artifacts_dir() / f"synthetic-v{RENDER_VERSION}-{count}-{seed}-{size}.npz"
     if cache.exists():
         data = np.load(cache)
         return Arrays(data["images"], data["kinds"], data["values"], data["states"])

@@ -1,13 +1,16 @@
 """The dice classifier network (torch; training only, the runtime runs its ONNX export).
 
-A small VGG-style stack of plain 3x3 convolutions (~0.6 M parameters, ~60 M multiply-adds at
-80 px) with three heads on one pooled feature. Plain convolutions rather than MobileNet's
+A small VGG-style stack of plain 3x3 convolutions (~0.75 M parameters, ~60 M multiply-adds at
+80 px) with three heads. Plain convolutions rather than MobileNet's
 depthwise-separable ones: CPU torch trains depthwise layers about five times slower (their
 backward pass is poorly optimised), and the whole model must train in under an hour on two
 cores; onnxruntime still reads ten crops in about 5 ms here. Heads:
 - `kind` logits over KINDS,
 - `value` logits over VALUE_LABELS, computed as scaled cosine similarity between an L2-normalised
-  `embedding` and one learnt prototype per label, so a new die can later be added by storing
+  `embedding` and one learnt prototype per label. The embedding sees the central 3x3 cells of the
+  last feature map one by one, not only their average: the top face sits in the middle of the
+  crop, and a plain average mixes its numeral with the numerals of the side faces (a d20 shows
+  up to ten), which taught the value head to guess from the die's colour instead of reading, so a new die can later be added by storing
   prototypes of its faces' embeddings, with no retraining and the same decision rule,
 - `state` logits over flat / cocked / empty (a die that shows no face up, or no die at all).
 The input is raw BGR 0-255 (N, 3, S, S); normalisation is inside the graph so the runtime and the
@@ -29,6 +32,7 @@ COSINE_SCALE = 16.0
 # (output channels, stride) after a stride-2 stem of 24 channels: 80 -> 40 -> 20 -> 10 -> 5 px.
 # Strided convolutions instead of max-pooling: CPU torch's max-pool was 14% of a training step.
 STAGES = ((32, 1), (64, 2), (64, 1), (128, 2), (128, 1), (256, 2))
+CENTRE = 3  # side of the block of central feature cells the value embedding sees unpooled
 
 
 def conv_bn_relu(cin: int, cout: int, stride: int = 1) -> list[nn.Module]:
@@ -54,15 +58,17 @@ class DiceNet(nn.Module):
         self.dropout = nn.Dropout(0.1)
         self.kind = nn.Linear(cin, len(KINDS))
         self.state = nn.Linear(cin, len(STATES))
-        self.embed = nn.Linear(cin, EMBEDDING)
+        self.embed = nn.Linear(cin * (1 + CENTRE * CENTRE), EMBEDDING)
         self.prototypes = nn.Parameter(torch.randn(len(VALUE_LABELS), EMBEDDING) * 0.1)
         self.register_buffer("mean", torch.tensor([104.0, 117.0, 123.0]).view(1, 3, 1, 1))
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
         x = (x - self.mean) / 64.0
-        f = self.features(x).mean(dim=(2, 3))
-        f = self.dropout(f)
-        emb = F.normalize(self.embed(f), dim=1)
+        maps = self.features(x)
+        f = self.dropout(maps.mean(dim=(2, 3)))
+        lo = (maps.shape[2] - CENTRE) // 2
+        centre = maps[:, :, lo : lo + CENTRE, lo : lo + CENTRE].flatten(1)
+        emb = F.normalize(self.embed(torch.cat([f, self.dropout(centre)], 1)), dim=1)
         value = COSINE_SCALE * emb @ F.normalize(self.prototypes, dim=1).t()
         return self.kind(f), value, self.state(f), emb
 

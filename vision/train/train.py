@@ -31,10 +31,10 @@ class TrainConfig:
     weight_decay: float = 5e-4
     seed: int = 0
     # Each real die shows one or two values over thousands of frames, so real value labels can
-    # teach "this orange d20 is a 15" rather than reading digits. Tried: going on training with
-    # them masked raised held-out render value accuracy (63 -> 70%) but not held-out real (46 ->
-    # 43%), so the shipped recipe keeps them.
-    real_values: bool = True
+    # teach "this orange d20 is a 15" rather than reading digits (model 1.1.0 read held-out d20s
+    # as the values their look-alikes showed in training). This weight scales the value loss of
+    # real crops (0 = real photos teach kind and state only).
+    real_value_weight: float = 1.0
     # One thread: on this shared 2-core machine two OpenMP threads ran a step ~1.8x slower than
     # one whenever other work was running (threads wait on each other at every layer).
     threads: int = 1
@@ -85,16 +85,25 @@ def losses(
     kinds: torch.Tensor,
     values: torch.Tensor,
     states: torch.Tensor,
+    value_weights: torch.Tensor | None = None,
 ) -> torch.Tensor:
-    """Kind + value + state cross-entropy; IGNORE labels (no value when cocked...) are skipped."""
+    """Kind + value + state cross-entropy; IGNORE labels (no value when cocked...) are skipped.
+
+    `value_weights` scales each row's value loss (real photos may count less than renders).
+    """
     kind_logits, value_logits, state_logits, _ = outputs
     loss = F.cross_entropy(state_logits, states) * 0.5
     if (kinds != IGNORE).any():
         loss = loss + F.cross_entropy(kind_logits, kinds, ignore_index=IGNORE, label_smoothing=0.05)
-    if (values != IGNORE).any():
-        loss = loss + F.cross_entropy(
-            value_logits, values, ignore_index=IGNORE, label_smoothing=0.05
+    known = values != IGNORE
+    if value_weights is not None:
+        known = known & (value_weights > 0)
+    if known.any():
+        per_row = F.cross_entropy(
+            value_logits[known], values[known], reduction="none", label_smoothing=0.05
         )
+        w = value_weights[known] if value_weights is not None else torch.ones_like(per_row)
+        loss = loss + (per_row * w).sum() / w.sum()
     return loss
 
 
@@ -111,8 +120,6 @@ def train(
     gen = torch.Generator().manual_seed(config.seed)
     rng = np.random.default_rng(config.seed)
     model = init or DiceNet()
-    if not config.real_values:
-        real = Arrays(real.images, real.kinds, np.full_like(real.values, IGNORE), real.states)
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     n_real = int(config.batch * config.real_fraction) if len(real) else 0
     n_syn = config.batch - n_real
@@ -132,12 +139,14 @@ def train(
         kinds = torch.from_numpy(np.concatenate([a.kinds[i] for a, i in parts]))
         values = torch.from_numpy(np.concatenate([a.values[i] for a, i in parts]))
         states = torch.from_numpy(np.concatenate([a.states[i] for a, i in parts]))
+        value_weights = torch.ones(len(values))
+        value_weights[n_syn:] = config.real_value_weight
         x = augment(imgs, gen)
         warm = min(1.0, (step + 1) / 100)
         lr_scale = warm * 0.5 * (1 + math.cos(math.pi * progress))
         for group in opt.param_groups:
             group["lr"] = config.lr * max(lr_scale, 0.01)
-        loss = losses(model(x), kinds, values, states)
+        loss = losses(model(x), kinds, values, states, value_weights)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
@@ -152,5 +161,6 @@ def train(
         "minutes": round((time.monotonic() - start) / 60, 1),
         "batch": config.batch,
         "real_fraction": config.real_fraction,
+        "real_value_weight": config.real_value_weight,
         "threads": config.threads,
     }
