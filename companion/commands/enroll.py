@@ -1,12 +1,11 @@
 """`rollscribe enroll`: teach Rollscribe a custom symbol die from a few photos of each face.
 
-Each shot is a photo or camera frame showing the die alone with that face up; the die is found
-by the reader's own detector (or, when one die fills the photo, the middle of the image). The
-classifier's embedding of each shot makes the face's prototype (vision.prototypes): nothing is
-retrained. Faces already in the store are kept, except the ones taught again, which are replaced.
-Self-consistency reads every shot back against prototypes built without it (leave-one-out).
-Take the shots as the tray camera sees the die (it spanning under about a third of the
-photo): in a closer shot the detector can take the symbol for the die and teach that.
+Each shot is a photo or camera frame showing the die alone with that face up: on the tray as the
+camera sees it, or held close to a camera (the die may fill most of the photo, even cut by its
+edges; vision.shots finds it). The classifier's embedding of each shot makes the face's
+prototype (vision.prototypes): nothing is retrained. Faces already in the store are kept, except
+the ones taught again, which are replaced. Self-consistency reads every shot back against
+prototypes built without it (leave-one-out).
 
 Exit status: 0 taught (store written), 1 a shot could not be used (unreadable image, no die or
 several dice in it), 2 bad arguments (a face with no shots, a standard kind as the die's name),
@@ -30,14 +29,10 @@ import numpy as np
 from companion.commands import documented_parser
 
 if TYPE_CHECKING:
+    from vision.classify import Classifier
     from vision.prototypes import FacePrototype, Prototypes
-    from vision.reader import DiceReader
 
 EXIT_BAD_SHOT, EXIT_USAGE, EXIT_MODEL = 1, 2, 3
-
-
-class ShotError(ValueError):
-    """A shot that cannot teach its face (why, with the image's path)."""
 
 
 def register(sub: Any) -> None:
@@ -67,9 +62,10 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from vision.classify import Classifier
     from vision.errors import ModelError
     from vision.prototypes import Prototypes
-    from vision.reader import DiceReader
+    from vision.shots import ShotError
 
     die = args.die.strip()
     shots: dict[str, list[str]] = {}
@@ -81,13 +77,13 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"no {what}: give --face NAME IMAGE [IMAGE...]", EXIT_USAGE)
     try:
         stored = Prototypes.load(args.store) if args.store.exists() else Prototypes(())
-        reader = DiceReader(args.model, photo_fallback=True)
+        classifier = Classifier(args.model)
     except ModelError as exc:
         return _fail(f"{exc}; nothing written", EXIT_MODEL)
-    if die.casefold() in reader.classifier.kinds:
+    if die.casefold() in classifier.kinds:
         return _fail(f"{die!r} is a standard kind; name the custom die otherwise", EXIT_USAGE)
     try:
-        embeddings = {face: embed_shots(reader, images) for face, images in shots.items()}
+        embeddings = {face: embed_shots(classifier, images) for face, images in shots.items()}
     except ShotError as exc:
         return _fail(f"{exc}; nothing written", EXIT_BAD_SHOT)
     taught = teach(stored, die, embeddings)
@@ -105,24 +101,22 @@ def _fail(message: str, status: int) -> int:
     return status
 
 
-def embed_shots(reader: DiceReader, images: list[str]) -> np.ndarray:
-    """The classifier's embedding of the one die in each shot (one batched model call)."""
+def embed_shots(classifier: Classifier, images: list[str]) -> np.ndarray:
+    """The classifier's embedding of the one die in each shot (one batched model call);
+    ShotError naming the image when a shot cannot be read or does not show one die."""
     from vision.errors import ImageError
     from vision.reader import load_image
+    from vision.shots import ShotError, locate_one_die
 
     crops = []
     for path in images:
         try:
             frame = load_image(path)
-        except ImageError as exc:
-            raise ShotError(str(exc)) from exc
-        dice = reader.read_frame(frame).dice
-        if len(dice) != 1:
-            found = "no die found" if not dice else f"{len(dice)} dice found"
-            raise ShotError(f"{path}: {found}; a shot must show the one die being taught")
-        crops.append(reader.classifier.crops(frame, [dice[0].box])[0])
-    clf = reader.classifier
-    return clf.run(clf.preprocess(crops))["embedding"]
+            box = locate_one_die(frame).box
+        except (ImageError, ShotError) as exc:
+            raise ShotError(str(exc) if isinstance(exc, ImageError) else f"{path}: {exc}") from exc
+        crops.append(classifier.crops(frame, [box])[0])
+    return classifier.run(classifier.preprocess(crops))["embedding"]
 
 
 def teach(stored: Prototypes, die: str, embeddings: dict[str, np.ndarray]) -> Prototypes:
