@@ -6,6 +6,7 @@ square with one white symbol per face, turned at random on a felt-like table, al
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import io
 import json
@@ -18,7 +19,7 @@ import pytest
 
 from companion.cli import main
 from vision.classify import DEFAULT_MODEL
-from vision.prototypes import FacePrototype, Prototypes
+from vision.prototypes import FacePrototype, Prototypes, decode_shot
 
 pytestmark = pytest.mark.skipif(
     not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet (make model)"
@@ -228,8 +229,8 @@ def test_expect_names_taught_dice_and_matches_only_their_faces(
     path = tmp_path / "taught.json"
     monster = Prototypes.load(store[0])
     # a second die whose faces look exactly like the monster's: only the expectation tells them
-    twin = [FacePrototype("twin", f.face, f.vector) for f in monster.faces]
-    Prototypes([*monster.faces, *twin], monster.match_at).save(path)
+    twin = [FacePrototype("twin", f.face, f.vector, f.shots) for f in monster.faces]
+    Prototypes([*monster.faces, *twin], monster.match_at, monster.model_sha256).save(path)
     two = np.concatenate([symbol_die_shot("cross", 2), symbol_die_shot("star", 3)], axis=1)
     image = save(tmp_path, "two", two)
 
@@ -275,3 +276,72 @@ def test_close_up_shots_teach_the_die_read_at_tray_distance(
     # 1.1.0), so a floor rather than every face: chance would be 2 of 8
     right = sum(dice[0]["value"] == face for dice, (face, _) in zip(read, tray, strict=True))
     assert right >= 7, read
+
+
+def test_the_store_keeps_the_model_and_the_shots(store: tuple[Path, str]) -> None:
+    data = json.loads(store[0].read_text())
+    card = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    assert data["model_sha256"] == card["sha256"]
+    size = card["input"]["size"]
+    for face in data["faces"]:
+        assert len(face["shots"]) == 4
+        crops = [decode_shot(base64.b64decode(shot)) for shot in face["shots"]]
+        assert all(crop.shape == (size, size, 3) for crop in crops)
+
+
+def test_a_store_from_another_model_is_embedded_again_from_its_shots(
+    store: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # as if taught with an older model: another sha, and vectors that mean nothing to this one
+    data = json.loads(store[0].read_text())
+    rng = np.random.default_rng(5)
+    data["model_sha256"] = "0" * 64
+    for face in data["faces"]:
+        face["vector"] = rng.normal(size=len(face["vector"])).tolist()
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data))
+    images = [save(tmp_path, face, symbol_die_shot(face, 5000 + i)) for i, face in enumerate(FACES)]
+    assert main(["read", "--json", "--taught", str(path), *images]) == 0
+    out, err = capsys.readouterr()
+    assert [
+        [(d["die"], d["value"]) for d in json.loads(line)["dice"]] for line in out.splitlines()
+    ] == [[("monster", face)] for face in FACES]
+    assert err.count("embedded again from their stored shots") == 1  # once per run
+    assert json.loads(path.read_text()) == data  # reading never writes the store
+    # teaching into it saves it embedded for this model: the same vectors as a fresh store's
+    shot = save(tmp_path, "eye", symbol_die_shot("circle", 42))
+    assert main(["enroll", "--store", str(path), "--die", "other", "--face", "eye", shot]) == 0
+    assert "embedded again" in capsys.readouterr().err
+    again = Prototypes.load(path)
+    assert again.model_sha256 == Prototypes.load(store[0]).model_sha256
+    fresh = {f.face: f.vector for f in Prototypes.load(store[0]).faces}
+    for face in again.faces:
+        if face.die == "monster":
+            assert np.allclose(face.vector, fresh[face.face], atol=1e-5)
+
+
+def test_a_store_without_shots_from_another_model_asks_to_teach_again(
+    store: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(store[0].read_text())
+    legacy = {
+        "match_at": data["match_at"],
+        "faces": [{k: f[k] for k in ("die", "face", "vector")} for f in data["faces"]],
+    }  # a store as written before stores kept the model and the shots
+    path = tmp_path / "legacy.json"
+    path.write_text(json.dumps(legacy))
+    before = path.read_bytes()
+    shot = save(tmp_path, "eye", symbol_die_shot("circle", 42))
+    assert main(["read", "--taught", str(path), shot]) == 3
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback" not in err
+    assert "taught with an older model" in err and "teach those dice again" in err
+    assert main(["enroll", "--store", str(path), "--die", "m", "--face", "eye", shot]) == 3
+    assert "teach those dice again" in capsys.readouterr().err
+    assert path.read_bytes() == before
+    # stored shots that are not images are a corrupt store, also exit 3
+    data["model_sha256"] = "0" * 64
+    data["faces"][0]["shots"][0] = base64.b64encode(b"not a png").decode()
+    path.write_text(json.dumps(data))
+    assert main(["read", "--taught", str(path), shot]) == 3
+    assert "unreadable" in capsys.readouterr().err

@@ -74,16 +74,16 @@ def test_expect_and_readable_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 @needs_model
 def test_model_loaded_once_per_run(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
-    import vision.reader
+    import vision.classify
 
     loads = []
-    real = vision.reader.Classifier
+    real = vision.classify.Classifier
 
     def counting(*args, **kwargs):
         loads.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(vision.reader, "Classifier", counting)
+    monkeypatch.setattr(vision.classify, "Classifier", counting)
     images = [str(p) for p in sample_frames()]
     assert main(["read", "--json", *images, *images]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 2 * len(images)

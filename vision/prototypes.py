@@ -4,19 +4,32 @@ The classifier exposes an embedding of every crop. A custom die's face is stored
 the mean direction of the embeddings of a few crops of that face. A crop whose embedding points
 close enough to a prototype (cosine similarity) reads as that die and face; anything else is
 left to the classifier's standard kinds.
+
+Embeddings belong to one model: the store records the sha256 of the model it was taught with,
+and keeps the shots themselves (the model-input crops, as PNG) so that a store taught with
+another model is re-embedded with the current one when it is loaded (load_taught), rather than
+matched as nonsense. A store without shots (written before they were kept) cannot be, and is
+refused with a request to teach its dice again.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import cv2
 import numpy as np
 
 from vision.errors import ModelError
 
+if TYPE_CHECKING:
+    from vision.classify import Classifier
+
+STORE_FORMAT = 2  # 1 (no "format" key): vectors only; 2: with model sha256 and the shots
 MATCH_AT = 0.85  # cosine similarity from which a crop is taken for a taught face
 
 
@@ -33,13 +46,33 @@ class FacePrototype:
     die: str  # the custom die's name, e.g. "skulls"
     face: str  # the face's name, e.g. "skull"
     vector: np.ndarray = field(compare=False, repr=False)  # unit length
+    shots: tuple[bytes, ...] = field(default=(), compare=False, repr=False)  # PNG crops
 
     @classmethod
-    def from_embeddings(cls, die: str, face: str, embeddings: np.ndarray) -> FacePrototype:
-        """The prototype of a face from the embeddings of a few crops of it."""
+    def from_embeddings(
+        cls, die: str, face: str, embeddings: np.ndarray, shots: Sequence[bytes] = ()
+    ) -> FacePrototype:
+        """The prototype of a face from the embeddings of a few crops of it (kept as `shots`,
+        PNG bytes, to embed again with another model)."""
         if len(embeddings) == 0:
             raise ValueError(f"no shots of {die}:{face} to learn from")
-        return cls(die, face, _unit(_unit(embeddings).mean(axis=0)))
+        return cls(die, face, _unit(_unit(embeddings).mean(axis=0)), tuple(shots))
+
+
+def encode_shot(crop: np.ndarray) -> bytes:
+    """A BGR crop as PNG bytes (lossless: embedded again, it gives the same vector)."""
+    ok, data = cv2.imencode(".png", crop)
+    if not ok:  # pragma: no cover - encoding a valid uint8 image does not fail
+        raise ValueError("cannot encode the shot as PNG")
+    return data.tobytes()
+
+
+def decode_shot(data: bytes) -> np.ndarray:
+    """PNG bytes back to the BGR crop; ValueError if they are not an image."""
+    crop = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    if crop is None:
+        raise ValueError("a stored shot is not an image")
+    return crop
 
 
 @dataclass(frozen=True)
@@ -51,9 +84,16 @@ class Match:
 class Prototypes:
     """The taught faces, matched against a batch of embeddings at once."""
 
-    def __init__(self, faces: Sequence[FacePrototype], match_at: float = MATCH_AT) -> None:
+    def __init__(
+        self,
+        faces: Sequence[FacePrototype],
+        match_at: float = MATCH_AT,
+        model_sha256: str | None = None,
+    ) -> None:
+        """`model_sha256`: the model whose embeddings the vectors are (None: not known)."""
         self.faces = tuple(faces)
         self.match_at = match_at
+        self.model_sha256 = model_sha256
         self._matrix = np.stack([f.vector for f in self.faces]) if self.faces else np.zeros((0, 0))
 
     @property
@@ -63,7 +103,9 @@ class Prototypes:
     def of(self, dice: set[str]) -> Prototypes:
         """Only the faces of these dice (an expected custom die is matched only against its own
         faces)."""
-        return Prototypes([f for f in self.faces if f.die in dice], self.match_at)
+        return Prototypes(
+            [f for f in self.faces if f.die in dice], self.match_at, self.model_sha256
+        )
 
     def match(self, embeddings: np.ndarray) -> list[Match | None]:
         """Per embedding: the closest taught face if it is close enough, else None."""
@@ -79,18 +121,75 @@ class Prototypes:
         ]
 
     def save(self, path: Path) -> None:
-        data = [{"die": f.die, "face": f.face, "vector": f.vector.tolist()} for f in self.faces]
-        path.write_text(json.dumps({"match_at": self.match_at, "faces": data}))
+        faces = [
+            {
+                "die": f.die,
+                "face": f.face,
+                "vector": f.vector.tolist(),
+                "shots": [base64.b64encode(shot).decode("ascii") for shot in f.shots],
+            }
+            for f in self.faces
+        ]
+        store = {"format": STORE_FORMAT, "model_sha256": self.model_sha256}
+        path.write_text(json.dumps({**store, "match_at": self.match_at, "faces": faces}))
 
     @classmethod
     def load(cls, path: Path) -> Prototypes:
-        """Read taught faces; a missing or malformed file is a ModelError (it extends the model)."""
+        """Read taught faces as stored; a missing or malformed file is a ModelError (it extends
+        the model). See load_taught for a store checked against the model in use."""
         try:
             data = json.loads(path.read_text())
+            if data.get("format", 1) > STORE_FORMAT:
+                raise ValueError(f"format {data['format']} is newer than this Rollscribe's")
             faces = [
-                FacePrototype(f["die"], f["face"], _unit(np.array(f["vector"])))
+                FacePrototype(
+                    f["die"],
+                    f["face"],
+                    _unit(np.array(f["vector"], np.float32)),
+                    tuple(base64.b64decode(shot, validate=True) for shot in f.get("shots", ())),
+                )
                 for f in data["faces"]
             ]
-            return cls(faces, float(data.get("match_at", MATCH_AT)))
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+            sha = data.get("model_sha256")
+            return cls(faces, float(data.get("match_at", MATCH_AT)), str(sha) if sha else None)
+        except (OSError, ValueError, KeyError, TypeError) as exc:  # binascii.Error too
             raise ModelError(f"taught faces {path} are unreadable: {exc}") from exc
+
+    def embedded_with(self, classifier: Classifier) -> Prototypes:
+        """These faces as the classifier's model sees them: themselves if they were taught with
+        it, else every face again from its stored shots; ModelError if a face has none."""
+        sha = classifier.card["sha256"]
+        if self.model_sha256 == sha:
+            return self
+        if any(not f.shots for f in self.faces):
+            taught = f"model {self.model_sha256[:12]}" if self.model_sha256 else "an older model"
+            raise ModelError(
+                f"were taught with {taught} and keep no shots to embed again with "
+                f"{classifier.model_path.name}: teach those dice again (`rollscribe enroll`) "
+                "into a new store"
+            )
+        faces = []
+        for f in self.faces:
+            crops = [decode_shot(shot) for shot in f.shots]
+            vectors = classifier.run(classifier.preprocess(crops))["embedding"]
+            faces.append(FacePrototype.from_embeddings(f.die, f.face, vectors, f.shots))
+        return Prototypes(faces, self.match_at, sha)
+
+
+def load_taught(path: Path, classifier: Classifier) -> tuple[Prototypes, str | None]:
+    """The store at `path` ready to match the classifier's embeddings, and a note to show the
+    player when its faces had to be embedded again (taught with another model), else None.
+    ModelError when it is unreadable, or stale with no shots to embed again."""
+    stored = Prototypes.load(path)
+    try:
+        ready = stored.embedded_with(classifier)
+    except ModelError as exc:
+        raise ModelError(f"taught faces {path} {exc}") from exc
+    except ValueError as exc:  # a stored shot that is not an image
+        raise ModelError(f"taught faces {path} are unreadable: {exc}") from exc
+    if ready is stored:
+        return stored, None
+    return ready, (
+        f"{path}: taught with another model, so its {len(ready.faces)} faces were embedded again "
+        f"from their stored shots for {classifier.model_path.name}"
+    )

@@ -7,10 +7,15 @@ prototype (vision.prototypes): nothing is retrained. Faces already in the store 
 the ones taught again, which are replaced. Self-consistency reads every shot back against
 prototypes built without it (leave-one-out).
 
+The store records the model it was taught with and keeps each shot's crop (PNG, a few kB), so
+when models/dice.onnx is replaced the faces are embedded again from the shots, on load.
+
 Exit status: 0 taught (store written), 1 a shot could not be used (unreadable image, no die or
 several dice in it), 2 bad arguments (a face with no shots, a standard kind as the die's name),
-3 the model or the store is missing or corrupt. Unless the status is 0 the store is untouched;
-it is always replaced whole (temp file + rename), so a kill never leaves half a store behind.
+3 the model or the store is missing or corrupt (or the store was taught with another model before
+stores kept their shots: teach its dice again into a new store). Unless the status is 0 the store
+is untouched; it is always replaced whole (temp file + rename), so a kill never leaves half a
+store behind.
 
 Read taught dice with `rollscribe read --taught STORE IMAGE...`.
 """
@@ -64,7 +69,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from vision.classify import Classifier
     from vision.errors import ModelError
-    from vision.prototypes import Prototypes
+    from vision.prototypes import FacePrototype, Prototypes, load_taught
     from vision.shots import ShotError
 
     die = args.die.strip()
@@ -76,22 +81,28 @@ def run(args: argparse.Namespace) -> int:
         what = "a die name" if not die else f"shots of face {', '.join(map(repr, empty))}"
         return _fail(f"no {what}: give --face NAME IMAGE [IMAGE...]", EXIT_USAGE)
     try:
-        stored = Prototypes.load(args.store) if args.store.exists() else Prototypes(())
         classifier = Classifier(args.model)
+        # a store taught with another model comes back embedded with this one, and is saved so
+        stored, note = (
+            load_taught(args.store, classifier) if args.store.exists() else (Prototypes(()), None)
+        )
     except ModelError as exc:
         return _fail(f"{exc}; nothing written", EXIT_MODEL)
     if die.casefold() in classifier.kinds:
         return _fail(f"{die!r} is a standard kind; name the custom die otherwise", EXIT_USAGE)
     try:
-        embeddings = {face: embed_shots(classifier, images) for face, images in shots.items()}
+        embedded = {face: embed_shots(classifier, images) for face, images in shots.items()}
     except ShotError as exc:
         return _fail(f"{exc}; nothing written", EXIT_BAD_SHOT)
-    taught = teach(stored, die, embeddings)
+    new = [FacePrototype.from_embeddings(die, face, *e) for face, e in embedded.items()]
+    taught = teach(stored, new, classifier.card["sha256"])
     try:
         save_atomically(taught, args.store)
     except OSError as exc:
         return _fail(f"cannot write {args.store}: {exc}; the store is unchanged", EXIT_MODEL)
-    report(die, taught, embeddings, shots)
+    if note:
+        print(f"rollscribe enroll: {note}", file=sys.stderr)
+    report(die, taught, {face: vectors for face, (vectors, _) in embedded.items()}, shots)
     print(f"saved {len(taught.faces)} taught faces to {args.store}")
     return 0
 
@@ -101,10 +112,12 @@ def _fail(message: str, status: int) -> int:
     return status
 
 
-def embed_shots(classifier: Classifier, images: list[str]) -> np.ndarray:
-    """The classifier's embedding of the one die in each shot (one batched model call);
-    ShotError naming the image when a shot cannot be read or does not show one die."""
+def embed_shots(classifier: Classifier, images: list[str]) -> tuple[np.ndarray, list[bytes]]:
+    """The classifier's embedding of the one die in each shot (one batched model call), and
+    its crop as PNG (kept in the store to embed again with another model); ShotError naming the
+    image when a shot cannot be read or does not show one die."""
     from vision.errors import ImageError
+    from vision.prototypes import encode_shot
     from vision.reader import load_image
     from vision.shots import ShotError, locate_one_die
 
@@ -116,16 +129,17 @@ def embed_shots(classifier: Classifier, images: list[str]) -> np.ndarray:
         except (ImageError, ShotError) as exc:
             raise ShotError(str(exc) if isinstance(exc, ImageError) else f"{path}: {exc}") from exc
         crops.append(classifier.crops(frame, [box])[0])
-    return classifier.run(classifier.preprocess(crops))["embedding"]
+    embeddings = classifier.run(classifier.preprocess(crops))["embedding"]
+    return embeddings, [encode_shot(crop) for crop in crops]
 
 
-def teach(stored: Prototypes, die: str, embeddings: dict[str, np.ndarray]) -> Prototypes:
-    """The store with these faces of `die` learnt (replacing any taught before)."""
-    from vision.prototypes import FacePrototype, Prototypes
+def teach(stored: Prototypes, new: list[FacePrototype], model_sha256: str) -> Prototypes:
+    """The store with these faces learnt (replacing any taught before under the same names),
+    all of them embeddings of the model `model_sha256`."""
+    from vision.prototypes import Prototypes
 
-    new = [FacePrototype.from_embeddings(die, face, e) for face, e in embeddings.items()]
     kept = [f for f in stored.faces if (f.die, f.face) not in {(n.die, n.face) for n in new}]
-    return Prototypes([*kept, *new], stored.match_at)
+    return Prototypes([*kept, *new], stored.match_at, model_sha256)
 
 
 def leave_one_out(

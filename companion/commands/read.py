@@ -38,16 +38,18 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from vision.classify import Classifier
     from vision.errors import ImageError, ModelError
-    from vision.prototypes import Prototypes
+    from vision.prototypes import load_taught
     from vision.reader import DiceReader, load_image, parse_expect
 
     try:
         expect = parse_expect(args.expect)
         # loaded once for every image of the run; a photo of one die filling the frame has no
         # outline to find, so its middle is read (and flagged unsure)
-        taught = Prototypes.load(args.taught) if args.taught else None
-        reader = DiceReader(args.model, photo_fallback=True, prototypes=taught)
+        classifier = Classifier(args.model)
+        taught, note = load_taught(args.taught, classifier) if args.taught else (None, None)
+        reader = DiceReader(classifier=classifier, photo_fallback=True, prototypes=taught)
         reader.resolve(expect)
     except ValueError as exc:
         print(f"rollscribe read: --expect: {exc}", file=sys.stderr)
@@ -55,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
     except ModelError as exc:
         print(f"rollscribe read: {exc}", file=sys.stderr)
         return EXIT_MODEL
+    if note:
+        print(f"rollscribe read: {note}", file=sys.stderr)
     status = 0
     for path in args.images:
         try:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.errors import ModelError
-from vision.prototypes import FacePrototype, Prototypes
+from vision.prototypes import FacePrototype, Prototypes, decode_shot, encode_shot
 
 
 def _shots(direction: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -36,13 +36,30 @@ def test_faces_taught_from_a_few_shots_are_recognised() -> None:
 
 def test_prototypes_round_trip_and_bad_files(tmp_path: Path) -> None:
     rng = np.random.default_rng(2)
-    face = FacePrototype.from_embeddings("runes", "ansuz", rng.normal(size=(3, 16)))
+    crop = rng.integers(0, 256, (24, 24, 3), dtype=np.uint8)
+    shots = [encode_shot(crop), encode_shot(crop[::-1])]
+    face = FacePrototype.from_embeddings("runes", "ansuz", rng.normal(size=(2, 16)), shots)
     assert np.linalg.norm(face.vector) == pytest.approx(1.0, abs=1e-5)
     path = tmp_path / "taught.json"
-    Prototypes([face], match_at=0.9).save(path)
+    Prototypes([face], match_at=0.9, model_sha256="ab" * 32).save(path)
     back = Prototypes.load(path)
-    assert back.match_at == 0.9 and back.faces == (face,)
+    assert back.match_at == 0.9 and back.faces == (face,) and back.model_sha256 == "ab" * 32
     assert np.allclose(back.faces[0].vector, face.vector, atol=1e-6)
+    assert np.array_equal(decode_shot(back.faces[0].shots[1]), crop[::-1])  # lossless
+    assert back.of({"runes"}).model_sha256 == "ab" * 32 and back.of({"bones"}).faces == ()
+    # a store from before the model and shots were kept still loads, as such
+    path.write_text(json.dumps({"faces": [{"die": "x", "face": "y", "vector": [1, 0]}]}))
+    old = Prototypes.load(path)
+    assert old.model_sha256 is None and old.faces[0].shots == ()
+    for bad in (
+        {"format": 99, "faces": []},
+        {"faces": [{"die": "x", "face": "y", "vector": [1, 0], "shots": ["not base64!"]}]},
+    ):
+        path.write_text(json.dumps(bad))
+        with pytest.raises(ModelError, match="unreadable"):
+            Prototypes.load(path)
+    with pytest.raises(ValueError, match="not an image"):
+        decode_shot(b"GIF89a but cut")
     path.write_text(json.dumps({"faces": [{"die": "x"}]}))
     with pytest.raises(ModelError, match="unreadable"):
         Prototypes.load(path)
