@@ -223,6 +223,12 @@ def test_a_write_that_fails_midway_leaves_the_old_store_whole(
     assert [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []
 
 
+def two_dice(tmp_path: Path) -> str:
+    """A photo of two of the monster dice side by side: a cross and a star."""
+    two = np.concatenate([symbol_die_shot("cross", 2), symbol_die_shot("star", 3)], axis=1)
+    return save(tmp_path, "two", two)
+
+
 def test_expect_names_taught_dice_and_matches_only_their_faces(
     store: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -231,8 +237,7 @@ def test_expect_names_taught_dice_and_matches_only_their_faces(
     # a second die whose faces look exactly like the monster's: only the expectation tells them
     twin = [FacePrototype("twin", f.face, f.vector, f.shots) for f in monster.faces]
     Prototypes([*monster.faces, *twin], monster.match_at, monster.model_sha256).save(path)
-    two = np.concatenate([symbol_die_shot("cross", 2), symbol_die_shot("star", 3)], axis=1)
-    image = save(tmp_path, "two", two)
+    image = two_dice(tmp_path)
 
     def read(expect: str) -> list[tuple[str, str, str]]:
         assert main(["read", "--json", "--taught", str(path), "--expect", expect, image]) == 0
@@ -252,6 +257,29 @@ def test_expect_names_taught_dice_and_matches_only_their_faces(
     # without the store a taught name is unknown too
     assert main(["read", "--expect", "monster", image]) == 2
     assert "'monster'" in capsys.readouterr().err
+
+
+def test_an_expected_taught_die_unlike_its_faces_is_still_that_die_but_unsure(
+    store: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    taught = Prototypes.load(store[0])
+    path = tmp_path / "strict.json"
+    Prototypes(taught.faces, 0.9999, taught.model_sha256).save(path)  # nothing is alike enough
+    image = two_dice(tmp_path)
+    assert main(["read", "--json", "--taught", str(path), image]) == 0
+    assert all(d["die"] != "monster" for d in json.loads(capsys.readouterr().out)["dice"])
+    assert main(["read", "--json", "--taught", str(path), "--expect", "2xmonster", image]) == 0
+    dice = json.loads(capsys.readouterr().out)["dice"]
+    assert sorted((d["die"], d["value"]) for d in dice) == [
+        ("monster", "cross"),
+        ("monster", "star"),
+    ]
+    assert all(d["unsure"] and "unlike its taught faces" in d["why_unsure"] for d in dice)
+    assert all(0 <= d["confidence"] < 0.9999 for d in dice)
+    # with a d6 expected too, the d6 takes one die and the missing monster the other
+    assert main(["read", "--json", "--taught", str(path), "--expect", "d6,monster", image]) == 0
+    dice = json.loads(capsys.readouterr().out)["dice"]
+    assert sorted(d["die"] for d in dice) == ["d6", "monster"]
 
 
 def test_close_up_shots_teach_the_die_read_at_tray_distance(

@@ -107,18 +107,19 @@ class Prototypes:
             [f for f in self.faces if f.die in dice], self.match_at, self.model_sha256
         )
 
+    def nearest(self, embeddings: np.ndarray) -> list[Match]:
+        """Per embedding: the closest taught face, however far (there must be faces)."""
+        similarity = _unit(embeddings) @ self._matrix.T
+        return [
+            Match(self.faces[j], float(similarity[i, j]))
+            for i, j in enumerate(similarity.argmax(axis=1))
+        ]
+
     def match(self, embeddings: np.ndarray) -> list[Match | None]:
         """Per embedding: the closest taught face if it is close enough, else None."""
         if not self.faces or len(embeddings) == 0:
             return [None] * len(embeddings)
-        similarity = _unit(embeddings) @ self._matrix.T
-        best = similarity.argmax(axis=1)
-        return [
-            Match(self.faces[j], float(similarity[i, j]))
-            if similarity[i, j] >= self.match_at
-            else None
-            for i, j in enumerate(best)
-        ]
+        return [m if m.similarity >= self.match_at else None for m in self.nearest(embeddings)]
 
     def save(self, path: Path) -> None:
         faces = [

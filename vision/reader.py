@@ -4,7 +4,9 @@ The reader never guesses silently: a low-confidence face, a cocked die, a die cu
 edge or a die the game did not expect is kept and flagged, so the table asks a player. With an
 expectation ("d4,d6,d10,d12": what the game asked to roll) each detected die is matched to one
 expected kind by the best joint assignment over the classifier's kind probabilities, so two
-dice that each look a bit like a d10 cannot both become the one d10 that was rolled.
+dice that each look a bit like a d10 cannot both become the one d10 that was rolled. An expected
+taught die (vision.prototypes) is matched only against its own faces; a die beyond its count is
+flagged, and a die left over while it is missing is read as it, flagged as unlike its faces.
 
 `read_settled` watches a frame stream and reads only once the dice have stopped (no motion over
 a few consecutive frames) and no hand is over the tray.
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -265,18 +268,22 @@ class DiceReader:
         custom, surplus = self._taught(outputs["embedding"], expect)
         rest = [i for i, m in enumerate(custom) if m is None and not empty[i]]
         kinds = dict(zip(rest, self._expected_kinds(outputs["kind"][rest], standard), strict=True))
+        # a die left over while an expected taught die is missing is that die, if unsure
+        unlike = self._missing_taught(
+            outputs["embedding"], [i for i in rest if not kinds[i]], custom, expect
+        )
+        for i, match in unlike.items():
+            custom[i] = match
         dice = []
         for i, die in enumerate(found.dice):
             taught = custom[i]
             if empty[i] and taught is None:
                 continue
             if taught is not None:
-                name, value, confidence = (
-                    taught.prototype.die,
-                    taught.prototype.face,
-                    taught.similarity,
-                )
-                why = unsure_reasons(None, name, die, unexpected=i in surplus)
+                name, value = taught.prototype.die, taught.prototype.face
+                confidence = max(0.0, taught.similarity)
+                unlike_why = f"unlike its taught faces ({confidence:.2f})" if i in unlike else None
+                why = unsure_reasons(unlike_why, name, die, unexpected=i in surplus)
             else:
                 row = {key: values[i : i + 1] for key, values in outputs.items()}
                 face = clf.postprocess(row, [kinds[i]] if kinds[i] else allowed)[0]
@@ -303,6 +310,27 @@ class DiceReader:
             )
             surplus.update(i for _, i in alike[expect.count(die) :])
         return matches, surplus
+
+    def _missing_taught(
+        self,
+        embeddings: np.ndarray,
+        leftover: list[int],
+        custom: list[Match | None],
+        expect: list[str] | None,
+    ) -> dict[int, Match]:
+        """Dice that took no expected kind, given to the expected taught dice not seen (best
+        joint assignment by similarity), each as the nearest face of its die."""
+        if expect is None or not leftover:
+            return {}
+        seen = Counter(m.prototype.die for m in custom if m is not None)
+        slots = [d for d in self.prototypes.dice for _ in range(expect.count(d) - seen[d])]
+        if not slots:
+            return {}
+        nearest = {d: self.prototypes.of({d}).nearest(embeddings[leftover]) for d in set(slots)}
+        cost = np.array([[-nearest[d][r].similarity for d in slots] for r in range(len(leftover))])
+        return {
+            leftover[r]: nearest[slots[c]][r] for r, c in enumerate(assign(cost)) if c is not None
+        }
 
     def _expected_kinds(
         self, kind_logits: np.ndarray, expect: list[str] | None
