@@ -7,7 +7,7 @@ prototype (vision.prototypes): nothing is retrained. Faces already in the store 
 the ones taught again, which are replaced. Self-consistency reads every shot back against
 prototypes built without it (leave-one-out).
 
-The store records the model it was taught with and keeps each shot's crop (PNG, a few kB), so
+The store records the model it was taught with and keeps each shot's crop (PNG, about 10 kB), so
 when models/dice.onnx is replaced the faces are embedded again from the shots, on load.
 
 Exit status: 0 taught (store written), 1 a shot could not be used (unreadable image, no die or

@@ -3,8 +3,10 @@
 Exit status: 0 when every image was read (dice flagged unsure still count as read), 1 when at
 least one image could not be read (its line carries "error"; the others are still printed),
 2 for bad arguments (a die in --expect that is neither a standard kind nor taught: the message
-names the known dice), 3 when the model or the --taught store is
-missing or corrupt (no image can be read, nothing is printed on stdout).
+names the known dice), 3 when the model or the --taught store is missing or corrupt, or the
+store was taught with another model and keeps no shots to embed again (no image can be read,
+nothing is printed on stdout). A store taught with another model that keeps its shots is
+embedded again for this one, said once on stderr.
 """
 
 from __future__ import annotations
