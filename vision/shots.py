@@ -55,8 +55,8 @@ def _distance(lab_difference: np.ndarray) -> np.ndarray:
 
 def table_colour(lab: np.ndarray) -> np.ndarray:
     """The table's Lab colour at every pixel, spread bilinearly from the four corners (lighting
-    falls off across a photo); a corner unlike the other three (the die reaching into it) is
-    taken as their median instead."""
+    falls off across a photo). Corners unlike the table's (the die reaching into them) take
+    the median colour of those that are the table."""
     h, w = lab.shape[:2]
     c = max(2, round(CORNER * min(h, w)))
     corners = np.array(
@@ -111,7 +111,7 @@ def unlike_corners(frame: np.ndarray) -> tuple[int, int, int, int] | None:
 
 
 def locate_one_die(frame: np.ndarray) -> ShotDie:
-    """The die of a one-die shot: a close-up by its contrast with the border, else the tray
+    """The die of a one-die shot: a close-up by its contrast with the corners, else the tray
     detector's one die. ShotError when there is no die or there are several."""
     h, w = frame.shape[:2]
     region = unlike_corners(frame)
