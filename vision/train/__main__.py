@@ -42,7 +42,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument(
         "--real-value-weight",
         type=float,
-        default=1.0,
+        default=0.2,
         help="weight of real photos' value labels (0: real photos teach kind and state only)",
     )
     p.add_argument("--init", type=Path, help="go on training these weights (artifacts/*.pt)")
