@@ -25,6 +25,11 @@ OUTPUTS = ("kind", "value", "state", "embedding")
 # Below this confidence a reading is reported unsure. The card's "real_held_out_unsure_gate"
 # records, for the shipped model, how many held-out real dice pass it and how often those are right.
 UNSURE_BELOW = 0.7
+# Below this confidence a crop gets a second look: it is read again turned by 90, 180 and 270
+# degrees and the four readings are averaged. On held-out real photos (model 2.0.0) this looked
+# again at 49% of dice and raised value accuracy from 54.7% to 59.7% (all dice turned: 60.2%, at
+# twice the cost); sure readings stayed 81% right.
+RECHECK_BELOW = 0.5
 
 
 @dataclass(frozen=True)
@@ -144,6 +149,44 @@ class Classifier:
             return {name: np.zeros((0, 0), np.float32) for name in OUTPUTS}
         return dict(zip(OUTPUTS, self.session.run(None, {self.input_name: batch}), strict=True))
 
+    def look(self, crops: Sequence[np.ndarray]) -> dict[str, np.ndarray]:
+        """Model outputs for crops, with a second look at the doubtful ones.
+
+        For crops read below RECHECK_BELOW, the kind, value and state outputs become the log of
+        the mean probabilities over the crop turned four ways (postprocess reads them like logits);
+        the embedding stays the upright one, which taught dice were enrolled with.
+        """
+        batch = self.preprocess(crops)
+        outputs = self.run(batch)
+        if not len(batch):
+            return outputs
+        probs = {key: _softmax(outputs[key]) for key in ("kind", "value", "state")}
+        doubtful = np.flatnonzero(self._raw_confidence(probs) < RECHECK_BELOW)
+        if not len(doubtful):
+            return outputs
+        turned = np.concatenate([np.rot90(batch[doubtful], k, axes=(2, 3)) for k in (1, 2, 3)])
+        again = self.run(np.ascontiguousarray(turned))
+        n = len(doubtful)
+        for key, p in probs.items():
+            views = _softmax(again[key]).reshape(3, n, -1)
+            mean = (p[doubtful] + views.sum(axis=0)) / 4.0
+            outputs[key] = outputs[key].copy()
+            outputs[key][doubtful] = np.log(np.maximum(mean, 1e-12))
+        return outputs
+
+    def _raw_confidence(self, probs: dict[str, np.ndarray]) -> np.ndarray:
+        """P(kind) * P(value | kind) * P(flat) per row, any kind allowed (as postprocess does)."""
+        kind = probs["kind"].argmax(axis=1)
+        rows = np.arange(len(kind))
+        value = np.zeros(len(kind))
+        for k, name in enumerate(self.kinds):
+            sel = kind == k
+            if sel.any():
+                p = probs["value"][np.ix_(sel, self._kind_values[name])]
+                value[sel] = p.max(axis=1) / p.sum(axis=1)
+        flat = probs["state"][:, self.states.index("flat")]
+        return probs["kind"][rows, kind] * value * flat
+
     def check_expect(self, expect: Sequence[str] | None) -> list[str]:
         """The kinds a reading may take: all, or the expected ones (which must be known)."""
         if expect is None:
@@ -187,4 +230,4 @@ class Classifier:
     ) -> list[FaceReading]:
         """Read a batch of square BGR crops (see vision.crops.square_crop)."""
         self.check_expect(expect)
-        return self.postprocess(self.run(self.preprocess(crops)), expect)
+        return self.postprocess(self.look(crops), expect)

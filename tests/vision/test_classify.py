@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.classify import DEFAULT_MODEL, Classifier, file_sha256
+from vision.classify import DEFAULT_MODEL, RECHECK_BELOW, Classifier, file_sha256
 from vision.errors import ModelError
 from vision.train.labels import KINDS
 from vision.train.render import render_crop
@@ -159,3 +159,28 @@ def test_missing_card_is_a_model_error(tmp_path: Path) -> None:
     shutil.copy(DEFAULT_MODEL, tmp_path / "dice.onnx")
     with pytest.raises(ModelError, match="card"):
         Classifier(tmp_path / "dice.onnx")
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def test_doubtful_crops_get_a_second_look_turned_four_ways(
+    classifier: Classifier, crops: list[np.ndarray]
+) -> None:
+    """Crops read below RECHECK_BELOW are averaged over four turns; sure ones are left alone."""
+    batch = classifier.preprocess(crops)
+    plain = classifier.run(batch)
+    looked = classifier.look(crops)
+    probs = {key: _softmax(plain[key]) for key in ("kind", "value", "state")}
+    doubtful = classifier._raw_confidence(probs) < RECHECK_BELOW
+    assert doubtful.any() and not doubtful.all(), "the fixture should hold both cases"
+    turns = [
+        classifier.run(np.ascontiguousarray(np.rot90(batch, k, axes=(2, 3)))) for k in range(4)
+    ]
+    for key in ("kind", "value", "state"):
+        assert np.allclose(looked[key][~doubtful], plain[key][~doubtful])
+        mean = np.mean([_softmax(t[key]) for t in turns], axis=0)
+        assert np.allclose(np.exp(looked[key][doubtful]), mean[doubtful], atol=1e-5)
+    assert np.allclose(looked["embedding"], plain["embedding"])

@@ -118,7 +118,10 @@ def test_read_settled_lets_the_camera_error_through(reader: DiceReader) -> None:
         reader.read_settled(source, timeout=30)
 
 
-def test_one_model_call_per_frame(reader: DiceReader, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_at_most_two_model_calls_per_frame(
+    reader: DiceReader, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One batch of every die, then at most one batch of the doubtful ones turned three ways."""
     session = reader.classifier.session
     calls = []
     real_run = session.run
@@ -134,7 +137,10 @@ def test_one_model_call_per_frame(reader: DiceReader, monkeypatch: pytest.Monkey
     monkeypatch.setattr(reader.classifier, "session", Counting())
     path = sample_frames()[1]
     reading = reader.read_frame(load_image(path))
-    assert len(calls) == 1 and calls[0] >= len(reading.dice) >= 10
+    assert calls[0] >= len(reading.dice) >= 10
+    assert len(calls) <= 2
+    if len(calls) == 2:
+        assert calls[1] % 3 == 0 and 0 < calls[1] <= 3 * calls[0]
 
 
 def test_a_taught_custom_die_is_read_by_its_face(reader: DiceReader) -> None:
