@@ -111,7 +111,9 @@ def measure(
         "measured_on": "real: whole held-out capture sequences of shared/datasets/ucffool "
         f"({', '.join(sorted(HELD_OUT_SEQUENCES))}; 'judgement' photos excluded) "
         "and skovy's webcam d6 crops (another camera, never trained on); "
-        "synthetic: renders from a seed never used in training",
+        "synthetic: renders from a seed never used in training; "
+        "read through vision.classify.Classifier as the reader reads (doubtful crops looked at "
+        "again turned four ways)",
     }
 
 
