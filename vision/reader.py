@@ -30,6 +30,7 @@ from vision.classify import Classifier
 from vision.detect import Detection, DieBox, detect, shrink
 from vision.errors import ImageError, VisionError
 from vision.prototypes import Match, Prototypes
+from vision.shots import close_up
 
 JPEG_SIDE = 480  # long side of the JPEG kept with a reading (history, panel)
 JPEG_QUALITY = 70
@@ -39,6 +40,7 @@ COCKED_D6 = "d6 looks cocked (outline not square)"
 GUESSED_BOX = "no die outline found: the middle of the image was read as one die"
 FALLBACK_SIDE = 0.6  # of the image's short side: the box read when no die outline is found
 FRAGMENTS_SPAN = 3.5  # the pieces of one die span at most this many piece sides
+SURE_PIECE = 0.5  # two boxes read at least this surely make a photo of dice, not a close-up
 D6_ELONGATION = 1.6  # long/short side of a d6's outline above which it is not lying flat
 
 
@@ -226,6 +228,16 @@ class DiceReader:
         reading = self._reading(frame, found, expect)
         if not self.photo_fallback:
             return reading
+        if len(reading.dice) != 1 and sum(d.confidence >= SURE_PIECE for d in reading.dice) < 2:
+            # a photo of a die taken close: the tray detector, tuned for dice of tray size, boxes
+            # its numerals or pips as dice (or nothing); the region unlike the corners is the die
+            shot = close_up(frame)
+            if shot is not None:
+                whole = self._reading(
+                    frame, replace(found, dice=(close_up_box(frame, shot.box),)), expect
+                )
+                if whole.dice:
+                    return whole
         if not reading.dice:
             # nothing read: no outline found, or only parts of a die that fills the photo
             # (its pips), which the classifier saw hold no die
@@ -409,6 +421,13 @@ def fragments_of_one(dice: Sequence[DieBox]) -> DieBox | None:
     if span > FRAGMENTS_SPAN * piece or span > 1.6 * short:
         return None
     return DieBox(box=(x0, y0, x1, y1), cut=any(d.cut for d in dice), elongation=1.0)
+
+
+def close_up_box(frame: np.ndarray, box: tuple[int, int, int, int]) -> DieBox:
+    """A close-up photo's die as a DieBox (cut when it reaches the photo's edge)."""
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = box
+    return DieBox(box=box, cut=x0 <= 0 or y0 <= 0 or x1 >= w or y1 >= h, elongation=1.0)
 
 
 def middle_of(frame: np.ndarray) -> DieBox:

@@ -110,18 +110,28 @@ def unlike_corners(frame: np.ndarray) -> tuple[int, int, int, int] | None:
     )
 
 
+def close_up(frame: np.ndarray) -> ShotDie | None:
+    """The die of a close-up photo (one region unlike the corners spanning CLOSE_UP of the short
+    side or more), or None when the photo is not a close-up."""
+    h, w = frame.shape[:2]
+    region = unlike_corners(frame)
+    if region is None:
+        return None
+    x0, y0, x1, y1 = region
+    if x1 - x0 >= FILLS_FRAME * w and y1 - y0 >= FILLS_FRAME * h:
+        # no table is left around it: the die fills the photo, its outline out of frame
+        return ShotDie((0, 0, w, h), Found.FILLS_FRAME)
+    if max(x1 - x0, y1 - y0) >= CLOSE_UP * min(h, w):
+        return ShotDie(region, Found.CLOSE_UP)
+    return None
+
+
 def locate_one_die(frame: np.ndarray) -> ShotDie:
     """The die of a one-die shot: a close-up by its contrast with the corners, else the tray
     detector's one die. ShotError when there is no die or there are several."""
-    h, w = frame.shape[:2]
-    region = unlike_corners(frame)
-    if region is not None:
-        x0, y0, x1, y1 = region
-        if x1 - x0 >= FILLS_FRAME * w and y1 - y0 >= FILLS_FRAME * h:
-            # no table is left around it: the die fills the photo, its outline out of frame
-            return ShotDie((0, 0, w, h), Found.FILLS_FRAME)
-        if max(x1 - x0, y1 - y0) >= CLOSE_UP * min(h, w):
-            return ShotDie(region, Found.CLOSE_UP)
+    shot = close_up(frame)
+    if shot is not None:
+        return shot
     dice = detect(frame).dice
     if len(dice) != 1:
         found = "no die found" if not dice else f"{len(dice)} dice found"

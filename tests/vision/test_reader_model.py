@@ -14,6 +14,7 @@ from vision.errors import CameraError
 from vision.prototypes import FacePrototype, Prototypes
 from vision.reader import CUT_AWAY, NOT_EXPECTED, DiceReader, SettleTimeout, Settling, load_image
 from vision.samples import sample_frames, truth
+from vision.train.render import render_crop
 
 pytestmark = pytest.mark.skipif(
     not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet (make model)"
@@ -162,3 +163,21 @@ def test_a_taught_custom_die_is_read_by_its_face(reader: DiceReader) -> None:
     assert custom.read_frame(frame, expect=["bones"]).dice[0].die == "bones"
     # expecting only standard dice, the taught face is not taken
     assert custom.read_frame(frame, expect=["d20"]).dice[0].die == "d20"
+
+
+@pytest.mark.parametrize(("seed", "kind"), [(0, "d6"), (6, "d8"), (8, "d6"), (10, "d8")])
+def test_a_close_up_photo_of_one_die_reads_as_that_one_die(seed: int, kind: str) -> None:
+    """A die photographed close (a render the size of the photo: these seeds' numerals or pips
+    are boxed as several dice by the tray detector) is one die boxed by its outline; a tray
+    photo in the same photo mode still reads every die."""
+    photo = render_crop(np.random.default_rng(seed), 480, kind).image
+    assert len(DiceReader(photo_fallback=False).read_frame(photo).dice) >= 2
+    reader = DiceReader(photo_fallback=True)
+    dice = reader.read_frame(photo).dice
+    assert len(dice) == 1
+    x0, y0, x1, y1 = dice[0].box
+    # render_crop puts the die's box, 1/1.3 of the crop, in the middle (jittered a little)
+    assert abs((x0 + x1) / 2 - 240) < 60 and abs((y0 + y1) / 2 - 240) < 60
+    assert 0.55 * 480 < max(x1 - x0, y1 - y0) < 0.95 * 480
+    tray = sample_frames()[1]
+    assert len(reader.read_frame(load_image(tray)).dice) >= len(truth()[tray.name]) - 1
