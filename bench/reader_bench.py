@@ -21,10 +21,12 @@ from vision.classify import DEFAULT_MODEL
 from vision.detect import detect, matched
 from vision.reader import DiceReader, load_image
 from vision.samples import sample_frames
+from vision.train.realdata import is_held_out, load_photos
 from vision.train.render import render_tray
 
 TRAYS = 60  # rendered trays scored for detection
 REAL_PHOTOS = 300
+READ_PHOTOS = 600  # held-out real photos read end to end
 DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 
@@ -92,6 +94,32 @@ def detection_on_real_photos() -> None:
     )
 
 
+def reading_real_photos() -> None:
+    """What `rollscribe read` (photo mode) makes of held-out real photos, by kind."""
+    if not DEFAULT_MODEL.is_file() or not (DATASETS / "ucffool" / "labels.csv").is_file():
+        print("reading real photos: no model or no ../shared/datasets, skipped")
+        return
+    photos = [p for p in load_photos() if is_held_out(p) and p.measurable and p.sequence != "skovy"]
+    photos = photos[:: max(1, len(photos) // READ_PHOTOS)]
+    reader = DiceReader(photo_fallback=True)
+    tally: dict[str, list[int]] = {}
+    for photo in photos:
+        dice = reader.read_frame(load_image(photo.path)).dice
+        die = max(dice, key=lambda d: (d.box[2] - d.box[0]) * (d.box[3] - d.box[1]), default=None)
+        right = die is not None and die.die == photo.kind
+        row = tally.setdefault(photo.kind, [0, 0, 0, 0])
+        row[0] += 1
+        row[1] += right
+        row[2] += right and die.value == photo.value
+        row[3] += die is not None and not die.unsure and right and die.value == photo.value
+    n, kinds, values, sure = (sum(col) for col in zip(*tally.values(), strict=True))
+    per_kind = ", ".join(f"{k} {r[2] / r[0]:.0%}" for k, r in sorted(tally.items()))
+    print(
+        f"rollscribe read on {n} held-out real photos: kind {kinds / n:.1%}, value {values / n:.1%}"
+        f" ({per_kind}); right and sure {sure / n:.1%}"
+    )
+
+
 def end_to_end() -> None:
     if not DEFAULT_MODEL.is_file():
         print(f"end to end: {DEFAULT_MODEL} not built yet (make model), skipped")
@@ -135,6 +163,7 @@ def cli_peak_memory() -> None:
 def main() -> None:
     detection_on_renders()
     detection_on_real_photos()
+    reading_real_photos()
     end_to_end()
     cli_peak_memory()
 
