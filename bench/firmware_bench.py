@@ -58,11 +58,15 @@ def main() -> None:
             table.undo()
         controller.close()
         table.history.close()
-    print(f"CONFIRM press to move recorded and lights set: median {statistics.median(press):.1f}"
-          f" ms (max {max(press):.1f}; {RUNS} presses; target < 50 ms here)")
+    print(
+        f"CONFIRM press to move recorded and lights set: median {statistics.median(press):.1f}"
+        f" ms (max {max(press):.1f}; {RUNS} presses; target < 50 ms here)"
+    )
     print(f"controller refresh (snapshot + lights): median {statistics.median(refresh):.2f} ms")
-    print(f"phone move to the box's lights: median {statistics.median(phone):.1f} ms "
-          f"(max {max(phone):.1f}; follower thread woken by the session's version)")
+    print(
+        f"phone move to the box's lights: median {statistics.median(phone):.1f} ms "
+        f"(max {max(phone):.1f}; follower thread woken by the session's version)"
+    )
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ def over_bright(frame: np.ndarray) -> np.ndarray:
 
 def hard_shadow(frame: np.ndarray) -> np.ndarray:
     out = frame.copy()
-    out[:, frame.shape[1] // 2:] = (out[:, frame.shape[1] // 2:] * 0.4).astype(np.uint8)
+    out[:, frame.shape[1] // 2 :] = (out[:, frame.shape[1] // 2 :] * 0.4).astype(np.uint8)
     return out
 
 
@@ -69,8 +69,12 @@ class Tally:
             self.dice += 1
             cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
             reach = max(box[2] - box[0], box[3] - box[1]) / 2
-            near = [d for d in dice if abs((d.box[0] + d.box[2]) / 2 - cx) < reach
-                    and abs((d.box[1] + d.box[3]) / 2 - cy) < reach]
+            near = [
+                d
+                for d in dice
+                if abs((d.box[0] + d.box[2]) / 2 - cx) < reach
+                and abs((d.box[1] + d.box[3]) / 2 - cy) < reach
+            ]
             if not near:
                 self.missed += 1
                 continue
@@ -88,21 +92,25 @@ class Tally:
         def pct(n: int) -> str:
             return f"{100 * n / self.dice:.0f}%" if self.dice else "-"
 
-        return (f"| {name} | {self.dice} | {pct(self.missed)} | {pct(self.face_right)} | "
-                f"{pct(self.right)} | {pct(self.unsure)} | {pct(self.sure_wrong)} |")
+        return (
+            f"| {name} | {self.dice} | {pct(self.missed)} | {pct(self.face_right)} | "
+            f"{pct(self.right)} | {pct(self.unsure)} | {pct(self.sure_wrong)} |"
+        )
 
 
-HEADER = ("| condition | dice | not found | face read right | right and sure | unsure (checked) "
-          "| wrong yet sure |\n| --- | --- | --- | --- | --- | --- | --- |")
+HEADER = (
+    "| condition | dice | not found | face read right | right and sure | unsure (checked) "
+    "| wrong yet sure |\n| --- | --- | --- | --- | --- | --- | --- |"
+)
 
 
 def floor_of(frame: np.ndarray, truth: list[tuple[str, int, tuple]]) -> tuple[str, str]:
     """The tray floor's lightness and texture, measured away from the dice."""
     h, w = frame.shape[:2]
     mask = np.zeros((h, w), np.uint8)
-    mask[h // 8: h - h // 8, w // 8: w - w // 8] = 1
+    mask[h // 8 : h - h // 8, w // 8 : w - w // 8] = 1
     for _, _, (x0, y0, x1, y1) in truth:
-        mask[max(0, y0 - 10): y1 + 10, max(0, x0 - 10): x1 + 10] = 0
+        mask[max(0, y0 - 10) : y1 + 10, max(0, x0 - 10) : x1 + 10] = 0
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     lightness = float(np.median(grey[mask == 1]))
     texture = float(np.abs(cv2.Laplacian(grey, cv2.CV_32F))[mask == 1].mean())
@@ -121,7 +129,9 @@ def main(model_path: str | None = None) -> None:
         print(f"lighting bench skipped: {exc}")
         return
     trays = [render_tray(DICE_PER_FRAME, 9000 + seed) for seed in range(FRAMES)]
-    print(f"{FRAMES} rendered trays x {DICE_PER_FRAME} dice, read by {reader.classifier.model_path}")
+    print(
+        f"{FRAMES} rendered trays x {DICE_PER_FRAME} dice, read by {reader.classifier.model_path}"
+    )
     print(HEADER)
     for name, change in CONDITIONS.items():
         tally = Tally()

@@ -47,15 +47,18 @@ class Load:
     def running(self) -> bool:
         return time.monotonic() < self.stop_at
 
-    def request(self, method: str, path: str, body: dict | None = None,
-                kind: str = "api") -> dict | None:
+    def request(
+        self, method: str, path: str, body: dict | None = None, kind: str = "api"
+    ) -> dict | None:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        headers = {"X-Table-Pin": PIN, "Content-Type": "application/json"} if body is not None \
-            else {}
+        headers = (
+            {"X-Table-Pin": PIN, "Content-Type": "application/json"} if body is not None else {}
+        )
         start = time.perf_counter()
         try:
-            conn.request(method, path, body=json.dumps(body) if body is not None else None,
-                         headers=headers)
+            conn.request(
+                method, path, body=json.dumps(body) if body is not None else None, headers=headers
+            )
             answer = conn.getresponse()
             data = answer.read()
             elapsed = time.perf_counter() - start
@@ -116,11 +119,13 @@ def player(load: Load, seed: int) -> None:
         snap = load.request("GET", "/api/state") or {}
         start = time.perf_counter()
         if not snap.get("game") or snap["game"]["over"]:
-            answer = load.request("POST", "/api/games",
-                                  {"game": "monstrous-horde", "players": ["Ann", "Bob"]}, "act")
+            answer = load.request(
+                "POST", "/api/games", {"game": "monstrous-horde", "players": ["Ann", "Bob"]}, "act"
+            )
         elif snap.get("roll_wanted"):
-            dice = " ".join(f"{kind}={rng.randint(1, int(kind[1:]))}"
-                            for kind in snap["roll_wanted"]["dice"])
+            dice = " ".join(
+                f"{kind}={rng.randint(1, int(kind[1:]))}" for kind in snap["roll_wanted"]["dice"]
+            )
             answer = load.request("POST", "/api/roll", {"roll": dice}, "act")
         else:
             move = rng.choice(snap["moves"][:3])["move"]
@@ -149,9 +154,26 @@ def run(phones: int, seconds: float) -> dict[str, float]:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         server = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port",
-             str(port), "--db", f"{tmp}/bench.db", "--game", "monstrous-horde", "--pin", PIN],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            [
+                sys.executable,
+                "-m",
+                "companion.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--db",
+                f"{tmp}/bench.db",
+                "--game",
+                "monstrous-horde",
+                "--pin",
+                PIN,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
         try:
             assert server.stdout is not None
             server.stdout.readline()  # the banner: listening
@@ -168,21 +190,30 @@ def run(phones: int, seconds: float) -> dict[str, float]:
         finally:
             server.terminate()
             server.wait(10)
-    delays = [arrived - load.sent[v] for v, times in load.arrivals.items() if v in load.sent
-              for arrived in times]
+    delays = [
+        arrived - load.sent[v]
+        for v, times in load.arrivals.items()
+        if v in load.sent
+        for arrived in times
+    ]
     missed = sum(max(0, phones - len(load.arrivals.get(v, []))) for v in load.sent)
     return {
         "requests": sum(len(v) for v in load.latency.values()),
         "errors": len(load.errors),
         "page_p50_ms": pct(load.latency["page"], 0.5),
         "page_p99_ms": pct(load.latency["page"], 0.99),
-        "api_p50_ms": pct(load.latency["api"], 0.5), "api_p99_ms": pct(load.latency["api"], 0.99),
+        "api_p50_ms": pct(load.latency["api"], 0.5),
+        "api_p99_ms": pct(load.latency["api"], 0.99),
         "act_p99_ms": pct(load.latency["act"], 0.99),
-        "live_p50_ms": pct(delays, 0.5), "live_p99_ms": pct(delays, 0.99),
+        "live_p50_ms": pct(delays, 0.5),
+        "live_p99_ms": pct(delays, 0.99),
         "live_max_ms": max(delays, default=float("nan")) * 1000,
-        "updates": len(load.sent), "updates_missed": missed,
-        "rss_idle_mib": idle["VmRSS"] / 1024, "rss_busy_mib": busy["VmRSS"] / 1024,
-        "rss_peak_mib": busy["VmHWM"] / 1024, "first_errors": load.errors[:3],  # type: ignore[dict-item]
+        "updates": len(load.sent),
+        "updates_missed": missed,
+        "rss_idle_mib": idle["VmRSS"] / 1024,
+        "rss_busy_mib": busy["VmRSS"] / 1024,
+        "rss_peak_mib": busy["VmHWM"] / 1024,
+        "first_errors": load.errors[:3],  # type: ignore[dict-item]
     }
 
 
@@ -193,8 +224,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=1, help="median over this many runs")
     args = parser.parse_args(argv if argv is not None else [])
     results = [run(args.phones, args.seconds) for _ in range(args.runs)]
-    print(f"panel: {args.phones} phones x {args.seconds:.0f} s on loopback, "
-          f"{args.runs} run(s), medians:")
+    print(
+        f"panel: {args.phones} phones x {args.seconds:.0f} s on loopback, "
+        f"{args.runs} run(s), medians:"
+    )
     for key in results[0]:
         if key == "first_errors":
             continue

@@ -23,8 +23,14 @@ ALL_CRITS = {WIZARD: 4, ROGUE: 6, CLERIC: 8, DRUID: 10}  # four characters on th
 
 def worst_case(enemies: tuple[Enemy, ...]) -> Position:
     """4 crit characters, 3 Fire Bolt d4s, 2 Bear Form d10s, the Paladin and Barbarian wounded."""
-    return at_play(ALL_CRITS, enemies, wounded=(PALADIN, BARBARIAN), bolts=(4, 4, 3),
-                   bear=(7, 9), used=(WIZARD, DRUID))
+    return at_play(
+        ALL_CRITS,
+        enemies,
+        wounded=(PALADIN, BARBARIAN),
+        bolts=(4, 4, 3),
+        bear=(7, 9),
+        used=(WIZARD, DRUID),
+    )
 
 
 HYDRA = (Enemy(18), Enemy(19), Enemy(18), Enemy(20, None, "hydra", (2, 3, 5, 6, 7, 9)))
@@ -44,13 +50,17 @@ def _median_ms(position: Position, runs: int = 25) -> tuple[float, int]:
 def main() -> None:
     for name, enemies in (("Hydra (7 heads) + Ogres", HYDRA), ("open line-up + Troll", OPEN)):
         ms, count = _median_ms(worst_case(enemies))
-        print(f"enumerate plays, worst case, {name}: median {ms:.2f} ms "
-              f"({count} distinct plays; target < 20 ms)")
+        print(
+            f"enumerate plays, worst case, {name}: median {ms:.2f} ms "
+            f"({count} distinct plays; target < 20 ms)"
+        )
     seeds = range(1, 6)  # five runs: the machine is shared, so one run says little
     for jobs in (1, 2):
         runs = [simulate("monstrous-horde", 4, 200, seed, jobs=jobs) for seed in seeds]
         wall = statistics.median(r.games_per_second for r in runs)
         cpu = statistics.median(r.games_per_cpu_second for r in runs)
-        print(f"simulate 4 players, greedy, {jobs} process{'es' if jobs > 1 else ''}: median "
-              f"{wall:.0f} games/s wall, {cpu:.0f} games per CPU-second ({len(seeds)} x 200 "
-              "games; target >= 200)")
+        print(
+            f"simulate 4 players, greedy, {jobs} process{'es' if jobs > 1 else ''}: median "
+            f"{wall:.0f} games/s wall, {cpu:.0f} games per CPU-second ({len(seeds)} x 200 "
+            "games; target >= 200)"
+        )
