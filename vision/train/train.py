@@ -34,7 +34,9 @@ class TrainConfig:
     # teach "this orange d20 is a 15" rather than reading digits (model 1.1.0 read held-out d20s
     # as the values their look-alikes showed in training). This weight scales the value loss of
     # real crops (0 = real photos teach kind and state only). Measured on held-out real sequences,
-    # 40-min runs: weight 1.0 -> value 42.8% (d20 0.3%), 0.2 -> 54.9% (d20 24.3%).
+    # 40-min runs: weight 1.0 -> value 42.8% (d20 0.3%), 0.2 -> 54.9% (d20 24.3%); with the
+    # classifier's second look, 0.2 -> 60.4% but 0.0 -> 36.6% (d20 1.0%): renders alone do not
+    # teach reading real numerals, a light touch of real values does.
     real_value_weight: float = 0.2
     # One thread: on this shared 2-core machine two OpenMP threads ran a step ~1.8x slower than
     # one whenever other work was running (threads wait on each other at every layer).
