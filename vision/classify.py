@@ -160,10 +160,11 @@ class Classifier:
         outputs = self.run(batch)
         if not len(batch):
             return outputs
-        probs = {key: _softmax(outputs[key]) for key in ("kind", "value", "state")}
-        doubtful = np.flatnonzero(self._raw_confidence(probs) < RECHECK_BELOW)
+        first = self.postprocess(outputs)
+        doubtful = np.array([i for i, face in enumerate(first) if face.confidence < RECHECK_BELOW])
         if not len(doubtful):
             return outputs
+        probs = {key: _softmax(outputs[key]) for key in ("kind", "value", "state")}
         turned = np.concatenate([np.rot90(batch[doubtful], k, axes=(2, 3)) for k in (1, 2, 3)])
         again = self.run(np.ascontiguousarray(turned))
         n = len(doubtful)
@@ -173,19 +174,6 @@ class Classifier:
             outputs[key] = outputs[key].copy()
             outputs[key][doubtful] = np.log(np.maximum(mean, 1e-12))
         return outputs
-
-    def _raw_confidence(self, probs: dict[str, np.ndarray]) -> np.ndarray:
-        """P(kind) * P(value | kind) * P(flat) per row, any kind allowed (as postprocess does)."""
-        kind = probs["kind"].argmax(axis=1)
-        rows = np.arange(len(kind))
-        value = np.zeros(len(kind))
-        for k, name in enumerate(self.kinds):
-            sel = kind == k
-            if sel.any():
-                p = probs["value"][np.ix_(sel, self._kind_values[name])]
-                value[sel] = p.max(axis=1) / p.sum(axis=1)
-        flat = probs["state"][:, self.states.index("flat")]
-        return probs["kind"][rows, kind] * value * flat
 
     def check_expect(self, expect: Sequence[str] | None) -> list[str]:
         """The kinds a reading may take: all, or the expected ones (which must be known)."""
