@@ -180,7 +180,8 @@ def load_image(path: str | Path) -> np.ndarray:
 
 
 class DiceReader:
-    """Reads a tray: detection, one batched classifier call per frame, unsure flags.
+    """Reads a tray: detection, one batched classifier call per frame (and one more for a second
+    look at doubtful dice), unsure flags.
 
     The classifier is loaded once (ModelError if the model is missing or corrupt) and shared by
     every frame; pass `classifier` to reuse one already loaded.
