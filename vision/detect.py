@@ -141,7 +141,7 @@ def background_mask(small_bgr: np.ndarray) -> tuple[np.ndarray, Box]:
     area = stats[:, cv2.CC_STAT_AREA]
     x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
     # A die's face seen close up is smooth and large too, but closed off inside the frame.
-    border = _at_border(x, y, stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT], (h, w))
+    border = at_border(x, y, stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT], (h, w))
     big = ((area >= SURFACE_AREA * smooth.size) & border) | (area >= TRAY_AREA * smooth.size)
     surfaces = [i for i in range(1, count) if big[i] or wide[i]]
     background = np.isin(labels, surfaces)
@@ -297,7 +297,7 @@ def _box_of(
     if long_side / short_side > 3.0 or area / (rw * rh + 1e-6) < 0.35:
         return None  # a thin streak (tray rim, shadow line), not a die
     x, y, w, h = cv2.boundingRect(points)
-    cut = _at_border(x, y, w, h, work_shape)
+    cut = at_border(x, y, w, h, work_shape)
     full_h, full_w = shape[:2]
     # What is left of the colour edge and the die's contact shadow widens the region by about
     # BOX_TRIM on every side; the crop convention wants the die itself.
@@ -398,7 +398,7 @@ def _die_shaped(blob: np.ndarray) -> bool:
     return hull > 0 and len(points) / hull >= 0.85 and aspect <= 1.6
 
 
-def _at_border(x: Any, y: Any, w: Any, h: Any, shape: tuple[int, ...]) -> Any:
+def at_border(x: Any, y: Any, w: Any, h: Any, shape: tuple[int, ...]) -> Any:
     """Whether boxes (scalars or arrays of them) touch the border of an image of this shape."""
     sh, sw = shape[:2]
     return (
@@ -413,7 +413,7 @@ def _large(stats: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """Components too big for a die: a hand, an arm, a patch of table."""
     x, y, w, h, area = (stats[:, i] for i in range(5))
     size = float(shape[0] * shape[1])
-    touches = _at_border(x, y, w, h, shape)
+    touches = at_border(x, y, w, h, shape)
     big = (area > HAND_AREA * size) | (touches & (area > HAND_EDGE_AREA * size))
     return big & (area < HAND_MAX_AREA * size)
 

@@ -27,7 +27,7 @@ import numpy as np
 from companion.reading import DieReading, TrayReading
 from vision.capture import FrameSource
 from vision.classify import Classifier
-from vision.detect import Detection, DieBox, detect, shrink
+from vision.detect import Detection, DieBox, at_border, detect, shrink
 from vision.errors import ImageError, VisionError
 from vision.prototypes import Match, Prototypes
 from vision.shots import close_up
@@ -226,44 +226,43 @@ class DiceReader:
         frame = check_image(frame)
         expect = self.resolve(expect)  # ValueError for unknown dice, before any work
         found = detect(frame, at_least=len(expect) if expect else 0)
-        reading = self._reading(frame, found, expect)
-        if not self.photo_fallback:
-            return reading
-        if len(reading.dice) != 1 and sum(d.confidence >= SURE_PIECE for d in reading.dice) < 2:
+        dice = self._read_dice(frame, found, expect)
+        if self.photo_fallback:
+            dice = self._photo_dice(frame, found, dice, expect)
+        return tray_reading(frame, dice)
+
+    def _photo_dice(
+        self,
+        frame: np.ndarray,
+        found: Detection,
+        dice: list[DieReading],
+        expect: list[str] | None,
+    ) -> list[DieReading]:
+        """The dice of a photo, which may show one die closer than a tray camera ever would."""
+
+        def read_as(box: DieBox) -> list[DieReading]:
+            return self._read_dice(frame, replace(found, dice=(box,)), expect)
+
+        if len(dice) != 1 and sum(d.confidence >= SURE_PIECE for d in dice) < 2:
             # a photo of a die taken close: the tray detector, tuned for dice of tray size, boxes
             # its numerals or pips as dice (or nothing); the region unlike the corners is the die
             shot = close_up(frame)
-            if shot is not None:
-                whole = self._reading(
-                    frame, replace(found, dice=(close_up_box(frame, shot.box),)), expect
-                )
-                if whole.dice:
-                    return whole
-        if not reading.dice:
+            whole = read_as(close_up_box(frame, shot.box)) if shot is not None else []
+            if whole:
+                return whole
+        if not dice:
             # nothing read: no outline found, or only parts of a die that fills the photo
             # (its pips), which the classifier saw hold no die
-            return self._reading(frame, replace(found, dice=(middle_of(frame),)), expect)
-        whole = fragments_of_one(found.dice)
-        if whole is not None:
+            return read_as(middle_of(frame))
+        pieces = fragments_of_one(found.dice)
+        if pieces is not None:
             # one die on a busy surface can fall apart into a few pieces: read it whole too and
             # keep that if the classifier is sure of it, and surer than of any piece
-            joined = self._reading(frame, replace(found, dice=(whole,)), expect)
-            best = max(d.confidence for d in reading.dice)
-            if joined.dice and not joined.dice[0].unsure and joined.dice[0].confidence > best:
+            joined = read_as(pieces)
+            best = max(d.confidence for d in dice)
+            if joined and not joined[0].unsure and joined[0].confidence > best:
                 return joined
-        return reading
-
-    def _reading(
-        self, frame: np.ndarray, found: Detection, expect: Sequence[str] | None
-    ) -> TrayReading:
-        dice = self._read_dice(frame, found, list(expect) if expect else None)
-        return TrayReading(
-            dice=tuple(dice),
-            jpeg=thumbnail_jpeg(frame, dice),
-            width=int(frame.shape[1]),
-            height=int(frame.shape[0]),
-            source="camera",
-        )
+        return dice
 
     def _read_dice(
         self, frame: np.ndarray, found: Detection, expect: list[str] | None
@@ -380,7 +379,7 @@ class DiceReader:
             if settler.feed(frame, found.hand):
                 if on_settled is not None:
                     on_settled()
-                return self._reading(frame, found, expect)
+                return tray_reading(frame, self._read_dice(frame, found, expect))
             if self.clock() >= deadline:
                 raise SettleTimeout(
                     "a hand is over the tray" if found.hand else "the dice are still moving"
@@ -424,11 +423,23 @@ def fragments_of_one(dice: Sequence[DieBox]) -> DieBox | None:
     return DieBox(box=(x0, y0, x1, y1), cut=any(d.cut for d in dice), elongation=1.0)
 
 
+def tray_reading(frame: np.ndarray, dice: Sequence[DieReading]) -> TrayReading:
+    """A frame's reading, with the annotated JPEG kept for the history and the panel."""
+    return TrayReading(
+        dice=tuple(dice),
+        jpeg=thumbnail_jpeg(frame, dice),
+        width=int(frame.shape[1]),
+        height=int(frame.shape[0]),
+        source="camera",
+    )
+
+
 def close_up_box(frame: np.ndarray, box: tuple[int, int, int, int]) -> DieBox:
     """A close-up photo's die as a DieBox (cut when it reaches the photo's edge)."""
-    h, w = frame.shape[:2]
     x0, y0, x1, y1 = box
-    return DieBox(box=box, cut=x0 <= 0 or y0 <= 0 or x1 >= w or y1 >= h, elongation=1.0)
+    return DieBox(
+        box=box, cut=bool(at_border(x0, y0, x1 - x0, y1 - y0, frame.shape)), elongation=1.0
+    )
 
 
 def middle_of(frame: np.ndarray) -> DieBox:
