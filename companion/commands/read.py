@@ -47,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         expect = parse_expect(args.expect)
-        # loaded once for every image of the run; a photo of one die filling the frame has no
-        # outline to find, so its middle is read (and flagged unsure)
+        # loaded once for every image of the run; photo mode, so a die photographed close is
+        # read as one die (vision.reader.DiceReader._photo_dice), not as its numerals
         classifier = Classifier(args.model)
         taught, note = load_taught(args.taught, classifier) if args.taught else (None, None)
         reader = DiceReader(classifier=classifier, photo_fallback=True, prototypes=taught)
