@@ -1,17 +1,17 @@
 """The dice classifier network (torch; training only, the runtime runs its ONNX export).
 
 A small VGG-style stack of plain 3x3 convolutions (~0.75 M parameters, ~60 M multiply-adds at
-80 px) with three heads. Plain convolutions rather than MobileNet's
-depthwise-separable ones: CPU torch trains depthwise layers about five times slower (their
-backward pass is poorly optimised), and the whole model must train in under an hour on two
-cores; onnxruntime still reads ten crops in about 5 ms here. Heads:
+80 px) with three heads. Plain convolutions rather than MobileNet's depthwise-separable ones: CPU
+torch trains depthwise layers about five times slower (their backward pass is poorly optimised),
+and the whole model must train in under an hour on two cores; onnxruntime reads ten crops in
+about 6 ms here. Heads:
 - `kind` logits over KINDS,
 - `value` logits over VALUE_LABELS, computed as scaled cosine similarity between an L2-normalised
-  `embedding` and one learnt prototype per label. The embedding sees the central 3x3 cells of the
-  last feature map one by one, not only their average: the top face sits in the middle of the
-  crop, and a plain average mixes its numeral with the numerals of the side faces (a d20 shows
-  up to ten), which taught the value head to guess from the die's colour instead of reading, so a new die can later be added by storing
-  prototypes of its faces' embeddings, with no retraining and the same decision rule,
+  `embedding` and one learnt prototype per label, so a new die can later be added by storing
+  prototypes of its faces' embeddings, with no retraining and the same decision rule. The
+  embedding sees the central 3x3 cells of the last feature map one by one as well as their
+  average: the top face sits in the middle of the crop, and an average alone mixes its numeral
+  with the side faces' numerals (a d20 shows up to ten),
 - `state` logits over flat / cocked / empty (a die that shows no face up, or no die at all).
 The input is raw BGR 0-255 (N, 3, S, S); normalisation is inside the graph so the runtime and the
 card cannot disagree about it.
