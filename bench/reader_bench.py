@@ -21,7 +21,7 @@ from vision.classify import DEFAULT_MODEL
 from vision.detect import detect, matched
 from vision.reader import DiceReader, load_image
 from vision.samples import sample_frames
-from vision.train.realdata import is_held_out, load_photos
+from vision.train.realdata import datasets_root, is_held_out, load_photos
 from vision.train.render import render_tray
 
 TRAYS = 60  # rendered trays scored for detection
@@ -96,7 +96,7 @@ def detection_on_real_photos() -> None:
 
 def reading_real_photos() -> None:
     """What `rollscribe read` (photo mode) makes of held-out real photos, by kind."""
-    if not DEFAULT_MODEL.is_file() or not (DATASETS / "ucffool" / "labels.csv").is_file():
+    if not DEFAULT_MODEL.is_file() or not (datasets_root() / "ucffool" / "labels.csv").is_file():
         print("reading real photos: no model or no ../shared/datasets, skipped")
         return
     photos = [p for p in load_photos() if is_held_out(p) and p.measurable and p.sequence != "skovy"]
