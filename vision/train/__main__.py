@@ -21,7 +21,7 @@ from vision.train.card import write_readme
 from vision.train.evaluate import measure
 from vision.train.export import export_onnx, write_card
 from vision.train.model import DiceNet, parameter_count
-from vision.train.realdata import HELD_OUT_SEQUENCES, REPO, is_held_out, load_photos
+from vision.train.realdata import HELD_OUT_SEQUENCES, REPO, is_held_out, load_photos, varied
 from vision.train.train import TrainConfig, train
 
 # 2.0.0: the value embedding sees the crop's centre unpooled (embeddings of 1.x are not comparable)
@@ -43,7 +43,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--real-value-weight",
         type=float,
         default=0.2,
-        help="weight of real photos' value labels (0: real photos teach kind and state only)",
+        help="weight of value labels from real runs of one die showing one or two values "
+        "(0: those teach kind and state only; runs of re-rolled dice always count fully)",
     )
     p.add_argument("--init", type=Path, help="go on training these weights (artifacts/*.pt)")
     p.add_argument("--out", type=Path, default=REPO / "models" / "dice.onnx")
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     config = TrainConfig(
         minutes=args.minutes, seed=args.seed, lr=args.lr, real_value_weight=args.real_value_weight
     )
-    model, summary = train(syn_train, real_train, config, log, init)
+    model, summary = train(syn_train, real_train, config, log, init, varied(train_photos))
     torch.save(
         model.state_dict(), args.checkpoint or dataset.artifacts_dir() / f"{args.out.stem}.pt"
     )

@@ -80,6 +80,22 @@ def is_held_out(photo: Photo) -> bool:
     return photo.sequence in HELD_OUT_SEQUENCES or photo.sequence == "skovy"
 
 
+# A run that shows this many different top values cannot be learnt as "this die is a 15".
+VARIED_RUN_VALUES = 3
+
+
+def varied(photos: list[Photo]) -> np.ndarray:
+    """Per photo: does its run (sequence and note) show at least VARIED_RUN_VALUES top values?
+
+    The turntable runs hold one value each, so their value labels invite shortcuts (die colour
+    -> value); runs of re-rolled dice (every d6 sequence) do not, and can teach values in full.
+    """
+    seen: dict[tuple[str, str], set[int]] = {}
+    for p in photos:
+        seen.setdefault((p.sequence, p.run), set()).add(p.value)
+    return np.array([len(seen[(p.sequence, p.run)]) >= VARIED_RUN_VALUES for p in photos], bool)
+
+
 def locate_die(image: np.ndarray) -> tuple[int, int, int, int]:
     """Box of the single die in a photo of one die on a plain-ish surface.
 

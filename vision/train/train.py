@@ -30,10 +30,11 @@ class TrainConfig:
     lr: float = 3e-3
     weight_decay: float = 5e-4
     seed: int = 0
-    # Each real die shows one or two values over thousands of frames, so real value labels can
-    # teach "this orange d20 is a 15" rather than reading digits (model 1.1.0 read held-out d20s
-    # as the values their look-alikes showed in training). This weight scales the value loss of
-    # real crops (0 = real photos teach kind and state only). Measured on held-out real sequences,
+    # Each turntable die shows one or two values over thousands of frames, so real value labels
+    # can teach "this orange d20 is a 15" rather than reading digits (model 1.1.0 read held-out
+    # d20s as the values their look-alikes showed in training). This weight scales the value loss
+    # of real crops from such narrow runs (0 = they teach kind and state only); crops from runs
+    # showing many values (realdata.varied) count fully. Measured on held-out real sequences,
     # 40-min runs: weight 1.0 -> value 42.8% (d20 0.3%), 0.2 -> 54.9% (d20 24.3%); with the
     # classifier's second look, 0.2 -> 60.4% but 0.0 -> 36.6% (d20 1.0%): renders alone do not
     # teach reading real numerals, a light touch of real values does.
@@ -116,8 +117,13 @@ def train(
     config: TrainConfig,
     log: Callable[[str], None] = print,
     init: DiceNet | None = None,
+    real_varied: np.ndarray | None = None,
 ) -> tuple[DiceNet, dict]:
-    """Train a DiceNet (or go on training `init`) within config.minutes; returns it and a summary."""
+    """Train a DiceNet (or go on training `init`) within config.minutes; returns it and a summary.
+
+    `real_varied` marks real crops whose value labels count fully (see realdata.varied); the
+    others' value loss is scaled by config.real_value_weight.
+    """
     torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
     gen = torch.Generator().manual_seed(config.seed)
@@ -127,6 +133,8 @@ def train(
     n_real = int(config.batch * config.real_fraction) if len(real) else 0
     n_syn = config.batch - n_real
     weights = _real_weights(real) if n_real else None
+    varied = np.zeros(len(real), bool) if real_varied is None else real_varied
+    real_value_w = np.where(varied, 1.0, config.real_value_weight).astype(np.float32)
     budget = config.minutes * 60.0
     start = time.monotonic()
     step = seen = 0
@@ -135,15 +143,14 @@ def train(
     # the run must end on time whatever the other processes do.
     while (progress := (time.monotonic() - start) / budget) < 1.0:
         idx_s = rng.integers(0, len(synthetic), n_syn)
-        parts = [(synthetic, idx_s)]
-        if n_real:
-            parts.append((real, rng.choice(len(real), n_real, p=weights)))
+        idx_r = rng.choice(len(real), n_real, p=weights) if n_real else idx_s[:0]
+        parts = [(synthetic, idx_s), (real, idx_r)]
         imgs = torch.from_numpy(np.concatenate([a.images[i] for a, i in parts]))
         kinds = torch.from_numpy(np.concatenate([a.kinds[i] for a, i in parts]))
         values = torch.from_numpy(np.concatenate([a.values[i] for a, i in parts]))
         states = torch.from_numpy(np.concatenate([a.states[i] for a, i in parts]))
         value_weights = torch.ones(len(values))
-        value_weights[n_syn:] = config.real_value_weight
+        value_weights[n_syn:] = torch.from_numpy(real_value_w[idx_r])
         x = augment(imgs, gen)
         warm = min(1.0, (step + 1) / 100)
         lr_scale = warm * 0.5 * (1 + math.cos(math.pi * progress))
@@ -165,5 +172,6 @@ def train(
         "batch": config.batch,
         "real_fraction": config.real_fraction,
         "real_value_weight": config.real_value_weight,
+        "real_varied_crops": int(varied.sum()),
         "threads": config.threads,
     }
