@@ -12,6 +12,7 @@ from vision.train.realdata import (
     is_held_out,
     load_photos,
     locate_die,
+    varied,
 )
 from vision.train.render import DieSpec, paste, render_die
 
@@ -62,3 +63,14 @@ def test_every_kind_keeps_training_and_held_out_photos() -> None:
         held = {p.sequence for p in mine if is_held_out(p)}
         kept = {p.sequence for p in mine if not is_held_out(p)}
         assert held and kept and not held & kept
+
+
+def test_only_runs_showing_many_values_count_as_varied() -> None:
+    def photo(run: str, value: int) -> Photo:
+        return Photo(Path(f"{run}-{value}.jpg"), "d8", value, "seq", run, True)
+
+    turntable = [photo("blue die", 7)] * 5 + [photo("blue die", 3)]
+    rerolled = [photo("rolled", v) for v in (1, 2, 3, 2)]
+    same_note_other_sequence = Photo(Path("x.jpg"), "d8", 5, "other", "rolled", True)
+    flags = varied([*turntable, *rerolled, same_note_other_sequence])
+    assert flags.tolist() == [False] * 6 + [True] * 4 + [False]
