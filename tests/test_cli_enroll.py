@@ -18,7 +18,9 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from companion.commands.serve import camera_dice_source
 from vision.classify import DEFAULT_MODEL
+from vision.errors import ModelError
 from vision.prototypes import FacePrototype, Prototypes, decode_shot
 
 pytestmark = pytest.mark.skipif(
@@ -176,6 +178,21 @@ def test_bad_shots_are_clear_errors_and_keep_the_store(
         assert out == "" and message in err and "Traceback" not in err
         assert kept.read_bytes() == before
     assert sorted(p.name for p in tmp_path.glob(".taught*")) == []  # no temp file left
+
+
+def test_serve_reads_taught_dice_through_the_camera(
+    store: tuple[Path, str], tmp_path: Path
+) -> None:
+    path, _ = store
+    frame = save(tmp_path, "tray", symbol_die_shot("star", 7000))
+    reading = camera_dice_source(f"replay:{frame}", taught=path)(None)
+    assert [(d.die, d.value) for d in reading.dice] == [("monster", "star")]
+    plain = camera_dice_source(f"replay:{frame}")(None)
+    assert [d.value for d in plain.dice] != ["star"]
+    corrupt = tmp_path / "corrupt.json"
+    corrupt.write_text("{")
+    with pytest.raises(ModelError, match="unreadable"):  # the table shows it as a model fault
+        camera_dice_source(f"replay:{frame}", taught=corrupt)(None)
 
 
 def test_a_corrupt_store_is_refused_not_overwritten(

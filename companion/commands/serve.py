@@ -36,6 +36,8 @@ def register(sub: Any) -> None:
     parser.add_argument("--public-url", help="address phones use, for the QR code")
     parser.add_argument("--gpio", choices=("none", "mock", "pi"), default=None,
                         help="buttons and lights: none, gpiozero MockFactory, or the Pi's pins")
+    parser.add_argument("--taught", type=Path, metavar="STORE",
+                        help="custom dice taught by `rollscribe enroll`, read by the camera too")
     parser.add_argument("--demo", action="store_true",
                         help="replayed camera, mock buttons, a game ready to play")
     parser.set_defaults(func=run)
@@ -48,10 +50,11 @@ def samples_dir() -> Path:
 
 
 def camera_dice_source(
-    spec: str, on_settled: Callable[[], object] | None = None
+    spec: str, on_settled: Callable[[], object] | None = None, taught: Path | None = None
 ) -> Callable[[list[str] | None], TrayReading]:
-    """A dice source over a camera spec; camera and model open on first use, so a missing one
-    becomes a fault on the panel instead of a server that will not start."""
+    """A dice source over a camera spec; camera, model and `taught` store (custom dice from
+    `rollscribe enroll`) open on first use, so a missing one becomes a fault on the panel
+    instead of a server that will not start."""
     lock = threading.Lock()
     opened: dict[str, Any] = {}
 
@@ -60,10 +63,15 @@ def camera_dice_source(
             if not opened:
                 try:
                     from vision.capture import ReplaySource, open_source
+                    from vision.classify import Classifier
+                    from vision.prototypes import load_taught
                     from vision.reader import DiceReader, Settling
                 except ImportError as exc:
                     raise RuntimeError(f"the dice reader is not installed: {exc}") from exc
-                opened["reader"] = DiceReader()
+                classifier = Classifier()
+                # a store taught with another model is embedded again from its shots here
+                prototypes = load_taught(taught, classifier)[0] if taught else None
+                opened["reader"] = DiceReader(classifier=classifier, prototypes=prototypes)
                 kind, _, path = spec.partition(":")
                 # A replayed still frame must repeat long enough for the reader to see it settle.
                 opened["source"] = (ReplaySource(path, hold=Settling().still_frames + 2)
@@ -79,7 +87,10 @@ def build(args: argparse.Namespace) -> tuple[TableSession, Any]:
     camera = args.camera or (f"replay:{samples_dir()}" if args.demo else None)
     history = History(args.db or (DEMO_DB if args.demo else DB))
     settled: list[Callable[[], object]] = []  # the buttons' lights, once they exist
-    source = camera_dice_source(camera, lambda: [hook() for hook in settled]) if camera else None
+    if args.taught and not args.taught.is_file():
+        raise SystemExit(f"rollscribe serve: --taught: no store at {args.taught}")
+    source = (camera_dice_source(camera, lambda: [hook() for hook in settled], args.taught)
+              if camera else None)
     table = TableSession(history, source)
     game = args.game or (DEMO_GAME if args.demo else None)
     if game and (table.game_id is None or table.snapshot()["game"]["over"]):

@@ -42,3 +42,9 @@ def test_a_camera_that_cannot_open_is_a_fault_not_a_crash(tmp_path):
         table.read_dice()
     assert table.snapshot()["faults"][0]["kind"] in ("camera", "model")
 
+
+
+def test_a_missing_taught_store_stops_serve_with_a_clear_message(tmp_path):
+    with pytest.raises(SystemExit, match="--taught: no store at"):
+        build(args("--db", str(tmp_path / "t.db"), "--taught", str(tmp_path / "none.json"),
+                   "--camera", f"replay:{tmp_path}"))
