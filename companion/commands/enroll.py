@@ -17,7 +17,8 @@ stores kept their shots: teach its dice again into a new store). Unless the stat
 is untouched; it is always replaced whole (temp file + rename), so a kill never leaves half a
 store behind.
 
-Read taught dice with `rollscribe read --taught STORE IMAGE...`.
+Read taught dice with `rollscribe read --taught STORE IMAGE...`, or at the table with
+`rollscribe serve --taught STORE`.
 """
 
 from __future__ import annotations
