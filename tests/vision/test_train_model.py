@@ -5,10 +5,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from vision.train.dataset import IGNORE
+from vision.train.dataset import IGNORE, Arrays
 from vision.train.labels import KINDS, VALUE_LABELS
 from vision.train.model import EMBEDDING, INPUT_SIZE, DiceNet, parameter_count
-from vision.train.train import augment, losses
+from vision.train.train import TrainConfig, augment, losses, train
 
 
 def test_heads_and_embedding() -> None:
@@ -72,3 +72,27 @@ def test_value_embedding_sees_where_a_feature_is() -> None:
         kind, _value, _state, emb = model(maps * 64.0)
     assert torch.allclose(kind[0], kind[1], atol=1e-4)
     assert float((emb[0] - emb[1]).abs().max()) > 1e-2
+
+
+@pytest.mark.parametrize("bf16", [True, False])
+def test_a_short_run_learns_and_hands_back_a_plain_float_model(bf16: bool) -> None:
+    """Whatever the arithmetic while training, the model comes back float32, NCHW, in eval mode
+    (what the ONNX export expects), and its weights moved."""
+    rng = np.random.default_rng(0)
+    n = 64
+    data = Arrays(
+        rng.integers(0, 256, (n, 96, 96, 3), dtype=np.uint8),
+        rng.integers(0, len(KINDS), n),
+        rng.integers(0, len(VALUE_LABELS), n),
+        np.zeros(n, np.int64),
+    )
+    start = DiceNet()
+    before = start.embed.weight.detach().clone()
+    config = TrainConfig(minutes=0.02, batch=16, bf16=bf16)
+    model, summary = train(
+        data, data, config, log=lambda _: None, init=start, real_varied=np.arange(n) % 2 == 0
+    )
+    assert summary["steps"] >= 1 and summary["real_varied_crops"] == n // 2
+    assert not model.training and model.embed.weight.dtype == torch.float32
+    assert model.features[0].weight.is_contiguous()
+    assert not torch.equal(before, model.embed.weight)

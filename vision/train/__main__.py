@@ -22,7 +22,7 @@ from vision.train.evaluate import measure
 from vision.train.export import export_onnx, write_card
 from vision.train.model import DiceNet, parameter_count
 from vision.train.realdata import HELD_OUT_SEQUENCES, REPO, is_held_out, load_photos, varied
-from vision.train.train import TrainConfig, train
+from vision.train.train import TrainConfig, bf16_is_fast, train
 
 # 2.0.0: the value embedding sees the crop's centre unpooled (embeddings of 1.x are not comparable)
 MODEL_VERSION = "2.0.0"
@@ -45,6 +45,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         default=0.2,
         help="weight of value labels from real runs of one die showing one or two values "
         "(0: those teach kind and state only; runs of re-rolled dice always count fully)",
+    )
+    p.add_argument(
+        "--precision",
+        choices=("auto", "bf16", "fp32"),
+        default="auto",
+        help="training arithmetic; auto: bfloat16 where the CPU has it natively",
     )
     p.add_argument("--init", type=Path, help="go on training these weights (artifacts/*.pt)")
     p.add_argument("--out", type=Path, default=REPO / "models" / "dice.onnx")
@@ -77,8 +83,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.init:
         init = DiceNet()
         init.load_state_dict(torch.load(args.init))
+    bf16 = args.precision == "bf16" or (args.precision == "auto" and bf16_is_fast())
     config = TrainConfig(
-        minutes=args.minutes, seed=args.seed, lr=args.lr, real_value_weight=args.real_value_weight
+        minutes=args.minutes,
+        seed=args.seed,
+        lr=args.lr,
+        real_value_weight=args.real_value_weight,
+        bf16=bf16,
     )
     model, summary = train(syn_train, real_train, config, log, init, varied(train_photos))
     torch.save(

@@ -42,6 +42,16 @@ class TrainConfig:
     # One thread: on this shared 2-core machine two OpenMP threads ran a step ~1.8x slower than
     # one whenever other work was running (threads wait on each other at every layer).
     threads: int = 1
+    # bfloat16 autocast on channels-last tensors: on this machine's AMX/AVX512-BF16 cores a
+    # training step took 0.32 s instead of 0.84 s (fp32, NCHW), so the same minutes teach more.
+    # The weights, the optimiser and the exported model stay float32.
+    bf16: bool = True
+
+
+def bf16_is_fast() -> bool:
+    """Whether this CPU computes bfloat16 natively (elsewhere autocast would be slower)."""
+    checks = ("_is_amx_tile_supported", "_is_avx512_bf16_supported")
+    return any(getattr(torch.cpu, name, lambda: False)() for name in checks)
 
 
 def augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
@@ -128,7 +138,7 @@ def train(
     torch.manual_seed(config.seed)
     gen = torch.Generator().manual_seed(config.seed)
     rng = np.random.default_rng(config.seed)
-    model = init or DiceNet()
+    model = (init or DiceNet()).to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     n_real = int(config.batch * config.real_fraction) if len(real) else 0
     n_syn = config.batch - n_real
@@ -151,12 +161,14 @@ def train(
         states = torch.from_numpy(np.concatenate([a.states[i] for a, i in parts]))
         value_weights = torch.ones(len(values))
         value_weights[n_syn:] = torch.from_numpy(real_value_w[idx_r])
-        x = augment(imgs, gen)
+        x = augment(imgs, gen).contiguous(memory_format=torch.channels_last)
         warm = min(1.0, (step + 1) / 100)
         lr_scale = warm * 0.5 * (1 + math.cos(math.pi * progress))
         for group in opt.param_groups:
             group["lr"] = config.lr * max(lr_scale, 0.01)
-        loss = losses(model(x), kinds, values, states, value_weights)
+        with torch.autocast("cpu", torch.bfloat16, enabled=config.bf16):
+            outputs = model(x)
+        loss = losses(tuple(o.float() for o in outputs), kinds, values, states, value_weights)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
@@ -164,7 +176,7 @@ def train(
         seen += len(x)
         if step % 200 == 0:
             log(f"step {step} ({progress:.0%} of the time) loss {loss.item():.3f}")
-    model.eval()
+    model.eval().to(memory_format=torch.contiguous_format)
     return model, {
         "steps": step,
         "samples_seen": seen,
@@ -174,4 +186,5 @@ def train(
         "real_value_weight": config.real_value_weight,
         "real_varied_crops": int(varied.sum()),
         "threads": config.threads,
+        "bf16": config.bf16,
     }
