@@ -1,7 +1,8 @@
 """Accuracy of a shipped ONNX model, per kind, measured through the runtime Classifier.
 
 `python -m vision.train.evaluate models/dice.onnx` measures a model again (no torch needed)
-and rewrites its card's accuracy and models/README.md.
+and rewrites its card's accuracy and models/README.md; with `--runs` it only prints, per held-out
+run (one die showing one value), how often it is read right and what it is read as instead.
 
 Measuring the exported file with the same code the reader uses means the card's numbers are the
 numbers of what ships, not of the torch model before export.
@@ -9,7 +10,9 @@ numbers of what ships, not of the torch model before export.
 
 from __future__ import annotations
 
+import argparse
 import json
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -117,6 +120,29 @@ def measure(
     }
 
 
+def runs_breakdown(classifier: Classifier) -> list[str]:
+    """One line per held-out run: what it shows, how often it is read right, its top readings.
+
+    A run is one die under one value, so a model that learnt "this die is a 15" from training
+    runs of the same die shows up here as a run read wholesale as another value."""
+    photos = [p for p in load_photos() if is_held_out(p) and p.measurable]
+    images = dataset.real(photos, "heldout", size=classifier.input_size).images
+    readings = predict(classifier, images)
+    runs: dict[tuple[str, str, str, int], list[tuple[str, int]]] = {}
+    for photo, r in zip(photos, readings, strict=True):
+        key = (photo.sequence, photo.kind, photo.run, photo.value)
+        runs.setdefault(key, []).append((r.die, r.value))
+    lines = []
+    for (sequence, kind, run, value), read in sorted(runs.items()):
+        right = read.count((kind, value)) / len(read)
+        top = ", ".join(f"{d}:{v} x{n}" for (d, v), n in Counter(read).most_common(3))
+        name = f"{sequence}: {run}" if run else sequence
+        lines.append(
+            f"{kind:4s} {value:3d} n={len(read):4d} right {right:5.1%}  read as {top}  ({name})"
+        )
+    return lines
+
+
 def remeasure(model_path: Path) -> dict:
     """Measure a model again and rewrite its card's accuracy and models/README.md."""
     card = update_accuracy(model_path, measure(Classifier(model_path)))
@@ -125,6 +151,11 @@ def remeasure(model_path: Path) -> dict:
 
 
 if __name__ == "__main__":
-    import sys
-
-    print(json.dumps(remeasure(Path(sys.argv[1]))["accuracy"], indent=1))
+    parser = argparse.ArgumentParser(prog="python -m vision.train.evaluate", description=__doc__)
+    parser.add_argument("model", type=Path)
+    parser.add_argument("--runs", action="store_true", help="per held-out run, printed only")
+    args = parser.parse_args()
+    if args.runs:
+        print("\n".join(runs_breakdown(Classifier(args.model))))
+    else:
+        print(json.dumps(remeasure(args.model)["accuracy"], indent=1))
