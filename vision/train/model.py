@@ -26,13 +26,15 @@ from torch.nn import functional as F
 from vision.train.dataset import STATES
 from vision.train.labels import KINDS, VALUE_LABELS
 
-INPUT_SIZE = 80
+INPUT_SIZE = 96
 EMBEDDING = 64
 COSINE_SCALE = 16.0
 # (output channels, stride) after a stride-2 stem of 24 channels: 80 -> 40 -> 20 -> 10 -> 5 px.
 # Strided convolutions instead of max-pooling: CPU torch's max-pool was 14% of a training step.
 STAGES = ((32, 1), (64, 2), (64, 1), (128, 2), (128, 1), (256, 2))
-CENTRE = 3  # side of the block of central feature cells the value embedding sees unpooled
+# side of the block of central feature cells the value embedding sees unpooled (the feature map
+# is INPUT_SIZE / 16 cells wide; the block has the same parity so it sits exactly in the middle)
+CENTRE = 3 if (INPUT_SIZE // 16) % 2 else 4
 
 
 def conv_bn_relu(cin: int, cout: int, stride: int = 1) -> list[nn.Module]:
