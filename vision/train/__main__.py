@@ -25,7 +25,8 @@ from vision.train.realdata import HELD_OUT_SEQUENCES, REPO, is_held_out, load_ph
 from vision.train.train import TrainConfig, bf16_is_fast, train
 
 # 2.0.0: the value embedding sees the crop's centre unpooled (embeddings of 1.x are not comparable)
-MODEL_VERSION = "2.0.0"
+# 3.0.0: 96 px input, trained in bfloat16 (embeddings of 2.x are not comparable)
+MODEL_VERSION = "3.0.0"
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
