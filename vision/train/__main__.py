@@ -48,6 +48,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "(0: those teach kind and state only; runs of re-rolled dice always count fully)",
     )
     p.add_argument(
+        "--threads", type=int, default=2, help="torch threads (1 when other work shares the CPU)"
+    )
+    p.add_argument(
         "--precision",
         choices=("auto", "bf16", "fp32"),
         default="auto",
@@ -91,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         lr=args.lr,
         real_value_weight=args.real_value_weight,
         bf16=bf16,
+        threads=args.threads,
     )
     model, summary = train(syn_train, real_train, config, log, init, varied(train_photos))
     torch.save(

@@ -39,9 +39,10 @@ class TrainConfig:
     # classifier's second look, 0.2 -> 60.4% but 0.0 -> 36.6% (d20 1.0%): renders alone do not
     # teach reading real numerals, a light touch of real values does.
     real_value_weight: float = 0.2
-    # One thread: on this shared 2-core machine two OpenMP threads ran a step ~1.8x slower than
-    # one whenever other work was running (threads wait on each other at every layer).
-    threads: int = 1
+    # Two threads on an idle machine (`make model`): a bf16 step at 96 px took 0.18 s instead
+    # of 0.27 s. Use one when other work shares the cores (two runs side by side, a test suite):
+    # threads then wait on each other at every layer and a step got ~1.8x slower than with one.
+    threads: int = 2
     # bfloat16 autocast on channels-last tensors: on this machine's AMX/AVX512-BF16 cores a
     # training step took 0.32 s instead of 0.84 s (fp32, NCHW), so the same minutes teach more.
     # The weights, the optimiser and the exported model stay float32.
