@@ -4,7 +4,7 @@ A small VGG-style stack of plain 3x3 convolutions (~0.87 M parameters, ~90 M mul
 96 px) with three heads. Plain convolutions rather than MobileNet's depthwise-separable ones: CPU
 torch trains depthwise layers about five times slower (their backward pass is poorly optimised),
 and the whole model must train in under an hour on two cores; onnxruntime reads ten crops in
-about 9 ms here. Heads:
+about 7 ms here. Heads:
 - `kind` logits over KINDS,
 - `value` logits over VALUE_LABELS, computed as scaled cosine similarity between an L2-normalised
   `embedding` and one learnt prototype per label, so a new die can later be added by storing
