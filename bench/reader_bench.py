@@ -21,7 +21,7 @@ from vision.classify import DEFAULT_MODEL
 from vision.detect import detect, matched
 from vision.reader import DiceReader, load_image
 from vision.samples import sample_frames
-from vision.train.realdata import datasets_root, is_held_out, load_photos
+from vision.train.realdata import datasets_root, load_photos, measured_on
 from vision.train.render import render_tray
 
 TRAYS = 60  # rendered trays scored for detection
@@ -99,7 +99,7 @@ def reading_real_photos() -> None:
     if not DEFAULT_MODEL.is_file() or not (datasets_root() / "ucffool" / "labels.csv").is_file():
         print("reading real photos: no model or no ../shared/datasets, skipped")
         return
-    photos = [p for p in load_photos() if is_held_out(p) and p.measurable and p.sequence != "skovy"]
+    photos = [p for p in measured_on(load_photos()) if p.sequence != "skovy"]
     photos = photos[:: max(1, len(photos) // READ_PHOTOS)]
     reader = DiceReader(photo_fallback=True)
     tally: dict[str, list[int]] = {}

@@ -21,7 +21,14 @@ from vision.train.card import write_readme
 from vision.train.evaluate import measure
 from vision.train.export import export_onnx, write_card
 from vision.train.model import DiceNet, parameter_count
-from vision.train.realdata import HELD_OUT_SEQUENCES, REPO, is_held_out, load_photos, varied
+from vision.train.realdata import (
+    HELD_OUT_SEQUENCES,
+    REPO,
+    is_held_out,
+    load_photos,
+    measured_on,
+    varied,
+)
 from vision.train.train import TrainConfig, bf16_is_fast, train
 
 # 2.0.0: the value embedding sees the crop's centre unpooled (embeddings of 1.x are not comparable)
@@ -74,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
 
     photos = load_photos()
     train_photos = [p for p in photos if not is_held_out(p)]
-    test_photos = [p for p in photos if is_held_out(p) and p.measurable]
+    test_photos = measured_on(photos)
     log(f"{len(train_photos)} real training photos, {len(test_photos)} held out")
     real_train = dataset.real(train_photos, "train", args.workers)
     syn_train = dataset.synthetic(args.synthetic, args.seed + 1, args.workers)

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.classify import Classifier
+from vision.classify import Classifier, FaceReading
 from vision.train import dataset
 from vision.train.card import update_accuracy, write_readme
 from vision.train.dataset import STATES, Arrays
 from vision.train.labels import KINDS, VALUE_LABELS
-from vision.train.realdata import HELD_OUT_SEQUENCES, is_held_out, load_photos
+from vision.train.realdata import HELD_OUT_SEQUENCES, Photo, load_photos, measured_on
 
 
 def predict(classifier: Classifier, images: np.ndarray, batch: int = 256) -> list:
@@ -100,8 +100,7 @@ def measure(
     classifier: Classifier, workers: int = 2, synthetic_test: int = 2800, seed: int = 0
 ) -> dict:
     """The card's accuracy section for a model: held-out real sequences and held-out renders."""
-    photos = [p for p in load_photos() if is_held_out(p) and p.measurable]
-    real_test = dataset.real(photos, "heldout", workers, size=classifier.input_size)
+    photos, real_test = held_out_crops(classifier.input_size, workers)
     syn_test = dataset.synthetic(synthetic_test, seed + 2, workers, classifier.input_size)
     skovy = [i for i, p in enumerate(photos) if p.sequence == "skovy"]
     ucf = [i for i, p in enumerate(photos) if p.sequence != "skovy"]
@@ -120,14 +119,17 @@ def measure(
     }
 
 
-def runs_breakdown(classifier: Classifier) -> list[str]:
+def held_out_crops(size: int, workers: int = 2) -> tuple[list[Photo], Arrays]:
+    """The held-out real photos measured on and their crops at the model's input size."""
+    photos = measured_on(load_photos())
+    return photos, dataset.real(photos, "heldout", workers, size=size)
+
+
+def run_lines(photos: list[Photo], readings: list[FaceReading]) -> list[str]:
     """One line per held-out run: what it shows, how often it is read right, its top readings.
 
     A run is one die under one value, so a model that learnt "this die is a 15" from training
     runs of the same die shows up here as a run read wholesale as another value."""
-    photos = [p for p in load_photos() if is_held_out(p) and p.measurable]
-    images = dataset.real(photos, "heldout", size=classifier.input_size).images
-    readings = predict(classifier, images)
     runs: dict[tuple[str, str, str, int], list[tuple[str, int]]] = {}
     for photo, r in zip(photos, readings, strict=True):
         key = (photo.sequence, photo.kind, photo.run, photo.value)
@@ -156,6 +158,8 @@ if __name__ == "__main__":
     parser.add_argument("--runs", action="store_true", help="per held-out run, printed only")
     args = parser.parse_args()
     if args.runs:
-        print("\n".join(runs_breakdown(Classifier(args.model))))
+        classifier = Classifier(args.model)
+        photos, crops = held_out_crops(classifier.input_size)
+        print("\n".join(run_lines(photos, predict(classifier, crops.images))))
     else:
         print(json.dumps(remeasure(args.model)["accuracy"], indent=1))

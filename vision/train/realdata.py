@@ -80,6 +80,12 @@ def is_held_out(photo: Photo) -> bool:
     return photo.sequence in HELD_OUT_SEQUENCES or photo.sequence == "skovy"
 
 
+def measured_on(photos: list[Photo]) -> list[Photo]:
+    """The held-out photos accuracy is measured on: those with a clear label (an oblique
+    "judgement" call trains but does not measure)."""
+    return [p for p in photos if is_held_out(p) and p.measurable]
+
+
 # A run that shows this many different top values cannot be learnt as "this die is a 15".
 VARIED_RUN_VALUES = 3
 
