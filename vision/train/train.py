@@ -35,7 +35,8 @@ class TrainConfig:
     # d20s as the values their look-alikes showed in training). This weight scales the value loss
     # of real crops from such narrow runs (0 = they teach kind and state only); crops from runs
     # showing many values (realdata.varied) count fully. Measured on held-out real sequences,
-    # 40-min runs: weight 1.0 -> value 42.8% (d20 0.3%), 0.2 -> 54.9% (d20 24.3%); with the
+    # 40-min runs (model 2.0.0's recipe: 80 px, float32, one thread; before real_varied): weight
+    # 1.0 -> value 42.8% (d20 0.3%), 0.2 -> 54.9% (d20 24.3%); with the
     # classifier's second look, 0.2 -> 60.4% but 0.0 -> 36.6% (d20 1.0%): renders alone do not
     # teach reading real numerals, a light touch of real values does.
     real_value_weight: float = 0.2
@@ -43,8 +44,9 @@ class TrainConfig:
     # of 0.27 s. Use one when other work shares the cores (two runs side by side, a test suite):
     # threads then wait on each other at every layer and a step got ~1.8x slower than with one.
     threads: int = 2
-    # bfloat16 autocast on channels-last tensors: on this machine's AMX/AVX512-BF16 cores a
-    # training step took 0.32 s instead of 0.84 s (fp32, NCHW), so the same minutes teach more.
+    # bfloat16 autocast on channels-last tensors: on this machine's AMX/AVX512-BF16 cores an
+    # 80 px training step took 0.32 s instead of 0.84 s (fp32, NCHW; both measured beside a
+    # training run on the other core), so the same minutes teach more.
     # The weights, the optimiser and the exported model stay float32.
     bf16: bool = True
 
