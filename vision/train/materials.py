@@ -105,8 +105,9 @@ def die_material(rng: np.random.Generator, h: int, w: int) -> Material:
             if rng.random() < 0.6
             else random_hue_colour(rng, (0.2, 1.0), (0.3, 1.0))
         )
-        swirl = smooth_noise(rng, h, w, rng.uniform(4, 14))
-        swirl = 0.5 + 0.5 * np.sin(swirl * rng.uniform(6, 16))
+        # pearl and marbled plastic swirls on the scale of the die, not of a pixel
+        swirl = smooth_noise(rng, h, w, max(h, w) * rng.uniform(0.1, 0.35))
+        swirl = 0.5 + 0.5 * np.sin(swirl * rng.uniform(4, 12))
         body = body * (1 - 0.7 * swirl[..., None]) + other * 0.7 * swirl[..., None]
     elif look == "speckled":
         spots = rng.random((h, w)) < rng.uniform(0.01, 0.05)

@@ -20,7 +20,7 @@ from vision.train.geometry import Solid, cross3, solid
 from vision.train.labels import FACE_VALUES, KINDS, face_text
 from vision.train.materials import background, die_material, smooth_noise
 
-RENDER_VERSION = 2  # part of the crop caches' names: bump when renders change
+RENDER_VERSION = 3  # part of the crop caches' names: bump when renders change
 SUPERSAMPLE = 2
 GLYPH = 64  # side of the square canvas a numeral or pip pattern is drawn on
 FONTS = (
@@ -80,7 +80,8 @@ def random_style(rng: np.random.Generator) -> DieStyle:
     """Random marking style, spread over what real dice use."""
     return DieStyle(
         font=int(rng.choice(FONTS, p=[0.3, 0.25, 0.15, 0.15, 0.15])),
-        thickness=int(rng.integers(1, 5)),  # dice numerals are mostly bold
+        # the real photos' numerals are mostly thin strokes (about an eighth of their height)
+        thickness=int(rng.choice([1, 2, 3, 4], p=[0.35, 0.35, 0.2, 0.1])),
         glyph_scale=float(rng.uniform(0.8, 1.15)),
         pips=bool(rng.random() < 0.5),
         edge_read=bool(rng.random() < 0.35),
@@ -242,6 +243,7 @@ def render_die(spec: DieSpec, rng: np.random.Generator) -> Sprite:
     alpha = np.zeros((side, side), np.float32)
     ink = np.zeros((side, side), np.float32)
     half = (light + np.array((0.0, 0.0, 1.0))) / np.linalg.norm(light + np.array((0.0, 0.0, 1.0)))
+    bevel = max(ss, round(radius * rng.uniform(0.03, 0.08)))  # real dice have rounded edges
     for f, verts in enumerate(body.faces):
         n = rot @ body.normal(f)
         if n[2] <= 1e-3:
@@ -254,7 +256,8 @@ def render_die(spec: DieSpec, rng: np.random.Generator) -> Sprite:
         highlight = material.shininess * max(0.0, float(n @ half)) ** 24
         if highlight > 0.01:
             cv2.fillPoly(spec_map, [pts], highlight, cv2.LINE_AA, shift=4)
-        cv2.polylines(shade, [pts], True, lum * 0.8, max(1, ss), cv2.LINE_AA, shift=4)
+        rim = lum * rng.uniform(0.75, 1.15)  # a rounded edge catches or loses the light
+        cv2.polylines(shade, [pts], True, rim, bevel, cv2.LINE_AA, shift=4)
         face_ink = np.zeros_like(ink)
         for dc, up, size, mask in decals(body, f, style):
             right = cross3(up, body.normal(f))
@@ -272,6 +275,7 @@ def render_die(spec: DieSpec, rng: np.random.Generator) -> Sprite:
             clip = np.zeros_like(ink)
             cv2.fillPoly(clip, [pts], 1.0, cv2.LINE_AA, shift=4)
             ink = np.maximum(ink, face_ink * clip)
+    shade *= curvature(light, side, rng.uniform(0.0, 0.25))
     colour = material.body * shade[..., None]
     ink_rgb = np.float32(material.ink) * shade[..., None] * 1.1
     colour = colour * (1 - ink[..., None]) + ink_rgb * ink[..., None]
@@ -285,6 +289,17 @@ def render_die(spec: DieSpec, rng: np.random.Generator) -> Sprite:
     opacity = cv2.resize(opacity, (size, size), interpolation=cv2.INTER_AREA)
     label_kind = "d4" if kind == "d4-barrel" else kind
     return Sprite(colour * opacity[..., None], opacity, label_kind, spec.value)
+
+
+def curvature(light: np.ndarray, side: int, strength: float) -> np.ndarray:
+    """A gentle brightness ramp towards the light across the whole die.
+
+    Flat-shaded faces each have one brightness; real dice, with rounded edges and corners and
+    glossy plastic, brighten smoothly towards the light across the die.
+    """
+    yy, xx = np.mgrid[0:side, 0:side].astype(np.float32) / max(1, side - 1) - 0.5
+    ramp = xx * light[0] - yy * light[1]
+    return (1.0 + strength * 2 * ramp).astype(np.float32)
 
 
 def random_spec(

@@ -66,7 +66,7 @@ def augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
         return lo + (hi - lo) * torch.rand(*(shape or (b,)), generator=gen)
 
     angle = u(0, 2 * math.pi)
-    zoom = 1.0 / u(0.87, 1.13)
+    zoom = 1.0 / u(0.87, 1.22)  # up to 1.22x closer: the real photos' dice fill more of a crop
     shift = u(-0.06, 0.06, b, 2)
     cos, sin = torch.cos(angle) * zoom, torch.sin(angle) * zoom
     theta = torch.stack(
