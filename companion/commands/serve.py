@@ -87,6 +87,8 @@ def build(args: argparse.Namespace) -> tuple[TableSession, Any]:
     camera = args.camera or (f"replay:{samples_dir()}" if args.demo else None)
     history = History(args.db or (DEMO_DB if args.demo else DB))
     settled: list[Callable[[], object]] = []  # the buttons' lights, once they exist
+    if args.taught and not camera:  # without a camera nothing would ever read the store
+        raise SystemExit("rollscribe serve: --taught needs a camera (--camera SPEC or --demo)")
     if args.taught and not args.taught.is_file():
         raise SystemExit(f"rollscribe serve: --taught: no store at {args.taught}")
     source = (camera_dice_source(camera, lambda: [hook() for hook in settled], args.taught)

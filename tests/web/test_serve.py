@@ -43,8 +43,14 @@ def test_a_camera_that_cannot_open_is_a_fault_not_a_crash(tmp_path):
     assert table.snapshot()["faults"][0]["kind"] in ("camera", "model")
 
 
-
 def test_a_missing_taught_store_stops_serve_with_a_clear_message(tmp_path):
     with pytest.raises(SystemExit, match="--taught: no store at"):
         build(args("--db", str(tmp_path / "t.db"), "--taught", str(tmp_path / "none.json"),
                    "--camera", f"replay:{tmp_path}"))
+
+
+def test_a_taught_store_without_a_camera_is_refused_not_ignored(tmp_path):
+    store = tmp_path / "taught.json"
+    store.write_text("{}")
+    with pytest.raises(SystemExit, match="--taught needs a camera"):
+        build(args("--db", str(tmp_path / "t.db"), "--taught", str(store)))
