@@ -49,6 +49,10 @@ class TrainConfig:
     # training run on the other core), so the same minutes teach more.
     # The weights, the optimiser and the exported model stay float32.
     bf16: bool = True
+    # Draw renders per kind in proportion to how badly the kind's values are still read (a
+    # running mean of its value loss in training), half of the batch at least spread evenly:
+    # a d20 has 20 faces to learn and a d8 8, and an even split gives both the same time.
+    focus: bool = True
 
 
 def bf16_is_fast() -> bool:
@@ -88,6 +92,31 @@ def augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
         x[blur] = F.avg_pool2d(x[blur], 3, 1, 1, count_include_pad=False)
     x = x + torch.randn(x.shape, generator=gen) * u(0, 6, b, 1, 1, 1)
     return x.clamp(0, 255)
+
+
+class KindFocus:
+    """Sampling weights for the renders that follow each kind's running value loss."""
+
+    def __init__(self, kinds: np.ndarray, evenly: float = 0.5, memory: float = 0.98) -> None:
+        self.kinds = kinds
+        self.n = int(kinds.max()) + 1
+        self.loss = np.ones(self.n)
+        self.evenly, self.memory = evenly, memory
+        self.counts = np.bincount(kinds[kinds >= 0], minlength=self.n).astype(float)
+
+    def weights(self) -> np.ndarray:
+        """Per render: its chance of being drawn (crops with no kind keep their share)."""
+        share = self.loss / self.loss.sum()
+        share = self.evenly / self.n + (1 - self.evenly) * share
+        per_kind = share / np.maximum(self.counts, 1) * self.counts.sum() / len(self.kinds)
+        w = np.where(self.kinds >= 0, per_kind[np.maximum(self.kinds, 0)], 1.0 / len(self.kinds))
+        return w / w.sum()
+
+    def update(self, kinds: np.ndarray, row_loss: np.ndarray) -> None:
+        """Fold one batch's per-render value losses (rows with a value only) into the means."""
+        for k in np.unique(kinds):
+            mean = float(row_loss[kinds == k].mean())
+            self.loss[k] = self.memory * self.loss[k] + (1 - self.memory) * mean
 
 
 def _real_weights(real: Arrays) -> np.ndarray:
@@ -148,6 +177,8 @@ def train(
     weights = _real_weights(real) if n_real else None
     varied = np.zeros(len(real), bool) if real_varied is None else real_varied
     real_value_w = np.where(varied, 1.0, config.real_value_weight).astype(np.float32)
+    focus = KindFocus(synthetic.kinds) if config.focus else None
+    syn_p = None
     budget = config.minutes * 60.0
     start = time.monotonic()
     step = seen = 0
@@ -155,7 +186,13 @@ def train(
     # The schedule follows elapsed time, not a step count: on a shared CPU the speed varies, and
     # the run must end on time whatever the other processes do.
     while (progress := (time.monotonic() - start) / budget) < 1.0:
-        idx_s = rng.integers(0, len(synthetic), n_syn)
+        if focus is not None and step % 20 == 0:
+            syn_p = focus.weights()
+        idx_s = (
+            rng.choice(len(synthetic), n_syn, p=syn_p)
+            if focus is not None
+            else rng.integers(0, len(synthetic), n_syn)
+        )
         idx_r = rng.choice(len(real), n_real, p=weights) if n_real else idx_s[:0]
         parts = [(synthetic, idx_s), (real, idx_r)]
         imgs = torch.from_numpy(np.concatenate([a.images[i] for a, i in parts]))
@@ -172,13 +209,20 @@ def train(
         with torch.autocast("cpu", torch.bfloat16, enabled=config.bf16):
             outputs = model(x)
         loss = losses(tuple(o.float() for o in outputs), kinds, values, states, value_weights)
+        if focus is not None:
+            with torch.no_grad():
+                has = values[:n_syn] != IGNORE
+                row = F.cross_entropy(outputs[1][:n_syn][has].float(), values[:n_syn][has],
+                                      reduction="none")
+            focus.update(kinds[:n_syn][has].numpy(), row.numpy())
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
         step += 1
         seen += len(x)
         if step % 200 == 0:
-            log(f"step {step} ({progress:.0%} of the time) loss {loss.item():.3f}")
+            extra = f" kind losses {np.round(focus.loss, 2).tolist()}" if focus else ""
+            log(f"step {step} ({progress:.0%} of the time) loss {loss.item():.3f}{extra}")
     model.eval().to(memory_format=torch.contiguous_format)
     return model, {
         "steps": step,
@@ -190,4 +234,5 @@ def train(
         "real_varied_crops": int(varied.sum()),
         "threads": config.threads,
         "bf16": config.bf16,
+        "focus": config.focus,
     }
