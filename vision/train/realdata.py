@@ -102,11 +102,12 @@ def varied(photos: list[Photo]) -> np.ndarray:
     return np.array([len(seen[(p.sequence, p.run)]) >= VARIED_RUN_VALUES for p in photos], bool)
 
 
-def locate_die(image: np.ndarray) -> tuple[int, int, int, int]:
-    """Box of the single die in a photo of one die on a plain-ish surface.
+def die_blob(image: np.ndarray) -> tuple[np.ndarray, tuple[int, int, int, int]] | None:
+    """Mask (uint8 0/255) and box of the single die in a photo of one die on a plain-ish surface.
 
     The surface colour is the median of the frame's border; the die is the largest compact blob
-    that differs from it (in colour or brightness), preferring blobs near the centre.
+    that differs from it (in colour or brightness), preferring blobs near the centre. None when
+    no blob stands out.
     """
     h, w = image.shape[:2]
     small = cv2.GaussianBlur(image, (5, 5), 0)
@@ -129,8 +130,8 @@ def locate_die(image: np.ndarray) -> tuple[int, int, int, int]:
     k = max(3, min(h, w) // 40) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
-    n, _, stats, cents = cv2.connectedComponentsWithStats(mask)
-    best, best_score = None, -1.0
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask)
+    best, best_score = 0, -1.0
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         if area < 0.002 * h * w:
@@ -139,11 +140,43 @@ def locate_die(image: np.ndarray) -> tuple[int, int, int, int]:
         fill = area / float(bw * bh)
         score = area * (1.2 - off) * (0.5 + fill)
         if score > best_score:
-            best, best_score = (int(x), int(y), int(x + bw), int(y + bh)), score
-    if best is None or (best[2] - best[0]) * (best[3] - best[1]) > 0.8 * h * w:
+            best, best_score = i, score
+    if not best:
+        return None
+    x, y, bw, bh, _ = stats[best]
+    return (labels == best).astype(np.uint8) * 255, (int(x), int(y), int(x + bw), int(y + bh))
+
+
+def locate_die(image: np.ndarray) -> tuple[int, int, int, int]:
+    """Box of the single die in a photo (die_blob's), or a central square when none stands out."""
+    h, w = image.shape[:2]
+    found = die_blob(image)
+    if found is None or (found[1][2] - found[1][0]) * (found[1][3] - found[1][1]) > 0.8 * h * w:
         side = int(min(h, w) * 0.6)
         return ((w - side) // 2, (h - side) // 2, (w + side) // 2, (h + side) // 2)
-    return best
+    return found[1]
+
+
+def die_alpha(crop: np.ndarray) -> np.ndarray | None:
+    """Soft mask (float 0-1) of the die in a real crop, to set it on other tables in training.
+
+    The crop's border is the photo's surface; a die is convex, so the blob's convex hull is the
+    die (numerals and glints that looked like the surface are filled in). None when the blob is
+    far from convex (a pale die partly lost in a pale surface) or covers too little or too much
+    of the crop to be the die alone.
+    """
+    found = die_blob(crop)
+    if found is None:
+        return None
+    mask = found[0]
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(np.concatenate(contours))
+    filled = np.zeros_like(mask)
+    cv2.fillPoly(filled, [hull], 255)
+    share = float((filled > 0).mean())
+    if not 0.2 <= share <= 0.8 or (mask > 0).sum() < 0.85 * (filled > 0).sum():
+        return None
+    return cv2.GaussianBlur(filled.astype(np.float32) / 255.0, (3, 3), 0)
 
 
 def real_crop(photo: Photo, size: int) -> np.ndarray:

@@ -16,6 +16,7 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
+from vision.train.backdrop import Backdrops
 from vision.train.dataset import IGNORE, Arrays
 from vision.train.model import INPUT_SIZE, DiceNet
 
@@ -53,6 +54,8 @@ class TrainConfig:
     # running mean of its value loss in training), half of the batch at least spread evenly:
     # a d20 has 20 faces to learn and a d8 8, and an even split gives both the same time.
     focus: bool = True
+    # Share of real crops shown on a rendered surface instead of the photo's (see backdrop.py).
+    real_backdrop: float = 0.5
 
 
 def bf16_is_fast() -> bool:
@@ -178,6 +181,9 @@ def train(
     varied = np.zeros(len(real), bool) if real_varied is None else real_varied
     real_value_w = np.where(varied, 1.0, config.real_value_weight).astype(np.float32)
     focus = KindFocus(synthetic.kinds) if config.focus else None
+    backdrops = Backdrops(real.images, config.seed) if n_real and config.real_backdrop else None
+    if backdrops is not None:
+        log(f"{int(backdrops.cut.sum())} of {len(real)} real dice cut out to change their table")
     syn_p = None
     budget = config.minutes * 60.0
     start = time.monotonic()
@@ -195,7 +201,10 @@ def train(
         )
         idx_r = rng.choice(len(real), n_real, p=weights) if n_real else idx_s[:0]
         parts = [(synthetic, idx_s), (real, idx_r)]
-        imgs = torch.from_numpy(np.concatenate([a.images[i] for a, i in parts]))
+        real_imgs = real.images[idx_r]
+        if backdrops is not None:
+            real_imgs = backdrops.apply(real_imgs, idx_r, config.real_backdrop, rng)
+        imgs = torch.from_numpy(np.concatenate([synthetic.images[idx_s], real_imgs]))
         kinds = torch.from_numpy(np.concatenate([a.kinds[i] for a, i in parts]))
         values = torch.from_numpy(np.concatenate([a.values[i] for a, i in parts]))
         states = torch.from_numpy(np.concatenate([a.states[i] for a, i in parts]))
@@ -235,4 +244,5 @@ def train(
         "threads": config.threads,
         "bf16": config.bf16,
         "focus": config.focus,
+        "real_backdrop": config.real_backdrop,
     }
