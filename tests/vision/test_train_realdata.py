@@ -9,6 +9,7 @@ from vision.train.realdata import (
     HELD_OUT_SEQUENCES,
     Photo,
     datasets_root,
+    die_alpha,
     is_held_out,
     load_photos,
     locate_die,
@@ -36,6 +37,26 @@ def test_locate_die_finds_a_die_on_a_plain_surface(seed: int, surface: tuple) ->
     truth = paste(scene, sprite, 150, 110)
     box = locate_die(np.clip(scene, 0, 255).astype(np.uint8))
     assert _iou(box, truth) > 0.7, (box, truth)
+
+
+def test_die_alpha_cuts_the_die_out_of_its_crop() -> None:
+    rng = np.random.default_rng(4)
+    scene = np.full((96, 96, 3), (60, 120, 40), np.float32)
+    sprite = render_die(DieSpec("d20", 7, 60, 0.2, 5.0, 0.0), rng)
+    paste(scene, sprite, 48, 48)
+    crop = np.clip(scene, 0, 255).astype(np.uint8)
+    alpha = die_alpha(crop)
+    assert alpha is not None
+    truth = np.zeros((96, 96), bool)
+    h, w = sprite.alpha.shape
+    y0, x0 = 48 - h // 2, 48 - w // 2
+    truth[y0 : y0 + h, x0 : x0 + w] = sprite.alpha > 0.5
+    cut = alpha > 0.5
+    assert (cut & truth).sum() / (cut | truth).sum() > 0.9
+
+
+def test_die_alpha_refuses_a_crop_with_no_die() -> None:
+    assert die_alpha(np.full((96, 96, 3), 128, np.uint8)) is None
 
 
 def test_datasets_root_follows_the_environment(

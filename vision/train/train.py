@@ -19,6 +19,7 @@ from torch.nn import functional as F
 from vision.train.backdrop import Backdrops
 from vision.train.dataset import IGNORE, Arrays
 from vision.train.model import INPUT_SIZE, DiceNet
+from vision.train.sampling import KindFocus, real_weights
 
 
 @dataclass(frozen=True)
@@ -97,38 +98,6 @@ def augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     return x.clamp(0, 255)
 
 
-class KindFocus:
-    """Sampling weights for the renders that follow each kind's running value loss."""
-
-    def __init__(self, kinds: np.ndarray, evenly: float = 0.5, memory: float = 0.98) -> None:
-        self.kinds = kinds
-        self.n = int(kinds.max()) + 1
-        self.loss = np.ones(self.n)
-        self.evenly, self.memory = evenly, memory
-        self.counts = np.bincount(kinds[kinds >= 0], minlength=self.n).astype(float)
-
-    def weights(self) -> np.ndarray:
-        """Per render: its chance of being drawn (crops with no kind keep their share)."""
-        share = self.loss / self.loss.sum()
-        share = self.evenly / self.n + (1 - self.evenly) * share
-        per_kind = share / np.maximum(self.counts, 1) * self.counts.sum() / len(self.kinds)
-        w = np.where(self.kinds >= 0, per_kind[np.maximum(self.kinds, 0)], 1.0 / len(self.kinds))
-        return w / w.sum()
-
-    def update(self, kinds: np.ndarray, row_loss: np.ndarray) -> None:
-        """Fold one batch's per-render value losses (rows with a value only) into the means."""
-        for k in np.unique(kinds):
-            mean = float(row_loss[kinds == k].mean())
-            self.loss[k] = self.memory * self.loss[k] + (1 - self.memory) * mean
-
-
-def _real_weights(real: Arrays) -> np.ndarray:
-    """Sampling weights giving each real kind the same share."""
-    counts = np.bincount(real.kinds, minlength=int(real.kinds.max()) + 1)
-    w = 1.0 / counts[real.kinds]
-    return w / w.sum()
-
-
 def losses(
     outputs: tuple[torch.Tensor, ...],
     kinds: torch.Tensor,
@@ -177,7 +146,7 @@ def train(
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     n_real = int(config.batch * config.real_fraction) if len(real) else 0
     n_syn = config.batch - n_real
-    weights = _real_weights(real) if n_real else None
+    weights = real_weights(real.kinds) if n_real else None
     varied = np.zeros(len(real), bool) if real_varied is None else real_varied
     real_value_w = np.where(varied, 1.0, config.real_value_weight).astype(np.float32)
     focus = KindFocus(synthetic.kinds) if config.focus else None
