@@ -33,7 +33,7 @@ from vision.train.train import TrainConfig, bf16_is_fast, train
 
 # 2.0.0: the value embedding sees the crop's centre unpooled (embeddings of 1.x are not comparable)
 # 3.0.0: 96 px input, trained in bfloat16 (embeddings of 2.x are not comparable)
-MODEL_VERSION = "3.0.0"
+MODEL_VERSION = "3.1.0"
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
