@@ -1,8 +1,10 @@
 """The training loop: synthetic renders mixed with real photo crops, augmented on the fly.
 
-Every batch is mostly renders (all kinds, all values, cocked and empty crops) plus real crops
-sampled so each real kind is equally represented. Augmentation is done on whole batches in torch
-(rotation over the full circle, zoom, shift, colour, blur, noise) so it costs little CPU.
+Every batch is mostly renders (all kinds, all values, cocked and empty crops; the kinds still
+read worst drawn more often) plus real crops sampled so each real kind is equally represented,
+half of them set on a rendered table instead of the photo's. Augmentation is done on whole
+batches in torch (rotation over the full circle, zoom, shift, colour, blur, noise) so it costs
+little CPU.
 """
 
 from __future__ import annotations
@@ -54,8 +56,11 @@ class TrainConfig:
     # Draw renders per kind in proportion to how badly the kind's values are still read (a
     # running mean of its value loss in training), half of the batch at least spread evenly:
     # a d20 has 20 faces to learn and a d8 8, and an even split gives both the same time.
-    focus: bool = True
     # Share of real crops shown on a rendered surface instead of the photo's (see backdrop.py).
+    # Measured together (model 3.1.0 against the same recipe without both, `make model` runs on
+    # two threads with renders v3): held-out real value 66.0% -> 67.2%, kind 99.5% -> 100%, and
+    # on another camera's d6 (never trained on) kind 69.5% -> 79.5%, value 51.0% -> 66.9%.
+    focus: bool = True
     real_backdrop: float = 0.5
 
 
