@@ -56,11 +56,12 @@ class TrainConfig:
     # Draw renders per kind in proportion to how badly the kind's values are still read (a
     # running mean of its value loss in training), half of the batch at least spread evenly:
     # a d20 has 20 faces to learn and a d8 8, and an even split gives both the same time.
-    # Share of real crops shown on a rendered surface instead of the photo's (see backdrop.py).
-    # Measured together (model 3.1.0 against the same recipe without both, `make model` runs on
-    # two threads with renders v3): held-out real value 66.0% -> 67.2%, kind 99.5% -> 100%, and
-    # on another camera's d6 (never trained on) kind 69.5% -> 79.5%, value 51.0% -> 66.9%.
     focus: bool = True
+    # Share of real crops shown on a rendered surface instead of the photo's (see backdrop.py).
+    # Measured together with `focus` (model 3.1.0 against the same recipe without both, `make
+    # model` runs on two threads with renders v3): held-out real value 66.0% -> 67.2%, kind
+    # 99.5% -> 100%, and on another camera's d6 (never trained on) kind 69.5% -> 79.5%, value
+    # 51.0% -> 66.9%. The same recipe with another seed: value 68.1%, other camera 82.8%/56.3%.
     real_backdrop: float = 0.5
 
 
