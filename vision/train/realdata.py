@@ -151,18 +151,21 @@ def locate_die(image: np.ndarray) -> tuple[int, int, int, int]:
     """Box of the single die in a photo (die_blob's), or a central square when none stands out."""
     h, w = image.shape[:2]
     found = die_blob(image)
-    if found is None or (found[1][2] - found[1][0]) * (found[1][3] - found[1][1]) > 0.8 * h * w:
-        side = int(min(h, w) * 0.6)
-        return ((w - side) // 2, (h - side) // 2, (w + side) // 2, (h + side) // 2)
-    return found[1]
+    if found is not None:
+        x0, y0, x1, y1 = box = found[1]
+        if (x1 - x0) * (y1 - y0) <= 0.8 * h * w:
+            return box
+    side = int(min(h, w) * 0.6)
+    return ((w - side) // 2, (h - side) // 2, (w + side) // 2, (h + side) // 2)
 
 
 def die_alpha(crop: np.ndarray) -> np.ndarray | None:
     """Soft mask (float 0-1) of the die in a real crop, to set it on other tables in training.
 
     The crop's border is the photo's surface; a die is convex, so the blob's convex hull is the
-    die (numerals and glints that looked like the surface are filled in). None when the blob is
-    far from convex (a pale die partly lost in a pale surface) or covers too little or too much
+    die (numerals and glints that looked like the surface are filled in). None when the blob,
+    holes included, covers less than 85% of its hull (a pale die partly lost in a pale surface,
+    but also a big numeral reaching the die's outline) or the hull covers too little or too much
     of the crop to be the die alone.
     """
     found = die_blob(crop)
