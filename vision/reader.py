@@ -40,7 +40,9 @@ COCKED_D6 = "d6 looks cocked (outline not square)"
 GUESSED_BOX = "no die outline found: the middle of the image was read as one die"
 FALLBACK_SIDE = 0.6  # of the image's short side: the box read when no die outline is found
 FRAGMENTS_SPAN = 3.5  # the pieces of one die span at most this many piece sides
-SURE_PIECE = 0.5  # two boxes read at least this surely make a photo of dice, not a close-up
+SURE_PIECE = 0.5  # two boxes read at least this surely may be a photo of dice, not a close-up
+MARKS_INSIDE = 0.75  # share of the boxes inside a close-up die for them to be its marks ...
+MARK_SIDE = 0.3  # ... each under this share of the die's side
 D6_ELONGATION = 1.6  # long/short side of a d6's outline above which it is not lying flat
 
 
@@ -243,12 +245,18 @@ class DiceReader:
         def read_as(box: DieBox) -> list[DieReading]:
             return self._read_dice(frame, replace(found, dice=(box,)), expect)
 
-        if len(dice) != 1 and sum(d.confidence >= SURE_PIECE for d in dice) < 2:
+        shot = close_up(frame) if len(dice) != 1 else None
+        if shot is not None:
             # a photo of a die taken close: the tray detector, tuned for dice of tray size, boxes
             # its numerals or pips as dice (or nothing); the region unlike the corners is the die
-            shot = close_up(frame)
-            whole = read_as(close_up_box(frame, shot.box)) if shot is not None else []
-            if whole:
+            whole = read_as(close_up_box(frame, shot.box))
+            sure = [d.confidence for d in dice if d.confidence >= SURE_PIECE]
+            if whole and (
+                len(sure) < 2
+                # pieces read surely may still be a close-up die's numerals: take the die if
+                # they lie on it, small beside it, and it reads surer than any of them
+                or marks_on(shot.box, found.dice) and whole[0].confidence > max(sure)
+            ):
                 return whole
         if not dice:
             # nothing read: no outline found, or only parts of a die that fills the photo
@@ -405,6 +413,21 @@ class Settler:
         )
         self.still = 0 if moving or hand else self.still + 1
         return self.still >= self.rule.still_frames
+
+
+def marks_on(box: tuple[int, int, int, int], pieces: Sequence[DieBox]) -> bool:
+    """Whether boxes look like the marks on one big die in `box`: most of them inside it and
+    each far smaller than it (dice huddled in a clump are each a good part of the clump)."""
+    x0, y0, x1, y1 = box
+    inside = [
+        p
+        for p in pieces
+        if x0 <= (p.box[0] + p.box[2]) / 2 <= x1 and y0 <= (p.box[1] + p.box[3]) / 2 <= y1
+    ]
+    if len(inside) < MARKS_INSIDE * len(pieces):
+        return False
+    side = float(np.median([max(p.box[2] - p.box[0], p.box[3] - p.box[1]) for p in inside]))
+    return side < MARK_SIDE * max(x1 - x0, y1 - y0)
 
 
 def fragments_of_one(dice: Sequence[DieBox]) -> DieBox | None:

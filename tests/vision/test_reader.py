@@ -29,6 +29,7 @@ from vision.reader import (
     check_image,
     fragments_of_one,
     load_image,
+    marks_on,
     middle_of,
     parse_expect,
     thumbnail_jpeg,
@@ -219,3 +220,15 @@ def test_pieces_huddled_together_may_be_one_die() -> None:
     assert fragments_of_one(spread) is None
     in_a_row = [box(100, 100), box(131, 100), box(162, 100)]
     assert fragments_of_one(in_a_row) is None  # not square: dice side by side
+
+
+def test_small_boxes_on_a_close_up_die_are_its_marks_and_a_clump_of_dice_is_not() -> None:
+    def box(x: int, y: int, side: int) -> DieBox:
+        return DieBox((x, y, x + side, y + side), cut=False, elongation=1.0)
+
+    die = (50, 40, 450, 430)
+    numerals = [box(200, 150, 40), box(260, 300, 35), box(120, 250, 30), box(0, 0, 30)]
+    assert marks_on(die, numerals)  # three of four inside, each a tenth of the die
+    assert not marks_on(die, [*numerals, box(460, 440, 30), box(0, 440, 30)])  # half outside
+    clump = [box(x, y, 190) for x in (60, 250) for y in (45, 235)]  # four dice filling the box
+    assert not marks_on(die, clump)
