@@ -16,17 +16,21 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 from bench.timing import median_ms
 from vision.classify import DEFAULT_MODEL
 from vision.detect import detect, matched
 from vision.reader import DiceReader, load_image
 from vision.samples import sample_frames
+from vision.train.labels import KINDS
 from vision.train.realdata import datasets_root, load_photos, measured_on
-from vision.train.render import render_tray
+from vision.train.render import render_crop, render_tray
 
 TRAYS = 60  # rendered trays scored for detection
 REAL_PHOTOS = 300
 READ_PHOTOS = 600  # held-out real photos read end to end
+CLOSE_UPS = 140  # rendered close-up photos of one die (480 px, the die ~3/4 of the photo)
 DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 
@@ -120,6 +124,26 @@ def reading_real_photos() -> None:
     )
 
 
+def reading_close_ups() -> None:
+    """Photo mode on renders of one die photographed close, neighbours at the photo's edge:
+    the tray detector boxes their numerals and pips as dice, the reader must read the die."""
+    if not DEFAULT_MODEL.is_file():
+        print("close-up photos: no model yet, skipped")
+        return
+    reader = DiceReader(photo_fallback=True)
+    one = kinds = values = 0
+    for seed in range(100, 100 + CLOSE_UPS):
+        crop = render_crop(np.random.default_rng(seed), 480, KINDS[seed % len(KINDS)])
+        dice = reader.read_frame(crop.image).dice
+        one += len(dice) == 1
+        kinds += len(dice) == 1 and dice[0].die == crop.kind
+        values += len(dice) == 1 and dice[0].die == crop.kind and dice[0].value == crop.value
+    print(
+        f"close-up photos of one die ({CLOSE_UPS} renders, 480 px): read as one die "
+        f"{one / CLOSE_UPS:.1%}, kind right {kinds / CLOSE_UPS:.1%}, value {values / CLOSE_UPS:.1%}"
+    )
+
+
 def end_to_end() -> None:
     if not DEFAULT_MODEL.is_file():
         print(f"end to end: {DEFAULT_MODEL} not built yet (make model), skipped")
@@ -164,6 +188,7 @@ def main() -> None:
     detection_on_renders()
     detection_on_real_photos()
     reading_real_photos()
+    reading_close_ups()
     end_to_end()
     cli_peak_memory()
 
