@@ -30,7 +30,7 @@ from vision.train.labels import KINDS, VALUE_LABELS
 # bf16 training, 40-min runs, held-out real value: 80 px 61.7%, 96 px 69.4% (d10 92.7 -> 97.3%,
 # d4 52.8 -> 69.4%), for 1.44x the multiply-adds per crop (classifying 10 crops, second look
 # included: 11.4 -> 15.4 ms). 112 px did not pay (model 3.1.0's recipe, one `make model` run):
-# a step took 0.34 s instead of ~0.26, so 6,400 steps in the 40 minutes instead of ~9,300, and
+# a step took 0.34 s instead of ~0.26, so 6,510 steps in the 40 minutes instead of ~9,300, and
 # held-out real value was 66.3% (96 px: 67.2% and 68.1%), another camera's d6 78.2% / 47.7%.
 INPUT_SIZE = 96
 EMBEDDING = 64
