@@ -126,7 +126,8 @@ def reading_real_photos() -> None:
 
 def reading_close_ups() -> None:
     """Photo mode on renders of one die photographed close, neighbours at the photo's edge:
-    the tray detector boxes their numerals and pips as dice, the reader must read the die."""
+    the tray detector often boxes such a die's numerals or pips as dice; the reader must still
+    read the one die."""
     if not DEFAULT_MODEL.is_file():
         print("close-up photos: no model yet, skipped")
         return

@@ -27,7 +27,7 @@ import numpy as np
 from companion.reading import DieReading, TrayReading
 from vision.capture import FrameSource
 from vision.classify import Classifier
-from vision.detect import Detection, DieBox, at_border, detect, shrink
+from vision.detect import Box, Detection, DieBox, at_border, detect, shrink
 from vision.errors import ImageError, VisionError
 from vision.prototypes import Match, Prototypes
 from vision.shots import close_up
@@ -249,15 +249,13 @@ class DiceReader:
         if shot is not None:
             # a photo of a die taken close: the tray detector, tuned for dice of tray size, boxes
             # its numerals or pips as dice (or nothing); the region unlike the corners is the die
-            whole = read_as(close_up_box(frame, shot.box))
             sure = [d.confidence for d in dice if d.confidence >= SURE_PIECE]
-            if whole and (
-                len(sure) < 2
-                # pieces read surely may still be a close-up die's numerals: take the die if
-                # they lie on it, small beside it, and it reads surer than any of them
-                or marks_on(shot.box, found.dice) and whole[0].confidence > max(sure)
-            ):
-                return whole
+            # pieces read surely are dice, unless they lie on the close-up die, small beside
+            # it, and the die reads surer than any of them
+            if len(sure) < 2 or marks_on(shot.box, found.dice):
+                whole = read_as(close_up_box(frame, shot.box))
+                if whole and (len(sure) < 2 or whole[0].confidence > max(sure)):
+                    return whole
         if not dice:
             # nothing read: no outline found, or only parts of a die that fills the photo
             # (its pips), which the classifier saw hold no die
@@ -415,7 +413,7 @@ class Settler:
         return self.still >= self.rule.still_frames
 
 
-def marks_on(box: tuple[int, int, int, int], pieces: Sequence[DieBox]) -> bool:
+def marks_on(box: Box, pieces: Sequence[DieBox]) -> bool:
     """Whether boxes look like the marks on one big die in `box`: most of them inside it and
     each far smaller than it (dice huddled in a clump are each a good part of the clump)."""
     x0, y0, x1, y1 = box
@@ -457,7 +455,7 @@ def tray_reading(frame: np.ndarray, dice: Sequence[DieReading]) -> TrayReading:
     )
 
 
-def close_up_box(frame: np.ndarray, box: tuple[int, int, int, int]) -> DieBox:
+def close_up_box(frame: np.ndarray, box: Box) -> DieBox:
     """A close-up photo's die as a DieBox (cut when it reaches the photo's edge)."""
     x0, y0, x1, y1 = box
     return DieBox(
