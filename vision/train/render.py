@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -20,7 +21,7 @@ from vision.train.geometry import Solid, cross3, solid
 from vision.train.labels import FACE_VALUES, KINDS, face_text
 from vision.train.materials import background, die_material, smooth_noise
 
-RENDER_VERSION = 3  # part of the crop caches' names: bump when renders change
+RENDER_VERSION = 4  # part of the crop caches' names: bump when renders change
 SUPERSAMPLE = 2
 GLYPH = 64  # side of the square canvas a numeral or pip pattern is drawn on
 FONTS = (
@@ -30,6 +31,28 @@ FONTS = (
     cv2.FONT_HERSHEY_TRIPLEX,
     cv2.FONT_HERSHEY_PLAIN,
 )
+# TrueType faces (Debian's fonts-dejavu-core and fonts-liberation) drawn with Pillow: real dice
+# use narrow sans faces whose 1 carries a flag, which the Hershey faces above lack (model 3.1.0
+# read the held-out black d20's 1 as 7). A face missing on this machine, or Pillow missing, is
+# drawn with a Hershey face instead, so the random draws stay the same everywhere.
+TRUETYPE = tuple(
+    f"/usr/share/fonts/truetype/{name}.ttf"
+    for name in (
+        "dejavu/DejaVuSans",
+        "dejavu/DejaVuSans-Bold",
+        "dejavu/DejaVuSansCondensed",
+        "dejavu/DejaVuSansCondensed-Bold",
+        "dejavu/DejaVuSans-ExtraLight",
+        "dejavu/DejaVuSerif",
+        "liberation/LiberationSans-Regular",
+        "liberation/LiberationSans-Bold",
+        "liberation/LiberationSansNarrow-Regular",
+        "liberation/LiberationSansNarrow-Bold",
+        "liberation/LiberationSerif-Regular",
+        "liberation/LiberationMono-Regular",
+    )
+)
+TRUETYPE_SHARE = 0.5  # of dice drawn with a TrueType face
 MAX_TILT_DEG = 45.0
 PIPS = {
     1: [(0, 0)],
@@ -45,7 +68,7 @@ PIPS = {
 class DieStyle:
     """How the faces of one die are marked."""
 
-    font: int
+    font: int | str  # a Hershey face (cv2.FONT_*) or a TrueType file
     thickness: int
     glyph_scale: float  # numeral size relative to the face's inscribed circle
     pips: bool  # d6 only: pips instead of numerals
@@ -79,7 +102,11 @@ class DieSpec:
 def random_style(rng: np.random.Generator) -> DieStyle:
     """Random marking style, spread over what real dice use."""
     return DieStyle(
-        font=int(rng.choice(FONTS, p=[0.3, 0.25, 0.15, 0.15, 0.15])),
+        font=(
+            str(rng.choice(TRUETYPE))
+            if rng.random() < TRUETYPE_SHARE
+            else int(rng.choice(FONTS, p=[0.3, 0.25, 0.15, 0.15, 0.15]))
+        ),
         # the real photos' numerals are mostly thin strokes (about an eighth of their height)
         thickness=int(rng.choice([1, 2, 3, 4], p=[0.35, 0.35, 0.2, 0.1])),
         glyph_scale=float(rng.uniform(0.8, 1.15)),
@@ -89,14 +116,46 @@ def random_style(rng: np.random.Generator) -> DieStyle:
     )
 
 
-@lru_cache(maxsize=512)
-def glyph(text: str, font: int, thickness: int, mark: str) -> np.ndarray:
-    """A numeral (with its 6/9 mark) centred on a GLYPH x GLYPH float mask, top pointing up."""
-    canvas = np.zeros((GLYPH * 4, GLYPH * 4), np.uint8)
+def _truetype_text(canvas: np.ndarray, text: str, font: str, thickness: int) -> tuple | None:
+    """Draw text centred on the canvas in a TrueType face; (org, width, height, baseline gap)
+    as cv2.getTextSize/putText would give them, or None when the face cannot be drawn here."""
+    try:
+        from PIL import Image, ImageDraw, ImageFont  # the `train` extra; tests may lack it
+    except ImportError:
+        return None
+    if not Path(font).is_file():
+        return None
+    face = ImageFont.truetype(font, GLYPH * 2)
+    stroke = 2 * (thickness - 1)  # font size 128: each step thickens strokes by ~4% of height
+    image = Image.new("L", (canvas.shape[1], canvas.shape[0]), 0)
+    draw = ImageDraw.Draw(image)
+    x0, y0, x1, y1 = draw.textbbox((0, 0), text, font=face, stroke_width=stroke)
+    tw, th = x1 - x0, y1 - y0
+    left, top = canvas.shape[1] // 2 - tw // 2, canvas.shape[0] // 2 - th // 2
+    draw.text(
+        (left - x0, top - y0), text, fill=255, font=face, stroke_width=stroke, stroke_fill=255
+    )
+    canvas[:] = np.asarray(image)
+    return (left, top + th), tw, th, max(4, th // 10)
+
+
+def _hershey_text(canvas: np.ndarray, text: str, font: int, thickness: int) -> tuple:
     scale = 4.0
     (tw, th), base = cv2.getTextSize(text, font, scale, thickness * 4)
     org = (canvas.shape[1] // 2 - tw // 2, canvas.shape[0] // 2 + th // 2)
     cv2.putText(canvas, text, org, font, scale, 255, thickness * 4, cv2.LINE_AA)
+    return org, tw, th, base
+
+
+@lru_cache(maxsize=512)
+def glyph(text: str, font: int | str, thickness: int, mark: str) -> np.ndarray:
+    """A numeral (with its 6/9 mark) centred on a GLYPH x GLYPH float mask, top pointing up."""
+    canvas = np.zeros((GLYPH * 4, GLYPH * 4), np.uint8)
+    drawn = _truetype_text(canvas, text, font, thickness) if isinstance(font, str) else None
+    if drawn is None:
+        hershey = font if isinstance(font, int) else FONTS[len(font) % len(FONTS)]
+        drawn = _hershey_text(canvas, text, hershey, thickness)
+    org, tw, th, base = drawn
     if text in ("6", "9"):
         if mark == "underline":
             y = org[1] + max(8, base)
