@@ -6,6 +6,8 @@ import pytest
 from vision.train.geometry import solid
 from vision.train.labels import FACE_VALUES, KINDS, VALUE_LABELS, face_text, value_label
 from vision.train.render import (
+    FONTS,
+    TRUETYPE,
     DieSpec,
     glyph,
     render_crop,
@@ -64,12 +66,28 @@ def test_tetrahedral_d4_shows_its_value_at_the_top_vertex(value: int) -> None:
     assert value - 1 not in body.faces[bottom]
 
 
-def test_six_and_nine_differ_even_when_turned_upside_down() -> None:
+@pytest.mark.parametrize("font", [FONTS[0], TRUETYPE[0]])
+def test_six_and_nine_differ_even_when_turned_upside_down(font: int | str) -> None:
     for mark in ("underline", "dot", "bar"):
-        six = glyph("6", 0, 2, mark) > 0.5
-        nine_turned = np.rot90(glyph("9", 0, 2, mark), 2) > 0.5
+        six = glyph("6", font, 2, mark) > 0.5
+        nine_turned = np.rot90(glyph("9", font, 2, mark), 2) > 0.5
         overlap = (six & nine_turned).sum() / (six | nine_turned).sum()
         assert overlap < 0.75, mark
+
+
+def test_truetype_numerals_are_thinner_than_hershey_ones() -> None:
+    """Why the TrueType faces are there: real dice numerals are thin; Hershey's come out bold."""
+    thin = (glyph("8", TRUETYPE[0], 1, "dot") > 0.5).mean()
+    assert thin > 0.02  # drawn, not an empty mask
+    for font in FONTS:
+        assert thin < 0.8 * (glyph("8", font, 1, "dot") > 0.5).mean(), font
+
+
+def test_a_missing_truetype_face_is_drawn_in_a_hershey_one() -> None:
+    missing = "/nonexistent/NoSuchFace.ttf"
+    hershey = FONTS[len(missing) % len(FONTS)]
+    assert np.array_equal(glyph("7", missing, 1, "dot"), glyph("7", hershey, 1, "dot"))
+    assert not np.array_equal(glyph("7", TRUETYPE[0], 1, "dot"), glyph("7", hershey, 1, "dot"))
 
 
 def test_face_text_uses_the_printed_digits() -> None:
