@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from vision.train import render
 from vision.train.geometry import solid
 from vision.train.labels import FACE_VALUES, KINDS, VALUE_LABELS, face_text, value_label
 from vision.train.render import (
@@ -81,6 +82,11 @@ def test_truetype_numerals_are_thinner_than_hershey_ones() -> None:
     assert thin > 0.02  # drawn, not an empty mask
     for font in FONTS:
         assert thin < 0.8 * (glyph("8", font, 1, "dot") > 0.5).mean(), font
+
+
+def test_missing_faces_names_the_faces_this_machine_lacks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(render, "TRUETYPE", (TRUETYPE[0], "/nonexistent/NoSuchFace.ttf"))
+    assert render.missing_faces() == ["/nonexistent/NoSuchFace.ttf"]
 
 
 def test_a_missing_truetype_face_is_drawn_in_a_hershey_one() -> None:

@@ -29,6 +29,7 @@ from vision.train.realdata import (
     measured_on,
     varied,
 )
+from vision.train.render import missing_faces
 from vision.train.train import TrainConfig, bf16_is_fast, train
 
 # 2.0.0: the value embedding sees the crop's centre unpooled (embeddings of 1.x are not comparable)
@@ -84,6 +85,12 @@ def main(argv: list[str] | None = None) -> int:
     train_photos = [p for p in photos if not is_held_out(p)]
     test_photos = measured_on(photos)
     log(f"{len(train_photos)} real training photos, {len(test_photos)} held out")
+    missing = missing_faces()
+    if missing:
+        log(
+            f"warning: {len(missing)} TrueType faces missing, drawn in Hershey faces instead "
+            "(apt install fonts-dejavu-core fonts-liberation): " + ", ".join(missing)
+        )
     real_train = dataset.real(train_photos, "train", args.workers)
     syn_train = dataset.synthetic(args.synthetic, args.seed + 1, args.workers)
     if args.synthetic_extra:
@@ -115,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         "synthetic_crops": len(syn_train),
         "real_crops": len(real_train),
         "held_out_sequences": sorted(HELD_OUT_SEQUENCES),
+        "truetype_faces_missing": missing,
         "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "command": "python -m vision.train " + " ".join(sys.argv[1:] if argv is None else argv),
     }

@@ -116,6 +116,16 @@ def random_style(rng: np.random.Generator) -> DieStyle:
     )
 
 
+def missing_faces() -> list[str]:
+    """The TrueType faces this machine cannot draw (they fall back to Hershey faces, so a model
+    trained here would differ from one trained where they exist)."""
+    try:
+        import PIL  # noqa: F401  (the `train` extra)
+    except ImportError:
+        return list(TRUETYPE)
+    return [face for face in TRUETYPE if not Path(face).is_file()]
+
+
 def _truetype_text(canvas: np.ndarray, text: str, font: str, thickness: int) -> tuple | None:
     """Draw text centred on the canvas in a TrueType face; (org, width, height, baseline gap)
     as cv2.getTextSize/putText would give them, or None when the face cannot be drawn here."""
