@@ -98,14 +98,8 @@ def detection_on_real_photos() -> None:
     )
 
 
-def reading_real_photos() -> None:
-    """What `rollscribe read` (photo mode) makes of held-out real photos, by kind."""
-    if not DEFAULT_MODEL.is_file() or not (datasets_root() / "ucffool" / "labels.csv").is_file():
-        print("reading real photos: no model or no ../shared/datasets, skipped")
-        return
-    photos = [p for p in measured_on(load_photos()) if p.sequence != "skovy"]
-    photos = photos[:: max(1, len(photos) // READ_PHOTOS)]
-    reader = DiceReader(photo_fallback=True)
+def _read_photos(reader: DiceReader, photos: list) -> str:
+    """Photo mode on photos of one die each: kind, value, right and sure, value by kind."""
     tally: dict[str, list[int]] = {}
     for photo in photos:
         dice = reader.read_frame(load_image(photo.path)).dice
@@ -118,10 +112,26 @@ def reading_real_photos() -> None:
         row[3] += die is not None and not die.unsure and right and die.value == photo.value
     n, kinds, values, sure = (sum(col) for col in zip(*tally.values(), strict=True))
     per_kind = ", ".join(f"{k} {r[2] / r[0]:.0%}" for k, r in sorted(tally.items()))
-    print(
-        f"rollscribe read on {n} held-out real photos: kind {kinds / n:.1%}, value {values / n:.1%}"
-        f" ({per_kind}); right and sure {sure / n:.1%}"
+    return (
+        f"{n} photos: kind {kinds / n:.1%}, value {values / n:.1%} ({per_kind}); "
+        f"right and sure {sure / n:.1%}"
     )
+
+
+def reading_real_photos() -> None:
+    """What `rollscribe read` (photo mode) makes of held-out real photos, and of another
+    camera's crops (skovy's webcam d6s, never trained on)."""
+    if not DEFAULT_MODEL.is_file() or not (datasets_root() / "ucffool" / "labels.csv").is_file():
+        print("reading real photos: no model or no ../shared/datasets, skipped")
+        return
+    held_out = measured_on(load_photos())
+    photos = [p for p in held_out if p.sequence != "skovy"]
+    photos = photos[:: max(1, len(photos) // READ_PHOTOS)]
+    reader = DiceReader(photo_fallback=True)
+    print(f"rollscribe read on held-out real photos, {_read_photos(reader, photos)}")
+    other = [p for p in held_out if p.sequence == "skovy"]
+    if other:
+        print(f"rollscribe read on another camera's d6 crops, {_read_photos(reader, other)}")
 
 
 def reading_close_ups() -> None:
