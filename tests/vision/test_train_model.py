@@ -8,7 +8,7 @@ torch = pytest.importorskip("torch")
 from vision.train.dataset import IGNORE, Arrays
 from vision.train.labels import KINDS, VALUE_LABELS
 from vision.train.model import EMBEDDING, INPUT_SIZE, DiceNet, parameter_count
-from vision.train.train import TrainConfig, augment, losses, train
+from vision.train.train import TrainConfig, augment, edge_bands, losses, train
 
 
 def test_heads_and_embedding() -> None:
@@ -28,6 +28,22 @@ def test_augment_resamples_to_the_input_size_in_range() -> None:
     x = augment(images, gen)
     assert x.shape == (5, 3, INPUT_SIZE, INPUT_SIZE)
     assert float(x.min()) >= 0 and float(x.max()) <= 255
+
+
+def test_edge_bands_replicate_the_inner_edge_and_leave_other_crops_alone() -> None:
+    gen = torch.Generator().manual_seed(3)
+    x = torch.rand(40, 3, 32, 32)
+    out = edge_bands(x.clone(), gen, 0.5)
+    changed = [i for i in range(40) if not torch.equal(out[i], x[i])]
+    assert 8 < len(changed) < 32
+    for i in changed:
+        # a replicated band: columns (or rows) equal to their neighbour, unlike random pixels
+        same_cols = (out[i][:, :, 1:] == out[i][:, :, :-1]).all(dim=(0, 1))
+        same_rows = (out[i][:, 1:] == out[i][:, :-1]).all(dim=(0, 2))
+        assert same_cols.any() or same_rows.any()
+        assert same_cols.sum() + same_rows.sum() <= 2 * 0.15 * 32 * 2
+        # the middle of the crop is untouched
+        assert torch.equal(out[i][:, 7:25, 7:25], x[i][:, 7:25, 7:25])
 
 
 def test_loss_skips_ignored_labels() -> None:

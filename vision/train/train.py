@@ -71,6 +71,26 @@ def bf16_is_fast() -> bool:
     return any(getattr(torch.cpu, name, lambda: False)() for name in checks)
 
 
+# Share of crops given bands of replicated edge. square_crop replicates the frame's edge where a
+# die's square reaches past it: a die near the frame's edge, or a photo cut tight around one die
+# (another camera's crops). The real training photos never show it, renders hardly.
+EDGE_BAND_SHARE = 0.3
+
+
+def edge_bands(x: torch.Tensor, gen: torch.Generator, share: float) -> torch.Tensor:
+    """Replace a band along some sides of `share` of the (B, 3, S, S) crops by the band's inner
+    edge, stretched out as square_crop's edge replication draws it (each side: p 0.5, 3-15%)."""
+    s = x.shape[-1]
+    ramp = torch.arange(s)
+    for i in torch.nonzero(torch.rand(x.shape[0], generator=gen) < share).flatten().tolist():
+        on = torch.rand(4, generator=gen) < 0.5
+        left, top, right, bottom = ((0.03 + 0.12 * torch.rand(4, generator=gen)) * s * on).long()
+        cols = ramp.clamp(int(left), s - 1 - int(right))
+        rows = ramp.clamp(int(top), s - 1 - int(bottom))
+        x[i] = x[i][:, rows][:, :, cols]
+    return x
+
+
 def augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     """uint8 (B, S, S, 3) crops -> float (B, 3, INPUT_SIZE, INPUT_SIZE) randomly transformed."""
     b = images.shape[0]
@@ -88,6 +108,7 @@ def augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     )
     grid = F.affine_grid(theta, [b, 3, INPUT_SIZE, INPUT_SIZE], align_corners=False)
     x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    x = edge_bands(x, gen, EDGE_BAND_SHARE)
     # colour: per-channel gain, exposure, offset; sometimes swap channels or drop colour
     x = x * u(0.75, 1.25, b, 3, 1, 1) * u(0.7, 1.3, b, 1, 1, 1) + u(-20, 20, b, 1, 1, 1)
     swap = torch.rand(b, generator=gen) < 0.3
