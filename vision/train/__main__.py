@@ -35,7 +35,8 @@ from vision.train.train import TrainConfig, bf16_is_fast, train
 # 2.0.0: the value embedding sees the crop's centre unpooled (embeddings of 1.x are not comparable)
 # 3.0.0: 96 px input, trained in bfloat16 (embeddings of 2.x are not comparable)
 # 3.1.0: the same network; renders v3, renders drawn by kind focus, real dice on swapped tables
-MODEL_VERSION = "3.1.0"
+# 3.2.0: the same network; renders v4 (TrueType numerals), bands of replicated edge in training
+MODEL_VERSION = "3.2.0"
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
