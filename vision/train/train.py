@@ -73,7 +73,10 @@ def bf16_is_fast() -> bool:
 
 # Share of crops given bands of replicated edge. square_crop replicates the frame's edge where a
 # die's square reaches past it: a die near the frame's edge, or a photo cut tight around one die
-# (another camera's crops). The real training photos never show it, renders hardly.
+# (another camera's crops). The real training photos never show it, renders hardly. Measured
+# (`make model` runs, renders v4, two threads): without the bands, seeds 0 and 1, another camera's
+# d6 kind 68.2% / 69.5%, value 41.7% / 50.3%, held-out real value 72.1% / 71.9%; with them
+# (seed 0, model 3.2.0) 81.5%, 60.3% and 75.0%.
 EDGE_BAND_SHARE = 0.3
 
 
