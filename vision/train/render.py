@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib.util import find_spec
 from pathlib import Path
 
 import cv2
@@ -119,25 +120,24 @@ def random_style(rng: np.random.Generator) -> DieStyle:
     )
 
 
+def _can_draw(face: str) -> bool:
+    """Whether Pillow (the `train` and `dev` extras) and the face's file are both here."""
+    return find_spec("PIL") is not None and Path(face).is_file()
+
+
 def missing_faces() -> list[str]:
     """The TrueType faces this machine cannot draw (they fall back to Hershey faces, so a model
     trained here would differ from one trained where they exist)."""
-    try:
-        import PIL  # noqa: F401  (the `train` extra)
-    except ImportError:
-        return list(TRUETYPE)
-    return [face for face in TRUETYPE if not Path(face).is_file()]
+    return [face for face in TRUETYPE if not _can_draw(face)]
 
 
 def _truetype_text(canvas: np.ndarray, text: str, font: str, thickness: int) -> tuple | None:
     """Draw text centred on the canvas in a TrueType face; (org, width, height, baseline gap)
     as cv2.getTextSize/putText would give them, or None when the face cannot be drawn here."""
-    try:
-        from PIL import Image, ImageDraw, ImageFont  # the `train` extra; tests may lack it
-    except ImportError:
+    if not _can_draw(font):
         return None
-    if not Path(font).is_file():
-        return None
+    from PIL import Image, ImageDraw, ImageFont  # only training and tests draw glyphs
+
     face = ImageFont.truetype(font, GLYPH * 2)
     stroke = 2 * (thickness - 1)  # font size 128: each step thickens strokes by ~4% of height
     image = Image.new("L", (canvas.shape[1], canvas.shape[0]), 0)
