@@ -23,7 +23,7 @@ from vision.detect import detect, matched
 from vision.reader import DiceReader, load_image
 from vision.samples import sample_frames
 from vision.train.labels import KINDS
-from vision.train.realdata import datasets_root, load_photos, measured_on
+from vision.train.realdata import Photo, datasets_root, load_photos, measured_on
 from vision.train.render import render_crop, render_tray
 
 TRAYS = 60  # rendered trays scored for detection
@@ -97,7 +97,7 @@ def detection_on_real_photos() -> None:
     )
 
 
-def _read_photos(reader: DiceReader, photos: list) -> str:
+def _read_photos(reader: DiceReader, photos: list[Photo]) -> str:
     """Photo mode on photos of one die each: kind, value, right and sure, value by kind."""
     tally: dict[str, list[int]] = {}
     for photo in photos:
