@@ -41,7 +41,8 @@ def test_edge_bands_replicate_the_inner_edge_and_leave_other_crops_alone() -> No
         same_cols = (out[i][:, :, 1:] == out[i][:, :, :-1]).all(dim=(0, 1))
         same_rows = (out[i][:, 1:] == out[i][:, :-1]).all(dim=(0, 2))
         assert same_cols.any() or same_rows.any()
-        assert same_cols.sum() + same_rows.sum() <= 2 * 0.15 * 32 * 2
+        widest = int(0.15 * 32)  # a band is at most 15% of the side, on each of two sides
+        assert same_cols.sum() <= 2 * widest and same_rows.sum() <= 2 * widest
         # the middle of the crop is untouched
         assert torch.equal(out[i][:, 7:25, 7:25], x[i][:, 7:25, 7:25])
 
