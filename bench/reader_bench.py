@@ -98,22 +98,26 @@ def detection_on_real_photos() -> None:
 
 
 def _read_photos(reader: DiceReader, photos: list[Photo]) -> str:
-    """Photo mode on photos of one die each: kind, value, right and sure, value by kind."""
+    """Photo mode on photos of one die each: kind, value, right and sure, value by kind, and
+    how often a die read as sure is right (what decides whether players can stop checking)."""
     tally: dict[str, list[int]] = {}
     for photo in photos:
         dice = reader.read_frame(load_image(photo.path)).dice
         die = max(dice, key=lambda d: (d.box[2] - d.box[0]) * (d.box[3] - d.box[1]), default=None)
         right = die is not None and die.die == photo.kind
-        row = tally.setdefault(photo.kind, [0, 0, 0, 0])
+        sure = die is not None and not die.unsure
+        row = tally.setdefault(photo.kind, [0, 0, 0, 0, 0])
         row[0] += 1
         row[1] += right
         row[2] += right and die.value == photo.value
-        row[3] += die is not None and not die.unsure and right and die.value == photo.value
-    n, kinds, values, sure = (sum(col) for col in zip(*tally.values(), strict=True))
+        row[3] += sure and right and die.value == photo.value
+        row[4] += sure
+    n, kinds, values, sure_right, sure = (sum(col) for col in zip(*tally.values(), strict=True))
     per_kind = ", ".join(f"{k} {r[2] / r[0]:.0%}" for k, r in sorted(tally.items()))
     return (
         f"{n} photos: kind {kinds / n:.1%}, value {values / n:.1%} ({per_kind}); "
-        f"right and sure {sure / n:.1%}"
+        f"right and sure {sure_right / n:.1%}; read as sure {sure / n:.1%}, "
+        f"of those right {sure_right / max(1, sure):.1%}"
     )
 
 

@@ -23,7 +23,8 @@ from vision.errors import ModelError
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "dice.onnx"
 OUTPUTS = ("kind", "value", "state", "embedding")
 # Below this confidence a reading is reported unsure. The card's "real_held_out_unsure_gate"
-# records, for the shipped model, how many held-out real dice pass it and how often those are right.
+# records, for the shipped model, how many held-out real dice pass it and how often those are right
+# (per kind; the kinds whose sure readings were too often wrong are its "always_check").
 UNSURE_BELOW = 0.7
 # Below this confidence a crop gets a second look: it is read again turned by 90, 180 and 270
 # degrees and the four readings are averaged. On held-out real photos (model 2.0.0) this looked
@@ -101,7 +102,10 @@ class Classifier:
             self.value_labels: tuple[str, ...] = tuple(self.card["values"])
             self.states: tuple[str, ...] = tuple(self.card["states"])
             self.input_size = int(self.card["input"]["size"])
-        except (KeyError, TypeError, ValueError) as exc:
+            # kinds a player must always check, with the share of sure readings that were right
+            checks = self.card.get("accuracy", {}).get("always_check", {})
+            self.always_check: dict[str, float] = {str(k): float(v) for k, v in checks.items()}
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ModelError(f"model card for {self.model_path} lacks {exc}") from exc
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
@@ -174,6 +178,13 @@ class Classifier:
             outputs[key] = outputs[key].copy()
             outputs[key][doubtful] = np.log(np.maximum(mean, 1e-12))
         return outputs
+
+    def check_reason(self, kind: str) -> str | None:
+        """Why every reading of this kind waits for a player's check, or None if it need not."""
+        right = self.always_check.get(kind)
+        if right is None:
+            return None
+        return f"{kind} readings are always checked (sure ones {right:.0%} right on real photos)"
 
     def check_expect(self, expect: Sequence[str] | None) -> list[str]:
         """The kinds a reading may take: all, or the expected ones (which must be known)."""

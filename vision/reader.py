@@ -231,7 +231,19 @@ class DiceReader:
         dice = self._read_dice(frame, found, expect)
         if self.photo_fallback:
             dice = self._photo_dice(frame, found, dice, expect)
-        return tray_reading(frame, dice)
+        return self._tray(frame, dice)
+
+    def _tray(self, frame: np.ndarray, dice: Sequence[DieReading]) -> TrayReading:
+        """The frame's reading, with every die of a kind the model card says to always check
+        flagged for a player; done last, so the choices before it weigh the model's own doubts."""
+        checked = []
+        for die in dice:
+            why = self.classifier.check_reason(die.die)
+            if why is not None:
+                reasons = "; ".join(filter(None, (die.why_unsure, why)))
+                die = replace(die, unsure=True, why_unsure=reasons)
+            checked.append(die)
+        return tray_reading(frame, checked)
 
     def _photo_dice(
         self,
@@ -385,7 +397,7 @@ class DiceReader:
             if settler.feed(frame, found.hand):
                 if on_settled is not None:
                     on_settled()
-                return tray_reading(frame, self._read_dice(frame, found, expect))
+                return self._tray(frame, self._read_dice(frame, found, expect))
             if self.clock() >= deadline:
                 raise SettleTimeout(
                     "a hand is over the tray" if found.hand else "the dice are still moving"

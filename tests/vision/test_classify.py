@@ -183,3 +183,38 @@ def test_doubtful_crops_get_a_second_look_turned_four_ways(
         mean = np.mean([_softmax(t[key]) for t in turns], axis=0)
         assert np.allclose(np.exp(looked[key][doubtful]), mean[doubtful], atol=1e-5)
     assert np.allclose(looked["embedding"], plain["embedding"])
+
+
+def _model_with_card(tmp_path: Path, change) -> Path:
+    """A copy of the shipped model whose card is changed by `change(card)`."""
+    model = tmp_path / "dice.onnx"
+    shutil.copy(DEFAULT_MODEL, model)
+    card = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    change(card)
+    (tmp_path / "dice.json").write_text(json.dumps(card))
+    return model
+
+
+def test_kinds_the_card_says_to_always_check_get_a_reason(tmp_path: Path) -> None:
+    model = _model_with_card(
+        tmp_path, lambda card: card["accuracy"].update(always_check={"d20": 0.5587})
+    )
+    clf = Classifier(model)
+    assert clf.always_check == {"d20": 0.5587}
+    assert clf.check_reason("d20") == (
+        "d20 readings are always checked (sure ones 56% right on real photos)"
+    )
+    assert clf.check_reason("d6") is None
+
+
+def test_a_card_without_always_check_checks_no_kind(tmp_path: Path) -> None:
+    model = _model_with_card(tmp_path, lambda card: card["accuracy"].pop("always_check", None))
+    clf = Classifier(model)
+    assert clf.always_check == {}
+    assert all(clf.check_reason(k) is None for k in clf.kinds)
+
+
+def test_a_malformed_always_check_is_a_model_error(tmp_path: Path) -> None:
+    model = _model_with_card(tmp_path, lambda card: card["accuracy"].update(always_check=[1]))
+    with pytest.raises(ModelError, match="lacks"):
+        Classifier(model)

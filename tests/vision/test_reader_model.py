@@ -97,6 +97,30 @@ def test_a_die_cut_by_the_frame_edge_is_unsure(reader: DiceReader) -> None:
     assert edge and all(d.unsure and CUT_AWAY in d.why_unsure for d in edge)
 
 
+def test_kinds_the_model_card_distrusts_wait_for_a_check(
+    reader: DiceReader, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A die of a kind on the card's always_check list is unsure however sure the model is,
+    in a single frame and once settled; other kinds are left as the model reads them."""
+    frame = load_image(sample_frames()[1])  # three d20s, two of them read surely
+    monkeypatch.setattr(reader.classifier, "always_check", {})
+    plain = reader.read_frame(frame).dice
+    assert any(d.die == "d20" and not d.unsure for d in plain)
+    monkeypatch.setattr(reader.classifier, "always_check", {"d20": 0.5})
+    checked = reader.read_frame(frame).dice
+    why = reader.classifier.check_reason("d20")
+    for before, after in zip(plain, checked, strict=True):
+        if after.die == "d20":
+            assert after.unsure and after.why_unsure.endswith(why)
+            assert (after.value, after.confidence) == (before.value, before.confidence)
+        else:
+            assert after == before
+    with ReplaySource(sample_frames()[3], loop=True) as source:
+        settled = reader.read_settled(source, timeout=30)
+    assert [(d.die, d.unsure) for d in settled.dice] == [("d20", True)]
+    assert why in settled.dice[0].why_unsure
+
+
 def test_read_settled_reads_once_the_frames_are_still(reader: DiceReader) -> None:
     calls = []
     path = sample_frames()[3]

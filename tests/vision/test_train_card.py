@@ -1,0 +1,40 @@
+"""The model card's trust gate: which kinds a player must always check."""
+
+import json
+
+from vision.classify import DEFAULT_MODEL
+from vision.train.card import TRUSTED_FROM, TRUSTED_MIN_SURE, always_check, write_readme
+
+
+def _row(n: int, sure: float, right: float) -> dict[str, float]:
+    return {"n": n, "sure": sure, "value_right_when_sure": right}
+
+
+def test_a_kind_whose_sure_readings_are_often_wrong_is_always_checked() -> None:
+    gate = {
+        "d6": _row(578, 0.97, 1.0),
+        "d20": _row(782, 0.27, 0.5587),
+        "all": _row(1360, 0.6, 0.8),  # a total, not a kind
+    }
+    assert always_check(gate) == {"d20": 0.5587}
+
+
+def test_the_bar_is_inclusive_and_needs_enough_sure_photos() -> None:
+    at_bar = _row(100, TRUSTED_MIN_SURE / 100, TRUSTED_FROM)
+    below_bar = _row(100, 0.9, TRUSTED_FROM - 0.001)
+    too_few = _row(100, (TRUSTED_MIN_SURE - 1) / 100, 1.0)
+    assert always_check({"d8": at_bar, "d10": below_bar, "d4": too_few}) == {
+        "d10": TRUSTED_FROM - 0.001,
+        "d4": 1.0,
+    }
+
+
+def test_the_models_readme_names_the_checked_kinds(tmp_path) -> None:
+    card = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    card["accuracy"]["always_check"] = {"d20": 0.5}
+    readme = tmp_path / "README.md"
+    write_readme(card, readme)
+    text = readme.read_text()
+    assert "## Sure readings of held-out real photos" in text
+    assert "flags every reading of d20 for a player" in text
+    assert "d%, d12: no real photos" in text
