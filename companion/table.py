@@ -9,7 +9,7 @@ exactly what a restart would rebuild.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -193,10 +193,7 @@ class TableSession:
                         raise
                     data["problem"] = str(exc)
             else:
-                data["problem"] = "unsure: " + ", ".join(
-                    f"die {i + 1} ({d.die}) {d.why_unsure or 'low confidence'}"
-                    for i, d in enumerate(reading.dice) if d.unsure
-                )
+                data["problem"] = unsure_summary(reading.dice)
             self._play(PlannedEvent(EventKind.READING, roll.text(), data, reading.jpeg))
 
     def type_roll(self, text: str) -> None:
@@ -383,6 +380,21 @@ def _reading_view(pos: Position) -> JSON | None:
             for d in shown.dice
         ],
     }
+
+
+def unsure_summary(dice: Sequence[DieReading]) -> str:
+    """Why a reading waits, one clause per reason: dice flagged for the same reason (all the d20s
+    of a roll when the model card says to check them) are named together, so it fits a phone."""
+    groups: dict[str, list[int]] = {}
+    for i, d in enumerate(dice):
+        if d.unsure:
+            groups.setdefault(d.why_unsure or "low confidence", []).append(i)
+    clauses = []
+    for why, idx in groups.items():
+        kinds = ", ".join(dict.fromkeys(dice[i].die for i in idx))
+        which = "die" if len(idx) == 1 else "dice"
+        clauses.append(f"{which} {', '.join(str(i + 1) for i in idx)} ({kinds}) {why}")
+    return "unsure: " + " | ".join(clauses)
 
 
 def _whose_turn(pos: Position) -> str:

@@ -9,9 +9,10 @@ import pytest
 from table_support import GAME, PLAYERS, chance, fitting_roll, play, seat_to_move, tray
 
 from companion.history import History
+from companion.reading import DieReading
 from companion.rules.core import Roll
 from companion.rules.errors import BadMoveText, BadRoll, NothingToUndo
-from companion.table import SetupError, TableError, TableSession
+from companion.table import SetupError, TableError, TableSession, unsure_summary
 
 LINE_UP = Roll.of(("d20", 5), ("d20", 12), ("d20", 3), ("d20", 9))  # no 1s, no epic 20
 
@@ -240,3 +241,16 @@ def test_dice_that_do_not_settle_refuse_the_read_without_a_fault(table):
     with pytest.raises(TableError, match="hand is over the tray.*ROLL again"):
         table.read_dice()
     assert table.snapshot()["faults"] == [] and kinds(table) == []
+
+
+def test_dice_flagged_for_the_same_reason_are_named_together() -> None:
+    check = "d20 readings are always checked (sure ones 56% right on real photos)"
+    dice = [
+        DieReading("d20", 7, 0.95, (0, 0, 9, 9), True, check),
+        DieReading("d6", 3, 0.41, (0, 0, 9, 9), True, "low confidence 0.41"),
+        DieReading("d8", 5, 0.97, (0, 0, 9, 9)),
+        DieReading("d20", 12, 0.88, (0, 0, 9, 9), True, check),
+    ]
+    assert unsure_summary(dice) == (
+        f"unsure: dice 1, 4 (d20) {check} | die 2 (d6) low confidence 0.41"
+    )
