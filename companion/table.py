@@ -8,6 +8,7 @@ exactly what a restart would rebuild.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -383,18 +384,36 @@ def _reading_view(pos: Position) -> JSON | None:
 
 
 def unsure_summary(dice: Sequence[DieReading]) -> str:
-    """Why a reading waits, one clause per reason: dice flagged for the same reason (all the d20s
-    of a roll when the model card says to check them) are named together, so it fits a phone."""
+    """Why a reading waits, one clause per reason naming every die it applies to ("dice 1-3, 5
+    (d20) low confidence | dice 1-6 (d20) d20 readings are always checked ..."), so a tray
+    of dice fits a phone; each die's own confidence is on its chip."""
     groups: dict[str, list[int]] = {}
     for i, d in enumerate(dice):
         if d.unsure:
-            groups.setdefault(d.why_unsure or "low confidence", []).append(i)
+            for why in (d.why_unsure or "low confidence").split("; "):
+                groups.setdefault(_CONFIDENCE_FIGURE.sub("", why), []).append(i)
     clauses = []
     for why, idx in groups.items():
         kinds = ", ".join(dict.fromkeys(dice[i].die for i in idx))
         which = "die" if len(idx) == 1 else "dice"
-        clauses.append(f"{which} {', '.join(str(i + 1) for i in idx)} ({kinds}) {why}")
+        clauses.append(f"{which} {_spans(idx)} ({kinds}) {why}")
     return "unsure: " + " | ".join(clauses)
+
+
+_CONFIDENCE_FIGURE = re.compile(r"(?<=^low confidence) [0-9.]+$")
+
+
+def _spans(indices: list[int]) -> str:
+    """0-based ascending indices as 1-based numbers with runs joined: [0, 1, 2, 4] -> "1-3, 5"."""
+    runs: list[list[int]] = []
+    for i in indices:
+        if runs and i == runs[-1][-1] + 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return ", ".join(
+        f"{r[0] + 1}-{r[-1] + 1}" if len(r) > 2 else ", ".join(str(i + 1) for i in r) for r in runs
+    )
 
 
 def _whose_turn(pos: Position) -> str:
