@@ -8,7 +8,6 @@ exactly what a restart would rebuild.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -391,16 +390,13 @@ def unsure_summary(dice: Sequence[DieReading]) -> str:
     for i, d in enumerate(dice):
         if d.unsure:
             for why in (d.why_unsure or "low confidence").split("; "):
-                groups.setdefault(_CONFIDENCE_FIGURE.sub("", why), []).append(i)
+                groups.setdefault(why, []).append(i)
     clauses = []
     for why, idx in groups.items():
         kinds = ", ".join(dict.fromkeys(dice[i].die for i in idx))
         which = "die" if len(idx) == 1 else "dice"
         clauses.append(f"{which} {_spans(idx)} ({kinds}) {why}")
     return "unsure: " + " | ".join(clauses)
-
-
-_CONFIDENCE_FIGURE = re.compile(r"(?<=^low confidence) [0-9.]+$")
 
 
 def _spans(indices: list[int]) -> str:

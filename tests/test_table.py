@@ -246,11 +246,11 @@ def test_dice_that_do_not_settle_refuse_the_read_without_a_fault(table):
 def test_dice_flagged_for_the_same_reason_are_named_together() -> None:
     check = "d20 readings are always checked (sure ones 56% right on real photos)"
     dice = [
-        DieReading("d20", 7, 0.41, (0, 0, 9, 9), True, f"low confidence 0.41; {check}"),
+        DieReading("d20", 7, 0.41, (0, 0, 9, 9), True, f"low confidence; {check}"),
         DieReading("d20", 2, 0.95, (0, 0, 9, 9), True, check),
         DieReading("d20", 12, 0.88, (0, 0, 9, 9), True, check),
         DieReading("d8", 5, 0.97, (0, 0, 9, 9)),
-        DieReading("d6", 3, 0.35, (0, 0, 9, 9), True, "low confidence 0.35"),
+        DieReading("d6", 3, 0.35, (0, 0, 9, 9), True, "low confidence"),
         DieReading("d20", 9, 0.9, (0, 0, 9, 9), True, check),
     ]
     assert unsure_summary(dice) == (

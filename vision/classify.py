@@ -51,7 +51,7 @@ class FaceReading:
         if self.state == "empty":
             return "no die found in the box"
         if self.confidence < UNSURE_BELOW:
-            return f"low confidence {self.confidence:.2f}"
+            return "low confidence"  # the figure itself is the reading's confidence
         return None
 
     @property
