@@ -114,8 +114,13 @@ def check_model(model_path: Path | str | None = None) -> Check:
     except Exception as exc:  # noqa: BLE001 - ModelError, onnxruntime's own, ImportError
         return Check("model", Status.FAIL, f"{type(exc).__name__}: {exc}",
                      "reinstall Rollscribe so models/ holds the .onnx file and its .json card")
-    path = getattr(loaded, "model_path", model_path or "the shipped model")
-    return Check("model", Status.OK, f"{path} loads")
+    classifier = getattr(loaded, "classifier", loaded)
+    path = getattr(classifier, "model_path", model_path or "the shipped model")
+    found = f"{path} loads (version {classifier.card.get('version', '?')})"
+    checked = sorted(classifier.always_check, key=list(classifier.kinds).index)
+    if checked:
+        found += f"; every {', '.join(checked)} reading waits for a player's check (model card)"
+    return Check("model", Status.OK, found)
 
 
 def check_database(db_path: Path | str) -> Check:
