@@ -10,6 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+REASON_SEPARATOR = "; "  # between the reasons a die's why_unsure holds
+
+
+def join_reasons(*reasons: str) -> str:
+    """Reasons not to trust a die as why_unsure holds them: in order, blanks and repeats dropped."""
+    return REASON_SEPARATOR.join(dict.fromkeys(r for r in reasons if r))
+
 
 @dataclass(frozen=True)
 class DieReading:
@@ -21,6 +28,11 @@ class DieReading:
     box: tuple[int, int, int, int]  # x0, y0, x1, y1 in pixels of the original frame
     unsure: bool = False
     why_unsure: str = ""  # "low confidence", "cocked", "cut by the frame edge", ...
+
+    @property
+    def reasons(self) -> list[str]:
+        """The separate reasons in why_unsure (none for a die that can be trusted)."""
+        return self.why_unsure.split(REASON_SEPARATOR) if self.why_unsure else []
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -389,7 +389,7 @@ def unsure_summary(dice: Sequence[DieReading]) -> str:
     groups: dict[str, list[int]] = {}
     for i, d in enumerate(dice):
         if d.unsure:
-            for why in (d.why_unsure or "low confidence").split("; "):
+            for why in d.reasons or ["low confidence"]:
                 groups.setdefault(why, []).append(i)
     clauses = []
     for why, idx in groups.items():

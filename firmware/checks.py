@@ -117,9 +117,9 @@ def check_model(model_path: Path | str | None = None) -> Check:
     classifier = getattr(loaded, "classifier", loaded)
     path = getattr(classifier, "model_path", model_path or "the shipped model")
     found = f"{path} loads (version {classifier.card.get('version', '?')})"
-    checked = sorted(classifier.always_check, key=list(classifier.kinds).index)
-    if checked:
-        found += f"; every {', '.join(checked)} reading waits for a player's check (model card)"
+    if classifier.always_check:
+        checked = ", ".join(classifier.always_check)
+        found += f"; every {checked} reading waits for a player's check (model card)"
     return Check("model", Status.OK, found)
 
 

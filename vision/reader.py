@@ -24,7 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.reading import DieReading, TrayReading
+from companion.reading import DieReading, TrayReading, join_reasons
 from vision.capture import FrameSource
 from vision.classify import Classifier
 from vision.detect import Box, Detection, DieBox, at_border, detect, shrink
@@ -240,8 +240,7 @@ class DiceReader:
         for die in dice:
             why = self.classifier.check_reason(die.die)
             if why is not None:
-                reasons = "; ".join(filter(None, (die.why_unsure, why)))
-                die = replace(die, unsure=True, why_unsure=reasons)
+                die = replace(die, unsure=True, why_unsure=join_reasons(die.why_unsure, why))
             checked.append(die)
         return tray_reading(frame, checked)
 
@@ -494,7 +493,7 @@ def unsure_reasons(face_why: str | None, kind: str, die: DieBox, unexpected: boo
         GUESSED_BOX if die.guessed else "",
         NOT_EXPECTED if unexpected else "",
     ]
-    return "; ".join(dict.fromkeys(r for r in reasons if r))
+    return join_reasons(*reasons)
 
 
 def thumbnail_jpeg(frame: np.ndarray, dice: Sequence[DieReading]) -> bytes:
