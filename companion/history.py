@@ -56,6 +56,12 @@ CREATE TABLE IF NOT EXISTS images (
     event_id INTEGER PRIMARY KEY REFERENCES events(id),
     jpeg     BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS die_crops (
+    event_id INTEGER NOT NULL REFERENCES events(id),
+    die      INTEGER NOT NULL,
+    jpeg     BLOB NOT NULL,
+    PRIMARY KEY (event_id, die)
+);
 CREATE TABLE IF NOT EXISTS settings (
     name  TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -323,6 +329,7 @@ class PlannedEvent:
     text: str = ""
     data: JSON = field(default_factory=dict)
     jpeg: bytes | None = None
+    crops: tuple[bytes, ...] = ()  # a camera reading's die crops, in the order of its dice
     id: int = -1  # reserved with History.next_event_id() before the event is applied
 
 
@@ -413,6 +420,8 @@ class History:
             if planned.jpeg:
                 db.execute("INSERT INTO images (event_id, jpeg) VALUES (?, ?)",
                            (event_id, planned.jpeg))
+            db.executemany("INSERT INTO die_crops (event_id, die, jpeg) VALUES (?, ?, ?)",
+                           [(event_id, i, crop) for i, crop in enumerate(planned.crops)])
         return Event(event_id, pos.record.id, int(seq), at, planned.kind, planned.text,
                      planned.data, seat, turn, tuple(scores), outcome, bool(planned.jpeg))
 
@@ -453,6 +462,12 @@ class History:
     def image(self, event_id: int) -> bytes | None:
         rows = self._read("SELECT jpeg FROM images WHERE event_id = ?", (event_id,))
         return bytes(rows[0]["jpeg"]) if rows else None
+
+    def crops(self, event_id: int) -> list[bytes]:
+        """The die crops kept with a camera reading, in the order of its dice (none if not)."""
+        rows = self._read("SELECT jpeg FROM die_crops WHERE event_id = ? ORDER BY die",
+                          (event_id,))
+        return [bytes(row["jpeg"]) for row in rows]
 
     def replay(self, record: GameRecord) -> Position:
         """Rebuild a game by replaying its committed events through the rules engine."""

@@ -60,13 +60,20 @@ class DieReading:
 
 @dataclass(frozen=True)
 class TrayReading:
-    """A settled reading of the whole tray, with a small JPEG of it for the history."""
+    """A settled reading of the whole tray, with a small JPEG of it for the history.
+
+    `crops` holds, die by die, a JPEG of the crop the classifier read (camera readings only).
+    The history keeps them with the reading, so the values players confirm or correct turn them
+    into labelled photos of the table's own dice, for training the next model
+    (`rollscribe photos`).
+    """
 
     dice: tuple[DieReading, ...]
     jpeg: bytes | None = field(default=None, repr=False)
     width: int = 0
     height: int = 0
     source: str = "camera"  # camera | typed | simulated
+    crops: tuple[bytes, ...] = field(default=(), repr=False)
 
     @property
     def unsure(self) -> bool:

@@ -186,7 +186,8 @@ class TableSession:
             roll = Roll.of(*((d.die, d.value) for d in reading.dice))
             if not reading.unsure:
                 try:
-                    self._play(PlannedEvent(EventKind.ROLL, roll.text(), data, reading.jpeg))
+                    self._play(PlannedEvent(EventKind.ROLL, roll.text(), data, reading.jpeg,
+                                            reading.crops))
                     return
                 except IllegalMove as exc:
                     if not hold_if_wrong:
@@ -194,7 +195,8 @@ class TableSession:
                     data["problem"] = str(exc)
             else:
                 data["problem"] = unsure_summary(reading.dice)
-            self._play(PlannedEvent(EventKind.READING, roll.text(), data, reading.jpeg))
+            self._play(PlannedEvent(EventKind.READING, roll.text(), data, reading.jpeg,
+                                    reading.crops))
 
     def type_roll(self, text: str) -> None:
         """A roll typed on a phone ('d20=17 d6=3'): applied if it fits, rejected otherwise."""

@@ -21,14 +21,16 @@ def fitting_roll(snapshot: dict[str, Any], rng: random.Random) -> Roll:
 
 def tray(roll: Roll, unsure: int | None = None,
          jpeg: bytes | None = b"\xff\xd8tray") -> TrayReading:
-    """What the camera would hand over for `roll`: one boxed die each, one of them unsure."""
+    """What the camera would hand over for `roll`: one boxed die each, one of them unsure, and
+    a crop of each die (stand-in bytes naming the die's place)."""
     dice = tuple(
         DieReading(d.kind, d.value, 0.41 if i == unsure else 0.97,
                    (10 + 70 * i, 20, 70 + 70 * i, 80), i == unsure,
                    "low confidence" if i == unsure else "")
         for i, d in enumerate(roll.dice)
     )
-    return TrayReading(dice, jpeg, 70 * len(dice) + 20, 100)
+    crops = tuple(f"crop of die {i}".encode() for i in range(len(dice)))
+    return TrayReading(dice, jpeg, 70 * len(dice) + 20, 100, crops=crops)
 
 
 def play(table: TableSession, rng: random.Random,

@@ -27,6 +27,7 @@ import numpy as np
 from companion.reading import DieReading, TrayReading, join_reasons
 from vision.capture import FrameSource
 from vision.classify import Classifier
+from vision.crops import square_crop
 from vision.detect import Box, Detection, DieBox, at_border, detect, shrink
 from vision.errors import ImageError, VisionError
 from vision.prototypes import Match, Prototypes
@@ -34,6 +35,10 @@ from vision.shots import close_up
 
 JPEG_SIDE = 480  # long side of the JPEG kept with a reading (history, panel)
 JPEG_QUALITY = 70
+# Each die's crop kept with a reading (the history turns the players' checks into labelled
+# photos of the table's own dice): larger than the model's input so a later model may read more.
+KEPT_CROP_SIDE = 128
+KEPT_CROP_QUALITY = 90
 CUT_AWAY = "cut by the frame edge"
 NOT_EXPECTED = "not among the expected dice"
 COCKED_D6 = "d6 looks cocked (outline not square)"
@@ -463,6 +468,9 @@ def tray_reading(frame: np.ndarray, dice: Sequence[DieReading]) -> TrayReading:
         width=int(frame.shape[1]),
         height=int(frame.shape[0]),
         source="camera",
+        crops=tuple(
+            encode_jpeg(square_crop(frame, d.box, KEPT_CROP_SIDE), KEPT_CROP_QUALITY) for d in dice
+        ),
     )
 
 
@@ -514,7 +522,12 @@ def thumbnail_jpeg(frame: np.ndarray, dice: Sequence[DieReading]) -> bytes:
             1,
             cv2.LINE_AA,
         )
-    ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    return encode_jpeg(small, JPEG_QUALITY)
+
+
+def encode_jpeg(image: np.ndarray, quality: int) -> bytes:
+    """A BGR image as JPEG bytes."""
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:  # pragma: no cover - encoding a valid uint8 image does not fail
-        raise ImageError("cannot encode the reading's JPEG")
+        raise ImageError("cannot encode a reading's JPEG")
     return data.tobytes()

@@ -206,3 +206,21 @@ def test_a_close_up_photo_of_one_die_reads_as_that_one_die(seed: int, kind: str)
     assert 0.55 * 480 < max(x1 - x0, y1 - y0) < 0.95 * 480
     tray = sample_frames()[1]
     assert len(reader.read_frame(load_image(tray)).dice) >= len(truth()[tray.name]) - 1
+
+
+def test_each_die_keeps_the_crop_the_classifier_read(reader: DiceReader, tmp_path) -> None:
+    """The crops a reading keeps (the table's own training photos later) are the classifier's
+    view of each die: training cuts them to the same pixels the runtime read, JPEG aside."""
+    from vision.crops import square_crop
+    from vision.train.realdata import Photo, real_crop
+
+    frame = load_image(sample_frames()[0])
+    reading = reader.read_frame(frame)
+    assert reading.dice and len(reading.crops) == len(reading.dice)
+    size = reader.classifier.input_size
+    for i, (die, jpeg) in enumerate(zip(reading.dice, reading.crops, strict=True)):
+        path = tmp_path / f"{i}.jpg"
+        path.write_bytes(jpeg)
+        kept = real_crop(Photo(path, "d6", 1, "table:t:game-1", "x", True), size)
+        read = square_crop(frame, die.box, size)
+        assert np.abs(kept.astype(int) - read.astype(int)).mean() < 4.0
