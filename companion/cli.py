@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ("serve", "read", "simulate", "doctor", "enroll")
+COMMANDS = ("serve", "read", "simulate", "doctor", "enroll", "photos")
 
 
 def build_parser() -> argparse.ArgumentParser:

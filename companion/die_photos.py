@@ -1,0 +1,96 @@
+"""Photos of the table's own dice, labelled by the players' checks, for training the next model.
+
+Every camera reading keeps a crop of each die (the history's `die_crops`). Once a roll is in the
+game and not taken back, its dice carry the values the game used: the reader's where nobody
+objected, a player's where one set a die. Those are labels the shared photo sets cannot give:
+this table's dice, tray, light and camera, including the values of every d20 and d4 that players
+check by hand today. `rollscribe photos OUT` writes them as a folder of crops with a labels.csv,
+and `python -m vision.train --table-photos OUT` trains on them (whole games held out to measure).
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.history import CORRECTED, EventKind, History, HistoryError
+
+# How a die's value came to be trusted, from most to least sure:
+# "corrected": a player set it; "checked": a player accepted the reading it was part of (held
+# because some die was unsure, or with a die of it corrected); "read": applied at once, unasked.
+HOW = ("corrected", "checked", "read")
+COLUMNS = ("path", "die", "top_value", "how", "confidence", "sequence")
+
+
+@dataclass(frozen=True)
+class LabelledDie:
+    """One die of a roll the game kept, with the crop the reader read it from."""
+
+    game_id: int
+    event_id: int  # the event holding the reading's crops
+    index: int  # the die's place in the reading
+    die: str
+    value: int | str
+    how: str  # one of HOW
+    confidence: float  # the reader's (1.0 once a player set the die)
+    jpeg: bytes
+
+    @property
+    def name(self) -> str:
+        return f"g{self.game_id}-e{self.event_id}-d{self.index}.jpg"
+
+
+def labelled_dice(history: History) -> Iterator[LabelledDie]:
+    """Every die of every camera-read roll still in force, oldest game first. A game that no
+    longer replays (its rules module gone) is skipped: it cannot say which rolls stood."""
+    for record in reversed(history.games(limit=1_000_000)):
+        try:
+            pos = history.replay(record)
+        except HistoryError:
+            continue
+        held = {e.id for e in history.events(record.id) if e.kind is EventKind.READING}
+        for step in pos.steps:
+            reading = step.reading
+            if reading is None or reading.source != "camera" or reading.event_id is None:
+                continue
+            crops = history.crops(reading.event_id)
+            if len(crops) != len(reading.dice):  # read before crops were kept
+                continue
+            set_by_player = [d.why_unsure == CORRECTED for d in reading.dice]
+            acted = reading.event_id in held or any(set_by_player)
+            for i, (die, crop) in enumerate(zip(reading.dice, crops, strict=True)):
+                how = "corrected" if set_by_player[i] else "checked" if acted else "read"
+                yield LabelledDie(record.id, reading.event_id, i, die.die, die.value, how,
+                                  die.confidence, crop)
+
+
+def export(history: History, out: Path) -> Counter[str]:
+    """Write every labelled die under out/crops/ and their labels to out/labels.csv (replaced
+    whole, so a kill leaves the old file); returns how many dice of each `how` were written."""
+    crops_dir = out / "crops"
+    crops_dir.mkdir(parents=True, exist_ok=True)
+    counts: Counter[str] = Counter()
+    rows = []
+    for die in labelled_dice(history):
+        path = crops_dir / die.name
+        if not path.is_file() or path.stat().st_size != len(die.jpeg):
+            path.write_bytes(die.jpeg)
+        rows.append((f"crops/{die.name}", die.die, die.value, die.how,
+                     f"{die.confidence:.4f}", f"game-{die.game_id}"))
+        counts[die.how] += 1
+    fd, tmp = tempfile.mkstemp(dir=out, prefix=".labels-", suffix=".csv")
+    try:
+        with os.fdopen(fd, "w", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(COLUMNS)
+            writer.writerows(rows)
+        os.replace(tmp, out / "labels.csv")
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return counts
