@@ -31,9 +31,10 @@ test: setup tools
 	$(PY) -m pytest
 
 # Reproduces models/*.onnx from scratch (needs the `train` extra: CPU torch).
+# TABLE_PHOTOS="dir ...": also train on tables' own dice photos (`rollscribe photos DIR`).
 model: setup
 	$(PY) -m pip install --quiet -e '.[train,dev]'
-	$(PY) -m vision.train
+	$(PY) -m vision.train $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
 
 bench: setup
 	$(PY) -m bench

@@ -38,3 +38,13 @@ def test_the_models_readme_names_the_checked_kinds(tmp_path) -> None:
     assert "## Sure readings of held-out real photos" in text
     assert "flags every reading of d20 for a player" in text
     assert "d%, d12: no real photos" in text
+
+
+def test_the_table_photos_section_shows_only_when_measured(tmp_path) -> None:
+    card = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    readme = tmp_path / "README.md"
+    write_readme(card, readme)
+    assert "table's own photos" not in readme.read_text()
+    card["accuracy"]["real_table_held_out"] = {"d20": {"n": 40, "kind": 1.0, "value": 0.925}}
+    write_readme(card, readme)
+    assert "| d20 | 40 | 100.00% | 92.50% |" in readme.read_text()

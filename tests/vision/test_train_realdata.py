@@ -12,7 +12,9 @@ from vision.train.realdata import (
     die_alpha,
     is_held_out,
     load_photos,
+    load_table_photos,
     locate_die,
+    real_crop,
     varied,
 )
 from vision.train.render import DieSpec, paste, render_die
@@ -95,3 +97,47 @@ def test_only_runs_showing_many_values_count_as_varied() -> None:
     same_note_other_sequence = Photo(Path("x.jpg"), "d8", 5, "other", "rolled", True)
     flags = varied([*turntable, *rerolled, same_note_other_sequence])
     assert flags.tolist() == [False] * 6 + [True] * 4 + [False]
+
+
+def _table_folder(folder: Path, rows: list[str]) -> Path:
+    folder.mkdir()
+    (folder / "labels.csv").write_text(
+        "path,die,top_value,how,confidence,sequence\n" + "\n".join(rows) + "\n"
+    )
+    return folder
+
+
+def test_table_photos_keep_only_what_players_looked_at(tmp_path: Path) -> None:
+    folder = _table_folder(tmp_path / "kitchen", [
+        "crops/a.jpg,d20,17,corrected,1.0000,game-3",
+        "crops/b.jpg,d20,4,checked,0.6100,game-3",
+        "crops/c.jpg,d6,2,read,0.9900,game-3",  # nobody looked: not a label
+        "crops/d.jpg,monster,claw,checked,0.9000,game-3",  # a custom die: taught, not trained
+        "crops/e.jpg,d8,9,checked,0.5000,game-4",  # a d8 has no 9
+    ])
+    photos = load_table_photos([folder])
+    assert [(p.path.name, p.kind, p.value, p.sequence) for p in photos] == [
+        ("a.jpg", "d20", 17, "table:kitchen:game-3"), ("b.jpg", "d20", 4, "table:kitchen:game-3")]
+    assert all(p.measurable for p in photos)
+    with pytest.raises(FileNotFoundError, match="rollscribe photos"):
+        load_table_photos([tmp_path / "nowhere"])
+
+
+def test_table_photos_are_held_out_by_whole_game() -> None:
+    def photo(game: int, value: int) -> Photo:
+        return Photo(Path(f"{game}-{value}.jpg"), "d20", value, f"table:t:game-{game}", "x", True)
+
+    held = [g for g in range(200) if is_held_out(photo(g, 1))]
+    assert 0.1 < len(held) / 200 < 0.3  # about one game in five
+    assert all(is_held_out(photo(g, v)) for g in held for v in range(1, 21))
+
+
+def test_a_table_photo_is_already_a_crop(tmp_path: Path) -> None:
+    """The table keeps each die cut with the crop convention; training only resizes it."""
+    import cv2
+
+    crop = np.zeros((128, 128, 3), np.uint8)
+    crop[32:96, 32:96] = (40, 90, 200)
+    cv2.imwrite(str(tmp_path / "c.png"), crop)
+    out = real_crop(Photo(tmp_path / "c.png", "d6", 3, "table:t:game-1", "x", True), 96)
+    assert np.abs(out.astype(int) - cv2.resize(crop, (96, 96), interpolation=cv2.INTER_AREA)).max() <= 1

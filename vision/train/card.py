@@ -71,10 +71,13 @@ def write_readme(card: dict, path: Path) -> None:
     ]
     titles = {
         "real_held_out": "Held-out real photo sequences",
+        "real_table_held_out": "Held-out games of the table's own photos (`rollscribe photos`)",
         "real_other_camera_d6": "Real d6 crops from another camera (never trained on)",
         "synthetic_held_out": "Held-out synthetic renders",
     }
     for key, title in titles.items():
+        if key not in acc:
+            continue
         lines += [
             f"## {title}",
             "",

@@ -6,6 +6,7 @@ seeded per chunk so the result does not depend on the worker count) and cached u
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
@@ -88,8 +89,12 @@ def _crop_photo(args: tuple[Photo, int]) -> np.ndarray:
 
 
 def real(photos: list[Photo], name: str, workers: int = 2, size: int = CACHE_SIZE) -> Arrays:
-    """Crops of real photos (cached under `name`), labelled flat with their kind and value."""
-    cache = artifacts_dir() / f"real-{name}-{len(photos)}-{size}.npz"
+    """Crops of real photos (cached under `name` and a digest of the photos and their labels:
+    a table's photo folder grows, and a count alone would find a stale cache), labelled flat."""
+    digest = hashlib.sha1()
+    for p in photos:
+        digest.update(f"{p.path}|{p.kind}|{p.value}\n".encode())
+    cache = artifacts_dir() / f"real-{name}-{len(photos)}-{digest.hexdigest()[:10]}-{size}.npz"
     if cache.exists():
         data = np.load(cache)
         return Arrays(data["images"], data["kinds"], data["values"], data["states"])

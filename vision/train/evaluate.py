@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +23,14 @@ from vision.train import dataset
 from vision.train.card import always_check, update_accuracy, write_readme
 from vision.train.dataset import STATES, Arrays
 from vision.train.labels import KINDS, VALUE_LABELS
-from vision.train.realdata import HELD_OUT_SEQUENCES, Photo, load_photos, measured_on
+from vision.train.realdata import (
+    HELD_OUT_SEQUENCES,
+    Photo,
+    is_table,
+    load_photos,
+    load_table_photos,
+    measured_on,
+)
 
 
 def predict(classifier: Classifier, images: np.ndarray, batch: int = 256) -> list:
@@ -109,16 +116,28 @@ def sure_accuracy(
 
 
 def measure(
-    classifier: Classifier, workers: int = 2, synthetic_test: int = 2800, seed: int = 0
+    classifier: Classifier,
+    workers: int = 2,
+    synthetic_test: int = 2800,
+    seed: int = 0,
+    table_photos: Sequence[Path] = (),
 ) -> dict:
-    """The card's accuracy section for a model: held-out real sequences and held-out renders."""
-    photos, real_test = held_out_crops(classifier.input_size, workers)
+    """The card's accuracy section for a model: held-out real sequences (with the held-out games
+    of any `table_photos` folders, also shown alone) and held-out renders."""
+    photos, real_test = held_out_crops(classifier.input_size, workers, table_photos)
     syn_test = dataset.synthetic(synthetic_test, seed + 2, workers, classifier.input_size)
     skovy = [i for i, p in enumerate(photos) if p.sequence == "skovy"]
-    ucf = [i for i, p in enumerate(photos) if p.sequence != "skovy"]
-    gate = sure_accuracy(classifier, real_test, ucf)
-    return {
-        "real_held_out": accuracy_by_kind(classifier, real_test, ucf),
+    held = [i for i, p in enumerate(photos) if p.sequence != "skovy"]
+    table = [i for i, p in enumerate(photos) if is_table(p)]
+    gate = sure_accuracy(classifier, real_test, held)
+    tables = (
+        f"; held-out games of the table's own photos in {', '.join(map(str, table_photos))} "
+        "(rollscribe photos; dice a player checked or corrected)"
+        if table_photos
+        else ""
+    )
+    accuracy = {
+        "real_held_out": accuracy_by_kind(classifier, real_test, held),
         "real_held_out_unsure_gate": gate,
         "always_check": always_check(gate),
         "real_other_camera_d6": accuracy_by_kind(classifier, real_test, skovy),
@@ -126,16 +145,21 @@ def measure(
         "synthetic_unsure_rate": state_recall(classifier, syn_test),
         "measured_on": "real: whole held-out capture sequences of shared/datasets/ucffool "
         f"({', '.join(sorted(HELD_OUT_SEQUENCES))}; 'judgement' photos excluded) "
-        "and skovy's webcam d6 crops (another camera, never trained on); "
+        f"and skovy's webcam d6 crops (another camera, never trained on){tables}; "
         "synthetic: renders from a seed never used in training; "
         "read through vision.classify.Classifier as the reader reads (doubtful crops looked at "
         "again turned four ways)",
     }
+    if table:
+        accuracy["real_table_held_out"] = accuracy_by_kind(classifier, real_test, table)
+    return accuracy
 
 
-def held_out_crops(size: int, workers: int = 2) -> tuple[list[Photo], Arrays]:
+def held_out_crops(
+    size: int, workers: int = 2, table_photos: Sequence[Path] = ()
+) -> tuple[list[Photo], Arrays]:
     """The held-out real photos measured on and their crops at the model's input size."""
-    photos = measured_on(load_photos())
+    photos = measured_on(load_photos() + load_table_photos(table_photos))
     return photos, dataset.real(photos, "heldout", workers, size=size)
 
 
@@ -159,9 +183,9 @@ def run_lines(photos: list[Photo], readings: list[FaceReading]) -> list[str]:
     return lines
 
 
-def remeasure(model_path: Path) -> dict:
+def remeasure(model_path: Path, table_photos: Sequence[Path] = ()) -> dict:
     """Measure a model again and rewrite its card's accuracy and models/README.md."""
-    card = update_accuracy(model_path, measure(Classifier(model_path)))
+    card = update_accuracy(model_path, measure(Classifier(model_path), table_photos=table_photos))
     write_readme(card, model_path.parent / "README.md")
     return card
 
@@ -170,10 +194,12 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m vision.train.evaluate", description=__doc__)
     parser.add_argument("model", type=Path)
     parser.add_argument("--runs", action="store_true", help="per held-out run, printed only")
+    parser.add_argument("--table-photos", type=Path, action="append", default=[], metavar="DIR",
+                        help="also measure on the held-out games of a `rollscribe photos` folder")
     args = parser.parse_args()
     if args.runs:
         classifier = Classifier(args.model)
-        photos, crops = held_out_crops(classifier.input_size)
+        photos, crops = held_out_crops(classifier.input_size, table_photos=args.table_photos)
         print("\n".join(run_lines(photos, predict(classifier, crops.images))))
     else:
-        print(json.dumps(remeasure(args.model)["accuracy"], indent=1))
+        print(json.dumps(remeasure(args.model, args.table_photos)["accuracy"], indent=1))

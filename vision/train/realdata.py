@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import csv
 import os
+import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,11 +17,20 @@ import cv2
 import numpy as np
 
 from vision.crops import square_crop
+from vision.train.labels import FACE_VALUES
 
 REPO = Path(__file__).resolve().parents[2]
 
 # One capture sequence per kind kept out of training, to measure on unseen backgrounds and runs.
 HELD_OUT_SEQUENCES = frozenset({"d4_color", "d6_color", "d8_top", "d10_top", "d20_top"})
+
+# The table's own photos (`rollscribe photos` folders): their sequences are "table:FOLDER:game-N".
+# A player looked at the dice labelled "corrected" or "checked"; nobody at those labelled "read",
+# so those stay out (training on them would teach the model its own mistakes). One game in
+# TABLE_HOLD_OUT, chosen by a hash of its name, is kept out of training to measure on.
+TABLE = "table"
+TABLE_LABELS = frozenset({"corrected", "checked"})
+TABLE_HOLD_OUT = 5
 
 
 def datasets_root() -> Path:
@@ -75,8 +86,34 @@ def load_photos(root: Path | None = None) -> list[Photo]:
     return photos
 
 
+def load_table_photos(folders: Sequence[Path]) -> list[Photo]:
+    """The dice photos a table's players labelled, from folders `rollscribe photos` wrote."""
+    photos = []
+    for folder in folders:
+        labels = folder / "labels.csv"
+        if not labels.is_file():
+            raise FileNotFoundError(f"no labels.csv in {folder} (write it with `rollscribe photos`)")
+        with labels.open(newline="") as fh:
+            for row in csv.DictReader(fh):
+                kind, value = row["die"], row["top_value"]
+                if row["how"] not in TABLE_LABELS or kind not in FACE_VALUES:
+                    continue  # unlooked-at, or a custom die (taught by prototypes instead)
+                if not value.isdigit() or int(value) not in FACE_VALUES[kind]:
+                    continue
+                sequence = f"{TABLE}:{folder.name}:{row['sequence']}"
+                photos.append(Photo(folder / row["path"], kind, int(value), sequence,
+                                    f"table photos ({row['how']})", True))
+    return photos
+
+
+def is_table(photo: Photo) -> bool:
+    return photo.sequence.startswith(f"{TABLE}:")
+
+
 def is_held_out(photo: Photo) -> bool:
     """Held-out photos never enter training (skovy's webcam crops test another camera)."""
+    if is_table(photo):
+        return zlib.crc32(photo.sequence.encode()) % TABLE_HOLD_OUT == 0
     return photo.sequence in HELD_OUT_SEQUENCES or photo.sequence == "skovy"
 
 
@@ -183,11 +220,12 @@ def die_alpha(crop: np.ndarray) -> np.ndarray | None:
 
 
 def real_crop(photo: Photo, size: int) -> np.ndarray:
-    """The photo's die cut with the shared crop convention (skovy's are already crops)."""
+    """The photo's die cut with the shared crop convention (skovy's photos and the table's own
+    are already crops)."""
     image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
     if image is None:
         raise OSError(f"cannot read {photo.path}")
-    if photo.sequence == "skovy":
+    if photo.sequence == "skovy" or is_table(photo):
         h, w = image.shape[:2]
         m = 1 / 1.3
         box = (w * (1 - m) / 2, h * (1 - m) / 2, w * (1 + m) / 2, h * (1 + m) / 2)
