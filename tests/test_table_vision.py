@@ -12,6 +12,7 @@ from companion.history import History
 from companion.table import TableError, TableSession
 from vision.classify import DEFAULT_MODEL
 from vision.errors import CameraError, ModelError
+from vision.reader import KEPT_CROP_SIDE
 
 pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.exists(), reason="no shipped model yet")
 
@@ -33,6 +34,11 @@ def test_a_replayed_camera_reading_reaches_the_table_with_its_image(table):
     # A thumbnail of the frame: the panel places the boxes (frame pixels) by proportion.
     assert image is not None
     assert image.shape[1] / image.shape[0] == pytest.approx(reading.width / reading.height, 0.01)
+    # and a crop of each die, the classifier's own view, for `rollscribe photos`
+    crops = [cv2.imdecode(np.frombuffer(c, np.uint8), cv2.IMREAD_COLOR)
+             for c in table.history.crops(event.id)]
+    side = KEPT_CROP_SIDE
+    assert [c.shape for c in crops] == [(side, side, 3)] * len(reading.dice)
     shown = table.snapshot()["reading"]
     assert [d["die"] for d in shown["dice"]] == [d.die for d in reading.dice]
     if event.kind.value == "reading":  # unsure or not what was wanted: it waits, with the reason
