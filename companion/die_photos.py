@@ -11,8 +11,10 @@ and `python -m vision.train --table-photos OUT` trains on them (whole games held
 from __future__ import annotations
 
 import csv
+import io
 import os
 import tempfile
+import zipfile
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -69,28 +71,44 @@ def labelled_dice(history: History) -> Iterator[LabelledDie]:
                                   die.confidence, crop)
 
 
+def labels_csv(dice: list[LabelledDie]) -> str:
+    """labels.csv for these dice, each crop under crops/ by its name."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for die in dice:
+        writer.writerow((f"crops/{die.name}", die.die, die.value, die.how,
+                         f"{die.confidence:.4f}", f"game-{die.game_id}"))
+    return out.getvalue()
+
+
 def export(history: History, out: Path) -> Counter[str]:
     """Write every labelled die under out/crops/ and their labels to out/labels.csv (replaced
     whole, so a kill leaves the old file); returns how many dice of each `how` were written."""
     crops_dir = out / "crops"
     crops_dir.mkdir(parents=True, exist_ok=True)
-    counts: Counter[str] = Counter()
-    rows = []
-    for die in labelled_dice(history):
+    dice = list(labelled_dice(history))
+    for die in dice:
         path = crops_dir / die.name
         if not path.is_file() or path.stat().st_size != len(die.jpeg):
             path.write_bytes(die.jpeg)
-        rows.append((f"crops/{die.name}", die.die, die.value, die.how,
-                     f"{die.confidence:.4f}", f"game-{die.game_id}"))
-        counts[die.how] += 1
     fd, tmp = tempfile.mkstemp(dir=out, prefix=".labels-", suffix=".csv")
     try:
         with os.fdopen(fd, "w", newline="") as fh:
-            writer = csv.writer(fh)
-            writer.writerow(COLUMNS)
-            writer.writerows(rows)
+            fh.write(labels_csv(dice))
         os.replace(tmp, out / "labels.csv")
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return counts
+    return Counter(die.how for die in dice)
+
+
+def export_zip(history: History) -> bytes:
+    """The same folder as `export` writes, as a zip archive (the panel's download)."""
+    dice = list(labelled_dice(history))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:  # JPEGs do not shrink
+        for die in dice:
+            archive.writestr(f"crops/{die.name}", die.jpeg)
+        archive.writestr("labels.csv", labels_csv(dice))
+    return buffer.getvalue()

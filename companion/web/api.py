@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request, session
 
+from companion.die_photos import export_zip
 from companion.history import effective_steps, undone
 from companion.web.access import can_act, needs_pin, services
 
@@ -111,6 +112,14 @@ def export_csv(game_id: int) -> Response:
     text = services().table.history.export_csv(game_id)
     return Response(text, mimetype="text/csv", headers={
         "Content-Disposition": f"attachment; filename=game-{game_id}.csv"})
+
+
+@bp.get("/dice-photos.zip")
+def dice_photos() -> Response:
+    """The table's own dice photos labelled by the players (what `rollscribe photos` writes)."""
+    data = export_zip(services().table.history)
+    return Response(data, mimetype="application/zip", headers={
+        "Content-Disposition": "attachment; filename=rollscribe-dice-photos.zip"})
 
 
 @bp.get("/stats")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import random
+import zipfile
 
 import pytest
 from panel_support import GAME, PIN, PLAYERS, roll_text
@@ -125,6 +128,19 @@ def test_history_exports_and_stats(started, table):
     assert [p["player"] for p in stats] == sorted(PLAYERS)
     assert started.get("/api/games/999").status_code == 404
     assert started.get("/api/images/999.jpg").status_code == 404
+
+
+def test_the_dice_photos_download_is_the_folder_rollscribe_photos_writes(watcher, started, table):
+    table.submit_reading(tray(LINE_UP, unsure=1))
+    started.post("/api/correct", json={"index": 1, "value": 14})
+    started.post("/api/confirm")
+    answer = watcher.get("/api/dice-photos.zip")  # a download, like the game exports: no PIN
+    assert answer.status_code == 200 and answer.mimetype == "application/zip"
+    with zipfile.ZipFile(io.BytesIO(answer.data)) as archive:
+        labels = list(csv.DictReader(io.StringIO(archive.read("labels.csv").decode())))
+        assert [(r["top_value"], r["how"]) for r in labels] == [
+            ("5", "checked"), ("14", "corrected"), ("3", "checked"), ("9", "checked")]
+        assert archive.read(labels[1]["path"]) == b"crop of die 1"
 
 
 def test_catalog_lists_games_with_their_options(watcher):

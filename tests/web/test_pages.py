@@ -19,6 +19,7 @@ def test_pages_render_and_link_their_local_scripts(watcher, player, table):
         assert "http" not in page.text.split("<main>")[0].replace("http-equiv", "")  # no CDN
         assert watcher.get(f"/static/{script}").status_code == 200
     assert 'data-can-act="no"' in watcher.get("/").text
+    assert 'href="/api/dice-photos.zip"' in watcher.get("/games").text
     assert 'data-can-act="yes"' in player.get("/").text
     missing = watcher.get("/games/999", headers={"Accept": "text/html"})
     assert missing.status_code == 404 and "no game 999" in missing.text
