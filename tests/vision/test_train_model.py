@@ -107,9 +107,11 @@ def test_a_short_run_learns_and_hands_back_a_plain_float_model(bf16: bool) -> No
     before = start.embed.weight.detach().clone()
     config = TrainConfig(minutes=0.02, batch=16, bf16=bf16)
     model, summary = train(
-        data, data, config, log=lambda _: None, init=start, real_varied=np.arange(n) % 2 == 0
+        data, data, config, log=lambda _: None, init=start, real_varied=np.arange(n) % 2 == 0,
+        real_table=np.arange(n) % 4 == 0,
     )
     assert summary["steps"] >= 1 and summary["real_varied_crops"] == n // 2
+    assert summary["real_table_crops"] == n // 4
     assert not model.training and model.embed.weight.dtype == torch.float32
     assert model.features[0].weight.is_contiguous()
     assert not torch.equal(before, model.embed.weight)

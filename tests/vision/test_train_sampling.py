@@ -3,7 +3,7 @@
 import numpy as np
 
 from vision.train.dataset import IGNORE
-from vision.train.sampling import KindFocus, real_weights
+from vision.train.sampling import TABLE_SHARE, KindFocus, real_weights
 
 # two kinds with 2 and 6 renders, and two empty crops (no kind)
 KINDS = np.array([0, 0, 1, 1, 1, 1, 1, 1, IGNORE, IGNORE])
@@ -17,6 +17,17 @@ def test_real_kinds_are_drawn_evenly_whatever_their_counts() -> None:
     w = real_weights(np.array([0, 1, 1, 1, 2, 2]))
     assert np.isclose(w.sum(), 1.0)
     assert np.allclose([w[:1].sum(), w[1:4].sum(), w[4:].sum()], 1 / 3)
+
+
+def test_a_tables_own_photos_get_their_share_however_few() -> None:
+    kinds = np.array([0, 0, 0, 1, 1, 1, 1, 0, 1])
+    table = np.array([False] * 7 + [True] * 2)
+    w = real_weights(kinds, table)
+    assert np.isclose(w.sum(), 1.0)
+    assert np.isclose(w[table].sum(), TABLE_SHARE)
+    assert np.isclose(w[:3].sum(), w[3:7].sum())  # the shared photos' kinds still evenly
+    assert np.isclose(w[7], w[8])
+    assert np.allclose(real_weights(kinds, np.zeros(9, bool)), real_weights(kinds))
 
 
 def test_focus_starts_even_per_kind_and_keeps_the_empty_crops_share() -> None:

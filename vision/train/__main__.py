@@ -13,6 +13,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 import torch
 
 from vision.classify import Classifier
@@ -25,6 +26,7 @@ from vision.train.realdata import (
     HELD_OUT_SEQUENCES,
     REPO,
     is_held_out,
+    is_table,
     load_photos,
     load_table_photos,
     measured_on,
@@ -122,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
         bf16=bf16,
         threads=args.threads,
     )
-    model, summary = train(syn_train, real_train, config, log, init, varied(train_photos))
+    table = np.array([is_table(p) for p in train_photos], bool)
+    model, summary = train(syn_train, real_train, config, log, init, varied(train_photos), table)
     torch.save(
         model.state_dict(), args.checkpoint or dataset.artifacts_dir() / f"{args.out.stem}.pt"
     )

@@ -4,12 +4,27 @@ from __future__ import annotations
 
 import numpy as np
 
+# Share of a batch's real crops drawn from tables' own photos (`rollscribe photos`) when training
+# has any: few beside the shared sets' 11,573, but the only ones of that table's dice, tray,
+# light and camera, which is where the model will read.
+TABLE_SHARE = 0.25
 
-def real_weights(kinds: np.ndarray) -> np.ndarray:
-    """Sampling weights giving each real kind the same share."""
+
+def _even(kinds: np.ndarray) -> np.ndarray:
     counts = np.bincount(kinds, minlength=int(kinds.max()) + 1)
     w = 1.0 / counts[kinds]
     return w / w.sum()
+
+
+def real_weights(kinds: np.ndarray, table: np.ndarray | None = None) -> np.ndarray:
+    """Sampling weights giving each real kind the same share; the photos marked `table` get
+    TABLE_SHARE of the draws between them (their kinds evenly too)."""
+    if table is None or not table.any() or table.all():
+        return _even(kinds)
+    w = np.empty(len(kinds))
+    w[~table] = (1 - TABLE_SHARE) * _even(kinds[~table])
+    w[table] = TABLE_SHARE * _even(kinds[table])
+    return w
 
 
 class KindFocus:

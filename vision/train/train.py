@@ -162,11 +162,13 @@ def train(
     log: Callable[[str], None] = print,
     init: DiceNet | None = None,
     real_varied: np.ndarray | None = None,
+    real_table: np.ndarray | None = None,
 ) -> tuple[DiceNet, dict]:
     """Train a DiceNet (or go on training `init`) within config.minutes; returns it and a summary.
 
     `real_varied` marks real crops whose value labels count fully (see realdata.varied); the
-    others' value loss is scaled by config.real_value_weight.
+    others' value loss is scaled by config.real_value_weight. `real_table` marks a table's own
+    photos, drawn more often than their number alone would (sampling.TABLE_SHARE).
     """
     torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
@@ -176,7 +178,7 @@ def train(
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     n_real = int(config.batch * config.real_fraction) if len(real) else 0
     n_syn = config.batch - n_real
-    weights = real_weights(real.kinds) if n_real else None
+    weights = real_weights(real.kinds, real_table) if n_real else None
     varied = np.zeros(len(real), bool) if real_varied is None else real_varied
     real_value_w = np.where(varied, 1.0, config.real_value_weight).astype(np.float32)
     focus = KindFocus(synthetic.kinds) if config.focus else None
@@ -240,6 +242,7 @@ def train(
         "real_fraction": config.real_fraction,
         "real_value_weight": config.real_value_weight,
         "real_varied_crops": int(varied.sum()),
+        "real_table_crops": int(real_table.sum()) if real_table is not None else 0,
         "threads": config.threads,
         "bf16": config.bf16,
         "focus": config.focus,
