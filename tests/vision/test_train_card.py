@@ -3,7 +3,13 @@
 import json
 
 from vision.classify import DEFAULT_MODEL
-from vision.train.card import TRUSTED_FROM, TRUSTED_MIN_SURE, always_check, write_readme
+from vision.train.card import (
+    TRUSTED_FROM,
+    TRUSTED_MIN_SURE,
+    always_check,
+    table_gate,
+    write_readme,
+)
 
 
 def _row(n: int, sure: float, right: float) -> dict[str, float]:
@@ -40,11 +46,27 @@ def test_the_models_readme_names_the_checked_kinds(tmp_path) -> None:
     assert "d%, d12: no real photos" in text
 
 
+def test_a_kind_with_enough_table_photos_is_judged_on_them_alone() -> None:
+    shared = {"d6": _row(500, 0.9, 1.0), "d20": _row(700, 0.3, 0.5), "all": _row(1200, 0.5, 0.8)}
+    table = {"d20": _row(40, 0.9, 1.0), "d6": _row(TRUSTED_MIN_SURE - 1, 1.0, 0.5),
+             "all": _row(69, 0.9, 0.8)}
+    assert always_check(shared) == {"d20": 0.5}
+    gate, mine = table_gate(shared, table)
+    assert mine == ["d20"]
+    assert gate == {"d6": shared["d6"], "d20": table["d20"], "all": shared["all"]}
+    # the table's d20s were read right when sure, so its d20 is trusted; its d6s are too few to
+    # judge on (however they were read): the shared photos judge the d6
+    assert always_check(gate) == {}
+
+
 def test_the_table_photos_section_shows_only_when_measured(tmp_path) -> None:
     card = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
     readme = tmp_path / "README.md"
     write_readme(card, readme)
     assert "table's own photos" not in readme.read_text()
     card["accuracy"]["real_table_held_out"] = {"d20": {"n": 40, "kind": 1.0, "value": 0.925}}
+    card["accuracy"]["gate_judged_on_table"] = ["d20"]
     write_readme(card, readme)
-    assert "| d20 | 40 | 100.00% | 92.50% |" in readme.read_text()
+    text = readme.read_text()
+    assert "| d20 | 40 | 100.00% | 92.50% |" in text
+    assert "The rows of d20 are the table's own held-out photos" in text

@@ -27,6 +27,17 @@ def always_check(by_kind: dict[str, dict[str, float]]) -> dict[str, float]:
     return out
 
 
+def table_gate(
+    shared: dict[str, dict[str, float]], table: dict[str, dict[str, float]]
+) -> tuple[dict[str, dict[str, float]], list[str]]:
+    """The gate's rows judged where the model will read: a kind with at least TRUSTED_MIN_SURE
+    held-out photos of the table's own is judged on those alone, any other on the shared
+    held-out photos. Returns the rows and the kinds judged on the table (chosen by how many
+    photos there are, not by how they were read)."""
+    mine = [k for k, row in table.items() if k != "all" and row["n"] >= TRUSTED_MIN_SURE]
+    return {**shared, **{k: table[k] for k in mine}}, mine
+
+
 def update_accuracy(model_path: Path, accuracy: dict) -> dict:
     """Replace the accuracy recorded in a model's card; returns the new card."""
     card_path = model_path.with_suffix(".json")
@@ -122,5 +133,11 @@ def write_readme(card: dict, path: Path) -> None:
                 else "."
             ),
         ]
+        mine = acc.get("gate_judged_on_table")
+        if mine:
+            lines.append(
+                f"The rows of {', '.join(mine)} are the table's own held-out photos: a kind with "
+                f"at least {TRUSTED_MIN_SURE} of them is judged where the model will read it."
+            )
     lines.append("")
     path.write_text("\n".join(lines))

@@ -20,7 +20,7 @@ import numpy as np
 
 from vision.classify import Classifier, FaceReading
 from vision.train import dataset
-from vision.train.card import always_check, update_accuracy, write_readme
+from vision.train.card import always_check, table_gate, update_accuracy, write_readme
 from vision.train.dataset import STATES, Arrays
 from vision.train.labels import KINDS, VALUE_LABELS
 from vision.train.realdata import (
@@ -122,22 +122,26 @@ def measure(
     seed: int = 0,
     table_photos: Sequence[Path] = (),
 ) -> dict:
-    """The card's accuracy section for a model: held-out real sequences (with the held-out games
-    of any `table_photos` folders, also shown alone) and held-out renders."""
+    """The card's accuracy section for a model: held-out real sequences, held-out games of any
+    `table_photos` folders (which also judge the kinds they hold enough of), held-out renders."""
     photos, real_test = held_out_crops(classifier.input_size, workers, table_photos)
     syn_test = dataset.synthetic(synthetic_test, seed + 2, workers, classifier.input_size)
     skovy = [i for i, p in enumerate(photos) if p.sequence == "skovy"]
-    held = [i for i, p in enumerate(photos) if p.sequence != "skovy"]
     table = [i for i, p in enumerate(photos) if is_table(p)]
-    gate = sure_accuracy(classifier, real_test, held)
-    tables = (
-        f"; held-out games of the table's own photos in {', '.join(map(str, table_photos))} "
-        "(rollscribe photos; dice a player checked or corrected)"
-        if table_photos
-        else ""
-    )
-    accuracy = {
-        "real_held_out": accuracy_by_kind(classifier, real_test, held),
+    shared = [i for i, p in enumerate(photos) if p.sequence != "skovy" and not is_table(p)]
+    gate = sure_accuracy(classifier, real_test, shared)
+    accuracy = {"real_held_out": accuracy_by_kind(classifier, real_test, shared)}
+    tables = ""
+    if table:
+        accuracy["real_table_held_out"] = accuracy_by_kind(classifier, real_test, table)
+        gate, mine = table_gate(gate, sure_accuracy(classifier, real_test, table))
+        accuracy["gate_judged_on_table"] = mine
+        tables = (
+            f"; held-out games of the table's own photos in {', '.join(map(str, table_photos))} "
+            "(rollscribe photos: dice a player checked or corrected)"
+        )
+    return {
+        **accuracy,
         "real_held_out_unsure_gate": gate,
         "always_check": always_check(gate),
         "real_other_camera_d6": accuracy_by_kind(classifier, real_test, skovy),
@@ -150,9 +154,6 @@ def measure(
         "read through vision.classify.Classifier as the reader reads (doubtful crops looked at "
         "again turned four ways)",
     }
-    if table:
-        accuracy["real_table_held_out"] = accuracy_by_kind(classifier, real_test, table)
-    return accuracy
 
 
 def held_out_crops(
