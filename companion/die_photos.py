@@ -17,7 +17,7 @@ import tempfile
 import zipfile
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from companion.history import CORRECTED, EventKind, History, HistoryError
@@ -87,11 +87,12 @@ def export(history: History, out: Path) -> Counter[str]:
     whole, so a kill leaves the old file); returns how many dice of each `how` were written."""
     crops_dir = out / "crops"
     crops_dir.mkdir(parents=True, exist_ok=True)
-    dice = list(labelled_dice(history))
-    for die in dice:
+    dice = []  # labels only: a table's photos may run to gigabytes
+    for die in labelled_dice(history):
         path = crops_dir / die.name
         if not path.is_file() or path.stat().st_size != len(die.jpeg):
             path.write_bytes(die.jpeg)
+        dice.append(replace(die, jpeg=b""))
     fd, tmp = tempfile.mkstemp(dir=out, prefix=".labels-", suffix=".csv")
     try:
         with os.fdopen(fd, "w", newline="") as fh:
@@ -103,12 +104,34 @@ def export(history: History, out: Path) -> Counter[str]:
     return Counter(die.how for die in dice)
 
 
-def export_zip(history: History) -> bytes:
-    """The same folder as `export` writes, as a zip archive (the panel's download)."""
-    dice = list(labelled_dice(history))
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:  # JPEGs do not shrink
-        for die in dice:
+class _Chunks(io.RawIOBase):
+    """A write-only stream whose bytes are taken out as they come (zipfile writes to it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._parts: list[bytes] = []
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: bytes) -> int:  # type: ignore[override]
+        self._parts.append(bytes(data))
+        return len(data)
+
+    def take(self) -> bytes:
+        out, self._parts = b"".join(self._parts), []
+        return out
+
+
+def export_zip(history: History) -> Iterator[bytes]:
+    """The same folder as `export` writes, as a zip archive streamed in pieces (the panel's
+    download), crop by crop."""
+    sink = _Chunks()
+    with zipfile.ZipFile(sink, "w", zipfile.ZIP_STORED) as archive:  # JPEGs do not shrink
+        dice = []
+        for die in labelled_dice(history):
             archive.writestr(f"crops/{die.name}", die.jpeg)
+            dice.append(replace(die, jpeg=b""))
+            yield sink.take()
         archive.writestr("labels.csv", labels_csv(dice))
-    return buffer.getvalue()
+    yield sink.take()

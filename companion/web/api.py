@@ -117,8 +117,8 @@ def export_csv(game_id: int) -> Response:
 @bp.get("/dice-photos.zip")
 def dice_photos() -> Response:
     """The table's own dice photos labelled by the players (what `rollscribe photos` writes)."""
-    data = export_zip(services().table.history)
-    return Response(data, mimetype="application/zip", headers={
+    chunks = export_zip(services().table.history)
+    return Response(chunks, mimetype="application/zip", headers={
         "Content-Disposition": "attachment; filename=rollscribe-dice-photos.zip"})
 
 
