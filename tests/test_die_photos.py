@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import csv
+import io
 import random
+import zipfile
 
 import pytest
 from table_support import GAME, PLAYERS, chance, play, tray
 
 from companion.cli import main
-from companion.die_photos import export, labelled_dice
+from companion.die_photos import export, export_zip, labelled_dice
 from companion.history import History
 from companion.reading import DieReading, TrayReading
 from companion.rules.core import Roll, RollRequest
@@ -104,6 +106,17 @@ def test_export_writes_the_crops_and_a_labels_file_and_can_run_again(table, tmp_
         assert {r["sequence"] for r in rows} == {f"game-{table.game_id}"}
         assert (out / rows[0]["path"]).read_bytes() == b"crop of die 0"
     assert sorted(p.name for p in out.iterdir()) == ["crops", "labels.csv"]  # no temp file left
+
+
+def test_the_zip_streams_one_crop_at_a_time_and_holds_the_same_folder(table, tmp_path):
+    table.submit_reading(tray(LINE_UP))
+    chunks = list(export_zip(table.history))
+    assert len(chunks) == 4 + 1 and all(chunks)  # a piece per die, then labels.csv
+    export(table.history, tmp_path / "folder")
+    with zipfile.ZipFile(io.BytesIO(b"".join(chunks))) as archive:
+        assert archive.read("labels.csv") == (tmp_path / "folder/labels.csv").read_bytes()
+        assert sorted(archive.namelist()) == sorted(
+            ["labels.csv", *(f"crops/{p.name}" for p in (tmp_path / "folder/crops").iterdir())])
 
 
 def test_the_photos_command_writes_the_folder_and_names_a_missing_history(table, tmp_path, capsys):
