@@ -4,14 +4,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from companion.history import History
 from companion.reading import DieReading, TrayReading
 from companion.rules.core import Roll, RollRequest
 from companion.table import TableSession
 
 GAME = "monstrous-horde"
 PLAYERS = ["Ann", "Bob"]
+LINE_UP = Roll.of(("d20", 5), ("d20", 12), ("d20", 3), ("d20", 9))  # no 1s, no epic 20
+
+
+def started(path: Path) -> TableSession:
+    """A table on a new history at `path` with a game of GAME just started."""
+    session = TableSession(History(path))
+    session.new_game(GAME, PLAYERS)
+    return session
 
 
 def fitting_roll(snapshot: dict[str, Any], rng: random.Random) -> Roll:

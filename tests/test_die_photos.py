@@ -8,23 +8,18 @@ import random
 import zipfile
 
 import pytest
-from table_support import GAME, PLAYERS, chance, play, tray
+from table_support import GAME, LINE_UP, PLAYERS, chance, play, started, tray
 
 from companion.cli import main
 from companion.die_photos import export, export_zip, labelled_dice
-from companion.history import History
 from companion.reading import DieReading, TrayReading
 from companion.rules.core import Roll, RollRequest
 from companion.table import TableSession
 
-LINE_UP = Roll.of(("d20", 5), ("d20", 12), ("d20", 3), ("d20", 9))
-
 
 @pytest.fixture
 def table(tmp_path):
-    session = TableSession(History(tmp_path / "p.db"))
-    session.new_game(GAME, PLAYERS)
-    return session
+    return started(tmp_path / "p.db")
 
 
 def labels(table: TableSession) -> list[tuple[str, int | str, str]]:

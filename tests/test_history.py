@@ -9,20 +9,16 @@ import random
 import sqlite3
 
 import pytest
-from table_support import GAME, PLAYERS, play, seat_to_move
+from table_support import GAME, LINE_UP, PLAYERS, play, seat_to_move, started
 
 from companion.history import History, HistoryError, effective_steps
 from companion.rules.core import Roll
 from companion.table import TableSession
 
-LINE_UP = Roll.of(("d20", 5), ("d20", 12), ("d20", 3), ("d20", 9))
-
 
 @pytest.fixture
 def table(tmp_path):
-    session = TableSession(History(tmp_path / "h.db"))
-    session.new_game(GAME, PLAYERS)
-    return session
+    return started(tmp_path / "h.db")
 
 
 def test_the_database_is_in_wal_mode_with_full_sync(table):

@@ -6,7 +6,17 @@ import random
 import threading
 
 import pytest
-from table_support import GAME, PLAYERS, chance, fitting_roll, play, seat_to_move, tray
+from table_support import (
+    GAME,
+    LINE_UP,
+    PLAYERS,
+    chance,
+    fitting_roll,
+    play,
+    seat_to_move,
+    started,
+    tray,
+)
 
 from companion.history import History
 from companion.reading import DieReading
@@ -14,14 +24,10 @@ from companion.rules.core import Roll
 from companion.rules.errors import BadMoveText, BadRoll, NothingToUndo
 from companion.table import SetupError, TableError, TableSession, unsure_summary
 
-LINE_UP = Roll.of(("d20", 5), ("d20", 12), ("d20", 3), ("d20", 9))  # no 1s, no epic 20
-
 
 @pytest.fixture
 def table(tmp_path):
-    session = TableSession(History(tmp_path / "t.db"))
-    session.new_game(GAME, PLAYERS)
-    return session
+    return started(tmp_path / "t.db")
 
 
 def reopen(table: TableSession) -> TableSession:

@@ -9,14 +9,9 @@ import zipfile
 
 import pytest
 from panel_support import GAME, PIN, PLAYERS, roll_text
-from table_support import play, seat_to_move, tray
-
-from companion.rules.core import Roll
+from table_support import LINE_UP, play, seat_to_move, tray
 
 pytest_plugins = ["panel_fixtures"]  # the table, app and client fixtures
-
-LINE_UP = Roll.of(("d20", 5), ("d20", 12), ("d20", 3), ("d20", 9))
-
 
 @pytest.fixture
 def started(player):
