@@ -203,16 +203,20 @@ class DiceReader:
         clock: Callable[[], float] = time.monotonic,
         photo_fallback: bool = False,
         prototypes: Prototypes | None = None,
+        keep_crops: bool = False,
     ) -> None:
         """`photo_fallback`: when no die is read, read the middle of the image as one
         die (flagged unsure) - for photos of a single die filling the frame, never for a tray
         camera, where an empty tray must read as no dice. `prototypes`: taught faces of custom
-        dice (vision.prototypes), read by embedding before the standard kinds."""
+        dice (vision.prototypes), read by embedding before the standard kinds. `keep_crops`: each
+        reading carries a JPEG crop of each die (the table keeps them for training; about 0.15 ms
+        a die, which `rollscribe read` need not spend)."""
         self.classifier = classifier or Classifier(model_path, threads=threads)
         self.settling = settling or Settling()
         self.clock = clock
         self.photo_fallback = photo_fallback
         self.prototypes = prototypes or Prototypes(())
+        self.keep_crops = keep_crops
 
     def resolve(self, expect: Sequence[str] | None) -> list[str] | None:
         """The expectation with taught dice spelt as taught (names match whatever their case);
@@ -247,7 +251,7 @@ class DiceReader:
             if why is not None:
                 die = replace(die, unsure=True, why_unsure=join_reasons(die.why_unsure, why))
             checked.append(die)
-        return tray_reading(frame, checked)
+        return tray_reading(frame, checked, self.keep_crops)
 
     def _photo_dice(
         self,
@@ -460,8 +464,11 @@ def fragments_of_one(dice: Sequence[DieBox]) -> DieBox | None:
     return DieBox(box=(x0, y0, x1, y1), cut=any(d.cut for d in dice), elongation=1.0)
 
 
-def tray_reading(frame: np.ndarray, dice: Sequence[DieReading]) -> TrayReading:
-    """A frame's reading, with the annotated JPEG kept for the history and the panel."""
+def tray_reading(
+    frame: np.ndarray, dice: Sequence[DieReading], keep_crops: bool = False
+) -> TrayReading:
+    """A frame's reading, with the annotated JPEG kept for the history and the panel (and with
+    `keep_crops`, each die's crop for training on the table's own dice)."""
     return TrayReading(
         dice=tuple(dice),
         jpeg=thumbnail_jpeg(frame, dice),
@@ -470,7 +477,9 @@ def tray_reading(frame: np.ndarray, dice: Sequence[DieReading]) -> TrayReading:
         source="camera",
         crops=tuple(
             encode_jpeg(square_crop(frame, d.box, KEPT_CROP_SIDE), KEPT_CROP_QUALITY) for d in dice
-        ),
+        )
+        if keep_crops
+        else (),
     )
 
 

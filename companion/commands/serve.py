@@ -71,7 +71,8 @@ def camera_dice_source(
                 classifier = Classifier()
                 # a store taught with another model is embedded again from its shots here
                 prototypes = load_taught(taught, classifier)[0] if taught else None
-                opened["reader"] = DiceReader(classifier=classifier, prototypes=prototypes)
+                opened["reader"] = DiceReader(classifier=classifier, prototypes=prototypes,
+                                               keep_crops=True)  # for `rollscribe photos`
                 kind, _, path = spec.partition(":")
                 # A replayed still frame must repeat long enough for the reader to see it settle.
                 opened["source"] = (ReplaySource(path, hold=Settling().still_frames + 2)
