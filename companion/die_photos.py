@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from companion.history import CORRECTED, EventKind, History, HistoryError
+from companion.history import CORRECTED, History, HistoryError
 
 # How a die's value came to be trusted, from most to least sure:
 # "corrected": a player set it; "checked": a player accepted the reading it was part of (held
@@ -55,7 +55,6 @@ def labelled_dice(history: History) -> Iterator[LabelledDie]:
             pos = history.replay(record)
         except HistoryError:
             continue
-        held = {e.id for e in history.events(record.id) if e.kind is EventKind.READING}
         for step in pos.steps:
             reading = step.reading
             if reading is None or reading.source != "camera" or reading.event_id is None:
@@ -64,7 +63,9 @@ def labelled_dice(history: History) -> Iterator[LabelledDie]:
             if len(crops) != len(reading.dice):  # read before crops were kept
                 continue
             set_by_player = [d.why_unsure == CORRECTED for d in reading.dice]
-            acted = reading.event_id in held or any(set_by_player)
+            # A roll applied at once holds its own image; one a player confirmed points back to
+            # the held reading's event (an amended roll has a die set by a player anyway).
+            acted = reading.event_id != step.event_id or any(set_by_player)
             for i, (die, crop) in enumerate(zip(reading.dice, crops, strict=True)):
                 how = "corrected" if set_by_player[i] else "checked" if acted else "read"
                 yield LabelledDie(record.id, reading.event_id, i, die.die, die.value, how,

@@ -62,7 +62,8 @@ class DieReading:
 class TrayReading:
     """A settled reading of the whole tray, with a small JPEG of it for the history.
 
-    `crops` holds, die by die, a JPEG of the crop the classifier read (camera readings only).
+    `crops` holds, die by die, a JPEG of the crop the classifier read (when the reader keeps
+    them, as the table's camera does).
     The history keeps them with the reading, so the values players confirm or correct turn them
     into labelled photos of the table's own dice, for training the next model
     (`rollscribe photos`).
