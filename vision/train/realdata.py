@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import square_crop
+from vision.crops import CROP_MARGIN, square_crop
 from vision.train.labels import FACE_VALUES
 
 REPO = Path(__file__).resolve().parents[2]
@@ -227,7 +227,7 @@ def real_crop(photo: Photo, size: int) -> np.ndarray:
         raise OSError(f"cannot read {photo.path}")
     if photo.sequence == "skovy" or is_table(photo):
         h, w = image.shape[:2]
-        m = 1 / 1.3
+        m = 1 / CROP_MARGIN  # the box whose square crop is the whole image
         box = (w * (1 - m) / 2, h * (1 - m) / 2, w * (1 + m) / 2, h * (1 + m) / 2)
     else:
         box = locate_die(image)
