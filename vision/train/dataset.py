@@ -7,9 +7,11 @@ seeded per chunk so the result does not depend on the worker count) and cached u
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -21,6 +23,7 @@ CACHE_SIZE = 96  # crops are cached larger than the model input so augmentation 
 STATES = ("flat", "cocked", "empty")
 IGNORE = -100  # label index the losses skip (no value for a cocked die, no kind for an empty crop)
 CHUNK = 500
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -65,18 +68,26 @@ def _render_chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
     return images, labels
 
 
+def render_chunks(
+    render: Callable[[tuple[int, int, int]], T], count: int, seed: int, size: int, workers: int
+) -> list[T]:
+    """`render((chunk seed, n, size))` over chunks of CHUNK making `count` in all, in `workers`
+    spawned processes; each chunk is seeded by its place, so the worker count changes nothing."""
+    jobs = [
+        (seed * 100_000 + start, min(CHUNK, count - start), size)
+        for start in range(0, count, CHUNK)
+    ]
+    with get_context("spawn").Pool(workers) as pool:
+        return pool.map(render, jobs)
+
+
 def synthetic(count: int, seed: int, workers: int = 2, size: int = CACHE_SIZE) -> Arrays:
     """`count` rendered crops (cached by count/seed/size), rendered by `workers` processes."""
     cache = artifacts_dir() / f"synthetic-v{RENDER_VERSION}-{count}-{seed}-{size}.npz"
     if cache.exists():
         data = np.load(cache)
         return Arrays(data["images"], data["kinds"], data["values"], data["states"])
-    jobs = [
-        (seed * 100_000 + start, min(CHUNK, count - start), size)
-        for start in range(0, count, CHUNK)
-    ]
-    with get_context("spawn").Pool(workers) as pool:
-        parts = pool.map(_render_chunk, jobs)
+    parts = render_chunks(_render_chunk, count, seed, size, workers)
     images = np.concatenate([p[0] for p in parts])
     labels = np.concatenate([p[1] for p in parts])
     np.savez(cache, images=images, kinds=labels[:, 0], values=labels[:, 1], states=labels[:, 2])

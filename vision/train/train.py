@@ -112,7 +112,17 @@ def augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     grid = F.affine_grid(theta, [b, 3, INPUT_SIZE, INPUT_SIZE], align_corners=False)
     x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
     x = edge_bands(x, gen, EDGE_BAND_SHARE)
-    # colour: per-channel gain, exposure, offset; sometimes swap channels or drop colour
+    return camera_jitter(x, gen)
+
+
+def camera_jitter(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """Float (B, 3, S, S) crops as other cameras and lights would give them: per-channel gain,
+    exposure and offset, sometimes channels swapped or colour dropped, some blur, sensor noise."""
+    b = x.shape[0]
+
+    def u(lo: float, hi: float, *shape: int) -> torch.Tensor:
+        return lo + (hi - lo) * torch.rand(*shape, generator=gen)
+
     x = x * u(0.75, 1.25, b, 3, 1, 1) * u(0.7, 1.3, b, 1, 1, 1) + u(-20, 20, b, 1, 1, 1)
     swap = torch.rand(b, generator=gen) < 0.3
     if swap.any():
@@ -126,6 +136,12 @@ def augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
         x[blur] = F.avg_pool2d(x[blur], 3, 1, 1, count_include_pad=False)
     x = x + torch.randn(x.shape, generator=gen) * u(0, 6, b, 1, 1, 1)
     return x.clamp(0, 255)
+
+
+def learning_rate(peak: float, step: int, progress: float) -> float:
+    """A short warm-up, then a cosine decay over the run's time (not its steps), floored."""
+    warm = min(1.0, (step + 1) / 100)
+    return peak * max(warm * 0.5 * (1 + math.cos(math.pi * progress)), 0.01)
 
 
 def losses(
@@ -212,10 +228,8 @@ def train(
         value_weights = torch.ones(len(values))
         value_weights[n_syn:] = torch.from_numpy(real_value_w[idx_r])
         x = augment(imgs, gen).contiguous(memory_format=torch.channels_last)
-        warm = min(1.0, (step + 1) / 100)
-        lr_scale = warm * 0.5 * (1 + math.cos(math.pi * progress))
         for group in opt.param_groups:
-            group["lr"] = config.lr * max(lr_scale, 0.01)
+            group["lr"] = learning_rate(config.lr, step, progress)
         with torch.autocast("cpu", torch.bfloat16, enabled=config.bf16):
             outputs = model(x)
         loss = losses(tuple(o.float() for o in outputs), kinds, values, states, value_weights)
