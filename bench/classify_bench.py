@@ -1,4 +1,5 @@
-"""Classifier figures: model size, load time, and milliseconds per batch of crops (1, 10, 25 dice).
+"""Classifier figures: model size, load time, and milliseconds per batch of crops (1, 10, 25 dice),
+and the numeral reader's share (10 d20 crops).
 
 Medians of several runs with the shipped model, printed, never asserted. The issue's budget for a
 whole 1280x960 frame with 10 dice is 40 ms end to end; the classifier's share is the 10-crop line
@@ -33,6 +34,17 @@ def main() -> None:
         print(
             f"classify {n:2d} crops: {ms:6.2f} ms median of 30 ({ms / n:.2f} ms per crop; one "
             f"model call without the second look at doubtful crops: {once:.2f} ms)"
+        )
+    if classifier.numerals is not None:
+        numerals = classifier.numerals
+        kinds = ", ".join(classifier.card["numerals"]["kinds"])
+        d20s = [render_crop(rng, classifier.input_size, "d20").image for _ in range(10)]
+        numerals.probabilities(d20s)  # warm-up
+        ms = median_ms(lambda: numerals.probabilities(d20s), 30)
+        print(
+            f"numeral reader {numerals.model_path.name} "
+            f"({numerals.model_path.stat().st_size / 1e6:.2f} MB): 10 d20 crops, four turns "
+            f"each, {ms:.2f} ms median of 30 (only crops likely of {kinds} are read by it)"
         )
 
 

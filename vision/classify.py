@@ -3,13 +3,12 @@
 preprocess -> run -> postprocess, nothing kept on self but the session and the model card, so one
 Classifier serves any number of frames and threads. The card (models/<name>.json beside the .onnx)
 names the labels and input, and its sha256 must match the file: a truncated or swapped model is
-refused with a ModelError instead of giving silent nonsense.
+refused with a ModelError instead of giving silent nonsense. A card may link a numeral reader
+(vision.numerals) that reads the value of some kinds from the middle of the same crops.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +18,8 @@ import numpy as np
 
 from vision.crops import square_crop
 from vision.errors import ModelError
+from vision.model_file import load_card, open_session, softmax
+from vision.numerals import NumeralReader
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "dice.onnx"
 OUTPUTS = ("kind", "value", "state", "embedding")
@@ -31,6 +32,9 @@ UNSURE_BELOW = 0.7
 # again at 49% of dice and raised value accuracy from 54.7% to 59.7% (all dice turned: 60.2%, at
 # twice the cost); sure readings stayed 81% right.
 RECHECK_BELOW = 0.5
+# Crops this likely (or more) to be of a kind the numeral reader reads are read by it too; the
+# others are not worth its time (four turns of each crop's middle).
+NUMERALS_FROM = 0.01
 
 
 @dataclass(frozen=True)
@@ -59,42 +63,20 @@ class FaceReading:
         return self.why_unsure is not None
 
 
-def file_sha256(path: Path) -> str:
-    """Hex sha256 of a file, read in blocks."""
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+@dataclass(frozen=True)
+class NumeralLink:
+    """A numeral reader as a dice model's card links it."""
 
-
-def _softmax(x: np.ndarray) -> np.ndarray:
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def load_card(model_path: Path) -> dict:
-    """The model's JSON card, checked against the model file (exists, sha256 matches)."""
-    if not model_path.is_file():
-        raise ModelError(f"model file not found: {model_path} (run `make model`)")
-    card_path = model_path.with_suffix(".json")
-    try:
-        card = json.loads(card_path.read_text())
-    except FileNotFoundError as exc:
-        raise ModelError(f"model card not found: {card_path}") from exc
-    except (OSError, ValueError) as exc:
-        raise ModelError(f"model card {card_path} is unreadable: {exc}") from exc
-    if file_sha256(model_path) != card.get("sha256"):
-        raise ModelError(f"model file {model_path} does not match its card (corrupt or replaced)")
-    return card
+    reader: NumeralReader
+    kinds: np.ndarray  # indices of the kinds whose values it reads
+    columns: tuple[tuple[np.ndarray, np.ndarray], ...]  # per kind: value columns, text columns
+    own_weight: float  # how much the dice model's own value reading still counts
 
 
 class Classifier:
     """The ONNX dice classifier: give it square crops, get FaceReadings."""
 
     def __init__(self, model_path: Path | str | None = None, threads: int = 2) -> None:
-        import onnxruntime as ort  # imported here so importing vision stays cheap
-
         self.model_path = Path(model_path) if model_path else DEFAULT_MODEL
         self.card = load_card(self.model_path)
         try:
@@ -107,21 +89,7 @@ class Classifier:
             self.always_check: dict[str, float] = {str(k): float(v) for k, v in checks.items()}
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ModelError(f"model card for {self.model_path} lacks {exc}") from exc
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        # Idle onnxruntime threads would otherwise spin after each run and starve the detector's
-        # OpenCV calls in the same frame (measured: read_frame median 55 ms -> 27 ms).
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        options.log_severity_level = 3
-        try:
-            self.session = ort.InferenceSession(
-                str(self.model_path), options, providers=["CPUExecutionProvider"]
-            )
-        except Exception as exc:  # onnxruntime raises its own untyped errors for bad files
-            raise ModelError(f"cannot load model {self.model_path}: {exc}") from exc
-        names = [o.name for o in self.session.get_outputs()]
-        if names != list(OUTPUTS):
-            raise ModelError(f"model {self.model_path} has outputs {names}, want {list(OUTPUTS)}")
+        self.session = open_session(self.model_path, threads, OUTPUTS)
         self.input_name = self.session.get_inputs()[0].name
         # the value labels of each kind, as indices into the value logits
         self._kind_values = {
@@ -130,6 +98,28 @@ class Classifier:
             )
             for k in self.kinds
         }
+        self.link = self._link_numerals(threads)
+        self.numerals = self.link.reader if self.link else None
+
+    def _link_numerals(self, threads: int) -> NumeralLink | None:
+        """The numeral reader the card names (`numerals`: its file beside this one, the kinds it
+        reads, the weight of this model's own reading), or None when it names none."""
+        named = self.card.get("numerals")
+        if not named:
+            return None
+        try:
+            reader = NumeralReader(self.model_path.parent / named["file"], threads)
+            columns = []
+            for kind in named["kinds"]:
+                faces = reader.card["faces"][kind]
+                labels = self._kind_values[kind]
+                values = [self.value_labels[i].rsplit(":", 1)[1] for i in labels]
+                columns.append((labels, np.array([reader.texts.index(faces[v]) for v in values])))
+            weight = float(named.get("own_weight", 0.0))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelError(f"numeral reader of {self.model_path} is unusable: {exc!r}") from exc
+        kinds = np.array([self.kinds.index(k) for k in named["kinds"]])
+        return NumeralLink(reader, kinds, tuple(columns), weight)
 
     def crops(self, frame: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[np.ndarray]:
         """Cut the model's crops for die boxes from a BGR frame (the shared convention)."""
@@ -166,18 +156,39 @@ class Classifier:
             return outputs
         first = self.postprocess(outputs)
         doubtful = np.array([i for i, face in enumerate(first) if face.confidence < RECHECK_BELOW])
-        if not len(doubtful):
-            return outputs
-        probs = {key: _softmax(outputs[key]) for key in ("kind", "value", "state")}
+        if len(doubtful):
+            self._second_look(batch, outputs, doubtful)
+        if self.link is not None:
+            self._read_numerals(crops, outputs)
+        return outputs
+
+    def _second_look(
+        self, batch: np.ndarray, outputs: dict[str, np.ndarray], doubtful: np.ndarray
+    ) -> None:
+        """Average the doubtful crops' kind, value and state over four turns, in place."""
+        probs = {key: softmax(outputs[key]) for key in ("kind", "value", "state")}
         turned = np.concatenate([np.rot90(batch[doubtful], k, axes=(2, 3)) for k in (1, 2, 3)])
         again = self.run(np.ascontiguousarray(turned))
         n = len(doubtful)
         for key, p in probs.items():
-            views = _softmax(again[key]).reshape(3, n, -1)
+            views = softmax(again[key]).reshape(3, n, -1)
             mean = (p[doubtful] + views.sum(axis=0)) / 4.0
             outputs[key] = outputs[key].copy()
             outputs[key][doubtful] = np.log(np.maximum(mean, 1e-12))
-        return outputs
+
+    def _read_numerals(self, crops: Sequence[np.ndarray], outputs: dict[str, np.ndarray]) -> None:
+        """The value of the kinds the numeral reader reads becomes its log-probability plus the
+        card's `own_weight` times the dice model's own (postprocess reads them like logits)."""
+        link = self.link
+        assert link is not None
+        rows = np.flatnonzero(softmax(outputs["kind"])[:, link.kinds].sum(axis=1) >= NUMERALS_FROM)
+        if not len(rows):
+            return
+        p = np.log(np.maximum(link.reader.probabilities([crops[i] for i in rows]), 1e-12))
+        outputs["value"] = outputs["value"].copy()
+        for labels, texts in link.columns:
+            own = np.log(np.maximum(softmax(outputs["value"][np.ix_(rows, labels)]), 1e-12))
+            outputs["value"][np.ix_(rows, labels)] = p[:, texts] + link.own_weight * own
 
     def check_reason(self, kind: str) -> str | None:
         """Why every reading of this kind waits for a player's check, or None if it need not."""
@@ -204,12 +215,12 @@ class Classifier:
         readings = []
         for i in range(len(outputs["kind"])):
             kind_logits = np.where(mask, outputs["kind"][i], -np.inf)
-            kind_p = _softmax(kind_logits)
+            kind_p = softmax(kind_logits)
             k = int(np.argmax(kind_p))
             idx = self._kind_values[self.kinds[k]]
-            value_p = _softmax(outputs["value"][i][idx])
+            value_p = softmax(outputs["value"][i][idx])
             v = int(np.argmax(value_p))
-            state_p = _softmax(outputs["state"][i])
+            state_p = softmax(outputs["state"][i])
             s = int(np.argmax(state_p))
             label = self.value_labels[idx[v]]
             confidence = float(kind_p[k] * value_p[v] * state_p[self.states.index("flat")])

@@ -7,6 +7,7 @@ from vision.train.card import (
     TRUSTED_FROM,
     TRUSTED_MIN_SURE,
     always_check,
+    numerals_card,
     table_gate,
     write_readme,
 )
@@ -70,3 +71,19 @@ def test_the_table_photos_section_shows_only_when_measured(tmp_path) -> None:
     text = readme.read_text()
     assert "| d20 | 40 | 100.00% | 92.50% |" in text
     assert "The rows of d20 are the table's own held-out photos" in text
+
+
+def test_the_readme_names_the_numeral_reader_the_card_links(tmp_path) -> None:
+    card = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    numerals = numerals_card(DEFAULT_MODEL)
+    readme = tmp_path / "README.md"
+    write_readme(card, readme, numerals)
+    text = readme.read_text()
+    assert numerals is not None, "the shipped dice model links a numeral reader"
+    d20 = numerals["accuracy"]["real_held_out"]["d20"]["value"]
+    kinds = ", ".join(card["numerals"]["kinds"])
+    assert f"- values of {kinds}: read by the numeral reader {card['numerals']['file']}" in text
+    assert f"d20 {d20:.1%}" in text
+    card.pop("numerals")
+    write_readme(card, readme, numerals)
+    assert "numeral reader" not in readme.read_text()

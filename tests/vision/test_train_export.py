@@ -8,7 +8,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from vision.classify import Classifier, file_sha256
+from vision.classify import Classifier
+from vision.model_file import file_sha256
 from vision.train.card import write_readme
 from vision.train.export import export_onnx, write_card
 from vision.train.model import INPUT_SIZE, DiceNet

@@ -1,8 +1,10 @@
-"""`python -m vision.train` (= `make model`): render, train, export and measure models/dice.onnx.
+"""`python -m vision.train` (= `make model`): render, train, export and measure models/dice.onnx
+and the numeral reader beside it (models/numerals.onnx).
 
-Steps: real photo crops and synthetic renders (cached in artifacts/), a time-boxed training run,
-ONNX export, then accuracy of the exported file on held-out real sequences and held-out renders,
-written into the model card.
+Steps: the numeral reader (vision.train.numerals: patches, a short run, export, measure), then
+real photo crops and synthetic renders (cached in artifacts/), a time-boxed training run,
+ONNX export, then accuracy of the exported file, reading with the numeral reader, on held-out
+real sequences and held-out renders, written into the model card.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ import numpy as np
 import torch
 
 from vision.classify import Classifier
-from vision.train import dataset
-from vision.train.card import write_readme
+from vision.train import dataset, numerals
+from vision.train.card import numerals_card, write_readme
 from vision.train.evaluate import measure
 from vision.train.export import export_onnx, write_card
 from vision.train.model import DiceNet, parameter_count
@@ -76,6 +78,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     p.add_argument("--version", default=MODEL_VERSION, help="the model card's version")
     p.add_argument(
+        "--numeral-minutes",
+        type=float,
+        default=numerals.NumeralConfig.minutes,
+        help="the numeral reader's training budget, trained first (0: keep the one beside --out)",
+    )
+    p.add_argument(
         "--table-photos",
         type=Path,
         action="append",
@@ -104,6 +112,13 @@ def main(argv: list[str] | None = None) -> int:
             f"warning: {len(missing)} TrueType faces missing, drawn in Hershey faces instead "
             "(apt install fonts-dejavu-core fonts-liberation): " + ", ".join(missing)
         )
+    bf16 = args.precision == "bf16" or (args.precision == "auto" and bf16_is_fast())
+    numerals_out = args.out.parent / numerals.FILE
+    if args.numeral_minutes > 0:
+        config = numerals.NumeralConfig(minutes=args.numeral_minutes, seed=args.seed, bf16=bf16,
+                                        threads=args.threads)
+        command = f"python -m vision.train --numeral-minutes {args.numeral_minutes}"
+        numerals.build(numerals_out, config, args.workers, log, command)
     real_train = dataset.real(train_photos, "train", args.workers)
     syn_train = dataset.synthetic(args.synthetic, args.seed + 1, args.workers)
     if args.synthetic_extra:
@@ -115,7 +130,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.init:
         init = DiceNet()
         init.load_state_dict(torch.load(args.init))
-    bf16 = args.precision == "bf16" or (args.precision == "auto" and bf16_is_fast())
     config = TrainConfig(
         minutes=args.minutes,
         seed=args.seed,
@@ -142,13 +156,14 @@ def main(argv: list[str] | None = None) -> int:
         "command": "python -m vision.train " + " ".join(sys.argv[1:] if argv is None else argv),
     }
     # a card with the checksum first, so the file can be loaded to be measured
-    write_card(args.out, args.version, {}, training)
+    link = numerals.link(numerals_out)
+    write_card(args.out, args.version, {}, training, link)
 
     accuracy = measure(
         Classifier(args.out), args.workers, args.synthetic_test, args.seed, args.table_photos
     )
-    card = write_card(args.out, args.version, accuracy, training)
-    write_readme(card, args.out.parent / "README.md")
+    card = write_card(args.out, args.version, accuracy, training, link)
+    write_readme(card, args.out.parent / "README.md", numerals_card(args.out))
     log(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
     for name in ("real_held_out", "real_table_held_out", "real_other_camera_d6",
                  "synthetic_held_out"):

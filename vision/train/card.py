@@ -47,8 +47,34 @@ def update_accuracy(model_path: Path, accuracy: dict) -> dict:
     return card
 
 
-def write_readme(card: dict, path: Path) -> None:
-    """models/README.md: what the model is and the accuracy its card records, as tables."""
+def numerals_card(model_path: Path) -> dict | None:
+    """The card of the numeral reader a dice model's card links, or None when it links none."""
+    linked = json.loads(model_path.with_suffix(".json").read_text()).get("numerals")
+    if not linked:
+        return None
+    return json.loads((model_path.parent / linked["file"]).with_suffix(".json").read_text())
+
+
+def _numerals_lines(card: dict, numerals: dict | None) -> list[str]:
+    """The README's lines on the numeral reader the card links, from that reader's own card."""
+    linked = card.get("numerals")
+    if not linked or numerals is None:
+        return []
+    real = ", ".join(f"{k} {r['value']:.1%}" for k, r in numerals["accuracy"]["real_held_out"].items())
+    train = numerals["training"]
+    line = (
+        f"- values of {', '.join(linked['kinds'])}: read by the numeral reader {linked['file']} "
+        f"(version {numerals['version']}, {numerals['size_bytes'] / 1e6:.2f} MB) from the middle "
+        f"of the crop ({numerals['input']['size']} px, four turns), trained {train['minutes']} min "
+        f"on {train['patches']} rendered patches of printed numerals and no photo; alone, kind "
+        f"given, it reads the held-out real photos' values: {real}"
+    )
+    return [line]
+
+
+def write_readme(card: dict, path: Path, numerals: dict | None = None) -> None:
+    """models/README.md: what the model is (and the card of the numeral reader it links) and the
+    accuracy its card records, as tables."""
     acc, train = card["accuracy"], card["training"]
     card_name = Path(card["file"]).with_suffix(".json").name
     intro = (
@@ -76,6 +102,7 @@ def write_readme(card: dict, path: Path) -> None:
         outputs,
         f"- size: {card['size_bytes'] / 1e6:.2f} MB, {train['parameters']:,} parameters",
         run,
+        *_numerals_lines(card, numerals),
         "",
         f"Measured on: {acc['measured_on']}.",
         "",

@@ -20,7 +20,13 @@ import numpy as np
 
 from vision.classify import Classifier, FaceReading
 from vision.train import dataset
-from vision.train.card import always_check, table_gate, update_accuracy, write_readme
+from vision.train.card import (
+    always_check,
+    numerals_card,
+    table_gate,
+    update_accuracy,
+    write_readme,
+)
 from vision.train.dataset import STATES, Arrays
 from vision.train.labels import KINDS, VALUE_LABELS
 from vision.train.realdata import (
@@ -187,7 +193,7 @@ def run_lines(photos: list[Photo], readings: list[FaceReading]) -> list[str]:
 def remeasure(model_path: Path, table_photos: Sequence[Path] = ()) -> dict:
     """Measure a model again and rewrite its card's accuracy and models/README.md."""
     card = update_accuracy(model_path, measure(Classifier(model_path), table_photos=table_photos))
-    write_readme(card, model_path.parent / "README.md")
+    write_readme(card, model_path.parent / "README.md", numerals_card(model_path))
     return card
 
 

@@ -8,19 +8,23 @@ from pathlib import Path
 
 import torch
 
-from vision.classify import OUTPUTS, file_sha256
+from vision.classify import OUTPUTS
 from vision.crops import CROP_MARGIN
+from vision.model_file import file_sha256
 from vision.train.dataset import STATES
 from vision.train.labels import KINDS, VALUE_LABELS
-from vision.train.model import COSINE_SCALE, EMBEDDING, INPUT_SIZE, DiceNet
+from vision.train.model import COSINE_SCALE, EMBEDDING, INPUT_SIZE
 
 OPSET = 17
 
 
-def export_onnx(model: DiceNet, path: Path) -> None:
-    """Write the model as ONNX with a dynamic batch axis (TorchScript exporter, opset 17)."""
+def export_onnx(
+    model: torch.nn.Module, path: Path, size: int = INPUT_SIZE, outputs: tuple[str, ...] = OUTPUTS
+) -> None:
+    """Write the model (DiceNet unless told) as ONNX with a dynamic batch axis (TorchScript
+    exporter, opset 17)."""
     model.eval()
-    dummy = torch.zeros(2, 3, INPUT_SIZE, INPUT_SIZE)
+    dummy = torch.zeros(2, 3, size, size)
     path.parent.mkdir(parents=True, exist_ok=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the exporter warns that dynamo is the new default
@@ -29,15 +33,18 @@ def export_onnx(model: DiceNet, path: Path) -> None:
             (dummy,),
             str(path),
             input_names=["image"],
-            output_names=list(OUTPUTS),
-            dynamic_axes={"image": {0: "batch"}, **{o: {0: "batch"} for o in OUTPUTS}},
+            output_names=list(outputs),
+            dynamic_axes={"image": {0: "batch"}, **{o: {0: "batch"} for o in outputs}},
             opset_version=OPSET,
             dynamo=False,
         )
 
 
-def write_card(path: Path, version: str, accuracy: dict, training: dict) -> dict:
-    """Write models/<name>.json next to the .onnx: labels, input, checksum, measured accuracy."""
+def write_card(
+    path: Path, version: str, accuracy: dict, training: dict, numerals: dict | None = None
+) -> dict:
+    """Write models/<name>.json next to the .onnx: labels, input, checksum, measured accuracy,
+    and the numeral reader it takes some kinds' values from (`numerals`: its file and kinds)."""
     card = {
         "name": path.stem,
         "version": version,
@@ -64,6 +71,7 @@ def write_card(path: Path, version: str, accuracy: dict, training: dict) -> dict
         "values": list(VALUE_LABELS),
         "states": list(STATES),
         "value_convention": "game values: d10 face 0 is 10, d% face 00 is 100",
+        **({"numerals": numerals} if numerals else {}),
         "accuracy": accuracy,
         "training": training,
     }

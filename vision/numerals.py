@@ -1,0 +1,66 @@
+"""The numeral reader: the number printed on a die's top face, read from the middle of its crop.
+
+Seen from above, a numbered die's top face lies in the middle of its outline. The whole-die
+classifier learns numerals from 3D renders and reads real d20s poorly (model 3.2.0: 35.9% of
+held-out real d20 photos); this second, small model is trained on flat patches of printed numerals
+only (vision.train.numerals) and reads the middle of the same crop, at four turns. The classifier
+uses its reading for the kinds its card lists (`numerals.kinds` in the dice model's card).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import CROP_MARGIN
+from vision.errors import ModelError
+from vision.model_file import load_card, open_session, softmax
+
+# The patch read spans this share of the die's box (its longer side), centred on it: the top
+# face's numeral and a margin of its neighbours.
+PATCH_SHARE = 0.55
+OUTPUTS = ("texts",)
+
+
+def centre_patch(crop: np.ndarray, size: int) -> np.ndarray:
+    """The middle PATCH_SHARE of the die in a square crop cut by vision.crops.square_crop."""
+    side = crop.shape[0] / CROP_MARGIN * PATCH_SHARE
+    scale = size / side
+    shift = -(crop.shape[0] - side) / 2 * scale
+    affine = np.float32([[scale, 0, shift], [0, scale, shift]])
+    return cv2.warpAffine(crop, affine, (size, size), flags=cv2.INTER_AREA,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+class NumeralReader:
+    """The ONNX numeral reader: die crops in, probabilities over the printed texts out."""
+
+    def __init__(self, model_path: Path, threads: int = 2) -> None:
+        self.model_path = model_path
+        self.card = load_card(model_path)
+        try:
+            self.texts: tuple[str, ...] = tuple(self.card["texts"])
+            self.input_size = int(self.card["input"]["size"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelError(f"model card for {model_path} lacks {exc}") from exc
+        self.session = open_session(model_path, threads, OUTPUTS)
+        self.input_name = self.session.get_inputs()[0].name
+
+    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """(N, len(texts)) probabilities for the middles of square die crops."""
+        s = self.input_size
+        return self.read_patches(np.stack([centre_patch(c, s) for c in crops]) if len(crops)
+                                 else np.zeros((0, s, s, 3), np.uint8))
+
+    def read_patches(self, patches: np.ndarray) -> np.ndarray:
+        """(N, len(texts)) probabilities for (N, S, S, 3) BGR patches, averaged over the patch
+        turned four ways (the reader learnt numerals at every angle; the mean is steadier)."""
+        if not len(patches):
+            return np.zeros((0, len(self.texts)), np.float32)
+        batch = patches.transpose(0, 3, 1, 2).astype(np.float32)
+        turned = np.concatenate([np.rot90(batch, k, axes=(2, 3)) for k in range(4)])
+        logits = self.session.run(None, {self.input_name: np.ascontiguousarray(turned)})[0]
+        return softmax(logits).reshape(4, len(patches), -1).mean(axis=0)

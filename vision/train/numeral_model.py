@@ -1,0 +1,36 @@
+"""The numeral reader's network (torch; training only, the runtime runs its ONNX export).
+
+Plain 3x3 convolutions like DiceNet's, on a 48 px patch: 48 -> 24 -> 12 -> 6 px, then the
+average over the map and one linear layer over the printed texts. It must read a numeral at any
+angle, so it keeps no position: the patch is already centred on the top face.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from vision.train.model import conv_bn_relu
+from vision.train.numeral_patches import TEXTS
+
+# (output channels, stride) of each 3x3 convolution
+STAGES = ((32, 1), (48, 2), (64, 1), (96, 2), (128, 1), (192, 2), (192, 1))
+
+
+class NumeralNet(nn.Module):
+    """Logits over numeral_patches.TEXTS for raw BGR 0-255 patches (N, 3, S, S)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        cin = 3
+        for cout, stride in STAGES:
+            layers += conv_bn_relu(cin, cout, stride)
+            cin = cout
+        self.features = nn.Sequential(*layers)
+        self.texts = nn.Linear(cin, len(TEXTS))
+        self.register_buffer("mean", torch.tensor([104.0, 117.0, 123.0]).view(1, 3, 1, 1))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        maps = self.features((x - self.mean) / 64.0)
+        return self.texts(maps.mean(dim=(2, 3)))
