@@ -1,8 +1,11 @@
 """The numeral reader's network (torch; training only, the runtime runs its ONNX export).
 
-Plain 3x3 convolutions like DiceNet's, on a 48 px patch: 48 -> 24 -> 12 -> 6 px, then the
-average over the map and one linear layer over the printed texts. It must read a numeral at any
-angle, so it keeps no position: the patch is already centred on the top face.
+Plain 3x3 convolutions like DiceNet's, on a 48 px patch: a stride-2 stem, 24 -> 12 -> 6 px, then
+the average over the map and one linear layer over the printed texts (~0.44 M parameters, ~32 M
+multiply-adds a patch). It must read a numeral at any angle, so it keeps no position: the patch
+is already centred on the top face. A first try kept the stem at full size and a last 192-channel
+layer (~70 M multiply-adds): in the same six minutes it took 1,180 steps instead of 2,511 and read
+held-out real d20s 84.7% right alone instead of 93.3% (given ten minutes, 95.3-95.7%).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from vision.train.model import conv_bn_relu
 from vision.train.numeral_patches import TEXTS
 
 # (output channels, stride) of each 3x3 convolution
-STAGES = ((32, 1), (48, 2), (64, 1), (96, 2), (128, 1), (192, 2), (192, 1))
+STAGES = ((32, 2), (48, 1), (64, 2), (96, 1), (128, 2), (192, 1))
 
 
 class NumeralNet(nn.Module):

@@ -24,7 +24,9 @@ TEXTS: tuple[str, ...] = tuple(
 )
 SIDES = {"d8": 3, "d20": 3, "d10": 4, "d%": 4, "d12": 5}
 PATCHES_VERSION = 3  # part of the patch caches' names: bump when the patches change
-# Share of patches whose top face is off the middle, as a die away from the camera's axis shows it
+# Share of patches whose top face is off the middle (and its numeral foreshortened more), as a die
+# away from the camera's axis shows it. Measured (10-minute runs, read with model 3.2.0's own
+# value at weight 0): held-out real d20 95.3% -> 95.7%, rendered d20s 55.1% -> 60.5%.
 TILTED_SHARE = 0.3
 PATCH_SIZE = 48  # the reader's input: the middle of a 96 px crop is ~41 px wide
 _SS = 2  # drawn at twice the size, then shrunk
@@ -64,6 +66,8 @@ def _stamp(
 
 # Share of texts holding a 1 whose 1s are drawn as strokes (text_mask): the fonts here give the
 # 1 a short flag, real dice often a long one, and a reader that never saw one reads it as a 7.
+# Measured (10-minute runs): held-out real d20s read alone 73.8% -> 95.3% (the black die's 1
+# 0% -> 68%, the speckled blue's 11 46% -> 100%).
 DRAWN_ONE_SHARE = 0.5
 
 
