@@ -162,8 +162,11 @@ def end_to_end() -> None:
     if not DEFAULT_MODEL.is_file():
         print(f"end to end: {DEFAULT_MODEL} not built yet (make model), skipped")
         return
-    print(f"model {DEFAULT_MODEL.name}: {DEFAULT_MODEL.stat().st_size / 1e6:.2f} MB (goal < 10)")
     reader = DiceReader()
+    files = [DEFAULT_MODEL] + ([reader.classifier.numerals.model_path]
+                               if reader.classifier.numerals is not None else [])
+    sizes = " + ".join(f"{f.name} {f.stat().st_size / 1e6:.2f} MB" for f in files)
+    print(f"model files: {sizes} (goal < 10)")
     image, dice = render_tray(10, seed=777)
     while len(dice) < 10:  # the renderer drops dice that do not fit; ask again
         image, dice = render_tray(10, seed=777 + len(dice) * 13)
