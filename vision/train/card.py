@@ -60,7 +60,8 @@ def _numerals_lines(card: dict, numerals: dict | None) -> list[str]:
     linked = card.get("numerals")
     if not linked or numerals is None:
         return []
-    real = ", ".join(f"{k} {r['value']:.1%}" for k, r in numerals["accuracy"]["real_held_out"].items())
+    held_out = numerals["accuracy"]["real_held_out"]
+    real = ", ".join(f"{k} {r['value']:.1%}" for k, r in held_out.items())
     train = numerals["training"]
     line = (
         f"- values of {', '.join(linked['kinds'])}: read by the numeral reader {linked['file']} "

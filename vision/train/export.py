@@ -40,12 +40,10 @@ def export_onnx(
         )
 
 
-def write_card(
-    path: Path, version: str, accuracy: dict, training: dict, numerals: dict | None = None
-) -> dict:
-    """Write models/<name>.json next to the .onnx: labels, input, checksum, measured accuracy,
-    and the numeral reader it takes some kinds' values from (`numerals`: its file and kinds)."""
-    card = {
+def card_head(path: Path, version: str, size: int, cut: tuple[str, str]) -> dict:
+    """What every model card starts with: the file, its checksum, and the input it takes (`cut`:
+    the input's key and text saying how it is cut from a frame)."""
+    return {
         "name": path.stem,
         "version": version,
         "file": path.name,
@@ -53,14 +51,27 @@ def write_card(
         "size_bytes": path.stat().st_size,
         "input": {
             "name": "image",
-            "size": INPUT_SIZE,
+            "size": size,
             "layout": "NCHW",
             "dtype": "float32",
             "channels": "BGR",
             "range": "raw 0-255; mean subtraction and scaling are in the graph",
-            "crop": f"vision.crops.square_crop: square of {CROP_MARGIN} x the box's longer side "
-            "around its centre, edge-replicated, INTER_AREA resize",
+            cut[0]: cut[1],
         },
+    }
+
+
+def write_card(
+    path: Path, version: str, accuracy: dict, training: dict, numerals: dict | None = None
+) -> dict:
+    """Write models/<name>.json next to the .onnx: labels, input, checksum, measured accuracy,
+    and the numeral reader it takes some kinds' values from (`numerals`: its file and kinds)."""
+    crop = (
+        f"vision.crops.square_crop: square of {CROP_MARGIN} x the box's longer side around its "
+        "centre, edge-replicated, INTER_AREA resize"
+    )
+    card = {
+        **card_head(path, version, INPUT_SIZE, ("crop", crop)),
         "outputs": {
             "kind": "logits over kinds",
             "value": f"logits over values: {COSINE_SCALE} x cosine(embedding, label prototype)",

@@ -111,8 +111,8 @@ def text_mask(rng: np.random.Generator, text: str, style: DieStyle) -> np.ndarra
     gap = np.zeros((height, max(1, height // 10)), np.uint8)
     line = np.hstack([p for part in parts for p in (part, gap)][:-1])
     fit = min(0.62 * GLYPH / line.shape[0], 0.95 * GLYPH / line.shape[1])
-    small = cv2.resize(line, (max(1, round(line.shape[1] * fit)), max(1, round(line.shape[0] * fit))),
-                       interpolation=cv2.INTER_AREA)
+    width, height = max(1, round(line.shape[1] * fit)), max(1, round(line.shape[0] * fit))
+    small = cv2.resize(line, (width, height), interpolation=cv2.INTER_AREA)
     out = np.zeros((GLYPH, GLYPH), np.float32)
     oy, ox = (GLYPH - small.shape[0]) // 2, (GLYPH - small.shape[1]) // 2
     out[oy : oy + small.shape[0], ox : ox + small.shape[1]] = small / 255.0
@@ -139,7 +139,9 @@ def numeral_patch(
     height = s * rng.uniform(0.3, 0.62)  # the numeral's height in the patch
     centre = np.array([s / 2, s / 2]) + rng.normal(0, 0.04 * s, 2)
     if rng.random() < TILTED_SHARE:  # seen at a slant, the top face lies off the outline's middle
-        centre += rng.uniform(0.04, 0.15) * s * np.array([np.cos(a := rng.uniform(0, 6.3)), np.sin(a)])
+        shift = rng.uniform(0.04, 0.15) * s
+        away = rng.uniform(0, 6.3)
+        centre += shift * np.array([np.cos(away), np.sin(away)])
     sides = SIDES[kind]
     inradius = height * rng.uniform(0.85, 1.35)
     poly = _face_polygon(sides, inradius, angle + rng.normal(0, 0.05)) + centre
@@ -174,7 +176,8 @@ def numeral_patch(
             continue
         where = centre + n * inradius * rng.uniform(1.5, 2.3) + rng.normal(0, 0.05 * s, 2)
         other = str(rng.choice(others))
-        _stamp(ink_mask, text_mask(rng, other, style), tuple(where), height * rng.uniform(0.8, 1.0), rng.uniform(0, 2 * np.pi),
+        _stamp(ink_mask, text_mask(rng, other, style), tuple(where),
+               height * rng.uniform(0.8, 1.0), rng.uniform(0, 2 * np.pi),
                rng.uniform(0.45, 0.85), float(np.arctan2(n[1], n[0])))
     ink = np.array(material.ink, np.float32) * (factor * 0.3 + 0.7)[..., None]
     img = body * (1 - ink_mask[..., None]) + ink * ink_mask[..., None]

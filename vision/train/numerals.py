@@ -23,15 +23,14 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
-from vision.model_file import file_sha256
 from vision.numerals import OUTPUTS, PATCH_SHARE, NumeralReader
-from vision.train.export import export_onnx
+from vision.train.export import card_head, export_onnx
 from vision.train.labels import FACE_VALUES, face_text
 from vision.train.model import parameter_count
 from vision.train.numeral_model import NumeralNet
 from vision.train.numeral_patches import NUMBERED, PATCH_SIZE, PATCHES_VERSION, TEXTS, patches
 from vision.train.realdata import HELD_OUT_SEQUENCES, REPO
-from vision.train.train import bf16_is_fast, camera_jitter, learning_rate
+from vision.train.train import RunConfig, bf16_is_fast, camera_jitter, learning_rate
 
 VERSION = "1.0.0"
 FILE = "numerals.onnx"
@@ -50,19 +49,14 @@ OWN_WEIGHT = 0.25
 
 
 @dataclass(frozen=True)
-class NumeralConfig:
-    """Knobs of one numeral training run (the time budget sets the number of steps)."""
+class NumeralConfig(RunConfig):
+    """Knobs of one numeral reader run."""
 
     # `make model` must stay under an hour, and the dice classifier takes about fifty minutes of
     # it; six minutes and 60,000 patches (two minutes to draw) fit beside it.
     minutes: float = 6.0
-    patches: int = 60_000
     batch: int = 256
-    lr: float = 3e-3
-    weight_decay: float = 5e-4
-    seed: int = 0
-    threads: int = 2
-    bf16: bool = True
+    patches: int = 60_000
 
 
 def augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
@@ -156,22 +150,12 @@ def measure(reader: NumeralReader, workers: int = 2, seed: int = 0) -> dict:
 
 def write_card(path: Path, accuracy: dict, training: dict) -> dict:
     """models/numerals.json beside the .onnx: texts, faces, input, checksum, accuracy."""
+    patch = (
+        f"vision.numerals.centre_patch: the middle {PATCH_SHARE} of the die's box in its square "
+        "crop"
+    )
     card = {
-        "name": path.stem,
-        "version": VERSION,
-        "file": path.name,
-        "sha256": file_sha256(path),
-        "size_bytes": path.stat().st_size,
-        "input": {
-            "name": "image",
-            "size": PATCH_SIZE,
-            "layout": "NCHW",
-            "dtype": "float32",
-            "channels": "BGR",
-            "range": "raw 0-255; mean subtraction and scaling are in the graph",
-            "patch": f"vision.numerals.centre_patch: the middle {PATCH_SHARE} of the die's box "
-            "in its square crop",
-        },
+        **card_head(path, VERSION, PATCH_SIZE, ("patch", patch)),
         "outputs": {"texts": "logits over the texts printed on numbered dice"},
         "texts": list(TEXTS),
         "faces": faces(),

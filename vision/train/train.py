@@ -25,15 +25,30 @@ from vision.train.sampling import KindFocus, real_weights
 
 
 @dataclass(frozen=True)
-class TrainConfig:
-    """Knobs of one training run (the time budget sets the number of steps)."""
+class RunConfig:
+    """Knobs every time-boxed training run has (the time budget sets the number of steps)."""
 
     minutes: float = 38.0
     batch: int = 128
-    real_fraction: float = 0.3
     lr: float = 3e-3
     weight_decay: float = 5e-4
     seed: int = 0
+    # Two threads on an idle machine (`make model`): a bf16 step at 96 px took 0.18 s instead
+    # of 0.27 s. Use one when other work shares the cores (two runs side by side, a test suite):
+    # threads then wait on each other at every layer and a step got ~1.8x slower than with one.
+    threads: int = 2
+    # bfloat16 autocast on channels-last tensors: on this machine's AMX/AVX512-BF16 cores an
+    # 80 px training step took 0.32 s instead of 0.84 s (fp32, NCHW; both measured beside a
+    # training run on the other core), so the same minutes teach more.
+    # The weights, the optimiser and the exported model stay float32.
+    bf16: bool = True
+
+
+@dataclass(frozen=True)
+class TrainConfig(RunConfig):
+    """Knobs of one dice classifier run."""
+
+    real_fraction: float = 0.3
     # Each turntable die shows one or two values over thousands of frames, so real value labels
     # can teach "this orange d20 is a 15" rather than reading digits (model 1.1.0 read held-out
     # d20s as the values their look-alikes showed in training). This weight scales the value loss
@@ -44,15 +59,6 @@ class TrainConfig:
     # classifier's second look, 0.2 -> 60.4% but 0.0 -> 36.6% (d20 1.0%): renders alone do not
     # teach reading real numerals, a light touch of real values does.
     real_value_weight: float = 0.2
-    # Two threads on an idle machine (`make model`): a bf16 step at 96 px took 0.18 s instead
-    # of 0.27 s. Use one when other work shares the cores (two runs side by side, a test suite):
-    # threads then wait on each other at every layer and a step got ~1.8x slower than with one.
-    threads: int = 2
-    # bfloat16 autocast on channels-last tensors: on this machine's AMX/AVX512-BF16 cores an
-    # 80 px training step took 0.32 s instead of 0.84 s (fp32, NCHW; both measured beside a
-    # training run on the other core), so the same minutes teach more.
-    # The weights, the optimiser and the exported model stay float32.
-    bf16: bool = True
     # Draw renders per kind in proportion to how badly the kind's values are still read (a
     # running mean of its value loss in training), half of the batch at least spread evenly:
     # a d20 has 20 faces to learn and a d8 8, and an even split gives both the same time.
