@@ -15,7 +15,14 @@ import numpy as np
 from vision.train.dataset import artifacts_dir, render_chunks
 from vision.train.labels import FACE_VALUES, face_text
 from vision.train.materials import die_material
-from vision.train.render import GLYPH, DieStyle, camera_effects, glyph, random_style
+from vision.train.render import (
+    GLYPH_HEIGHT,
+    DieStyle,
+    camera_effects,
+    fit_glyph,
+    glyph,
+    random_style,
+)
 
 NUMBERED = ("d8", "d10", "d%", "d12", "d20")
 # every text printed on a numbered die's face, each the reader's class once
@@ -53,7 +60,7 @@ def _stamp(
     """Add a GLYPH mask onto canvas (float, same size as the patch) turned by `angle`, scaled so
     the numeral is `height` px tall, squashed by `squash` along `squash_dir` (foreshortening)."""
     g = mask.shape[0]
-    s = height / (0.62 * g)
+    s = height / (GLYPH_HEIGHT * g)
     rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     d = np.array([np.cos(squash_dir), np.sin(squash_dir)])
     squeeze = np.eye(2) - (1 - squash) * np.outer(d, d)
@@ -109,14 +116,7 @@ def text_mask(rng: np.random.Generator, text: str, style: DieStyle) -> np.ndarra
         part = _ink_columns(part[rows.min() : rows.max() + 1])
         parts.append(cv2.resize(part, (part.shape[1], height)))
     gap = np.zeros((height, max(1, height // 10)), np.uint8)
-    line = np.hstack([p for part in parts for p in (part, gap)][:-1])
-    fit = min(0.62 * GLYPH / line.shape[0], 0.95 * GLYPH / line.shape[1])
-    width, height = max(1, round(line.shape[1] * fit)), max(1, round(line.shape[0] * fit))
-    small = cv2.resize(line, (width, height), interpolation=cv2.INTER_AREA)
-    out = np.zeros((GLYPH, GLYPH), np.float32)
-    oy, ox = (GLYPH - small.shape[0]) // 2, (GLYPH - small.shape[1]) // 2
-    out[oy : oy + small.shape[0], ox : ox + small.shape[1]] = small / 255.0
-    return out
+    return fit_glyph(np.hstack([p for part in parts for p in (part, gap)][:-1]))
 
 
 def numeral_patch(

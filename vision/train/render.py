@@ -25,6 +25,7 @@ from vision.train.materials import background, die_material, smooth_noise
 RENDER_VERSION = 4  # part of the crop caches' names: bump when renders change
 SUPERSAMPLE = 2
 GLYPH = 64  # side of the square canvas a numeral or pip pattern is drawn on
+GLYPH_HEIGHT = 0.62  # a numeral's height on that canvas (unless a long one fills its width)
 FONTS = (
     cv2.FONT_HERSHEY_SIMPLEX,
     cv2.FONT_HERSHEY_DUPLEX,
@@ -178,10 +179,13 @@ def glyph(text: str, font: int | str, thickness: int, mark: str) -> np.ndarray:
         else:
             cv2.line(canvas, (org[0] + tw + 12, org[1]), (org[0] + tw + 12, org[1] - th), 255, 10)
     ys, xs = np.nonzero(canvas)
-    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    # centre the numeral's box; fit height 0.62 and width 0.95 of the canvas
-    box = canvas[y0:y1, x0:x1]
-    f = min(0.62 * GLYPH / box.shape[0], 0.95 * GLYPH / box.shape[1])
+    return fit_glyph(canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1])
+
+
+def fit_glyph(box: np.ndarray) -> np.ndarray:
+    """A uint8 mask cut tight around a numeral, centred on a GLYPH x GLYPH float mask and scaled
+    to fill GLYPH_HEIGHT of its height or 0.95 of its width, whichever comes first."""
+    f = min(GLYPH_HEIGHT * GLYPH / box.shape[0], 0.95 * GLYPH / box.shape[1])
     small = cv2.resize(
         box,
         (max(1, round(box.shape[1] * f)), max(1, round(box.shape[0] * f))),
