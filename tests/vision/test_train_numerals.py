@@ -52,7 +52,7 @@ def test_values_are_read_among_the_known_kinds_faces() -> None:
     assert numerals.read_values(TEXTS, probs, ["d10", "d20"]) == [10, 12]
 
 
-def test_the_network_reads_any_patch_size_it_is_given() -> None:
+def test_the_network_gives_one_logit_per_text() -> None:
     model = NumeralNet().eval()
     with torch.no_grad():
         assert model(torch.zeros(2, 3, PATCH_SIZE, PATCH_SIZE)).shape == (2, len(TEXTS))

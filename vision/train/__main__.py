@@ -96,7 +96,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    command = "python -m vision.train " + " ".join(argv)
     t0 = time.monotonic()
 
     def log(msg: str) -> None:
@@ -117,7 +119,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.numeral_minutes > 0:
         config = numerals.NumeralConfig(minutes=args.numeral_minutes, seed=args.seed, bf16=bf16,
                                         threads=args.threads)
-        command = f"python -m vision.train --numeral-minutes {args.numeral_minutes}"
         numerals.build(numerals_out, config, args.workers, log, command)
     real_train = dataset.real(train_photos, "train", args.workers)
     syn_train = dataset.synthetic(args.synthetic, args.seed + 1, args.workers)
@@ -153,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         "table_photos": [str(d) for d in args.table_photos],
         "truetype_faces_missing": missing,
         "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "command": "python -m vision.train " + " ".join(sys.argv[1:] if argv is None else argv),
+        "command": command,
     }
     # a card with the checksum first, so the file can be loaded to be measured
     link = numerals.link(numerals_out)

@@ -199,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", type=Path, default=REPO / "models" / FILE)
     p.add_argument("--dice", type=Path, default=REPO / "models" / "dice.onnx",
-                   help="the dice model to link the reader into and measure again")
+                   help="the dice model to link the reader into and measure again (it must be "
+                   "in the same folder as --out)")
     opts = p.parse_args(args)
     t0 = time.monotonic()
 
@@ -209,15 +210,17 @@ def main(argv: list[str] | None = None) -> int:
     config = NumeralConfig(minutes=opts.minutes, patches=opts.patches, seed=opts.seed,
                            bf16=bf16_is_fast())
     build(opts.out, config, opts.workers, log, "python -m vision.train.numerals " + " ".join(args))
-    if opts.dice.is_file():
-        from vision.train.evaluate import remeasure
+    if not opts.dice.is_file() or opts.dice.parent.resolve() != opts.out.parent.resolve():
+        log(f"not linked: a dice model links the numeral reader in its own folder ({opts.dice})")
+        return 0
+    from vision.train.evaluate import remeasure
 
-        card_path = opts.dice.with_suffix(".json")
-        card = json.loads(card_path.read_text())
-        card["numerals"] = link(opts.out)
-        card_path.write_text(json.dumps(card, indent=1) + "\n")
-        value = remeasure(opts.dice)["accuracy"]["real_held_out"]["all"]["value"]
-        log(f"{opts.dice} linked and measured again: held-out real value {value:.2%}")
+    card_path = opts.dice.with_suffix(".json")
+    card = json.loads(card_path.read_text())
+    card["numerals"] = link(opts.out)
+    card_path.write_text(json.dumps(card, indent=1) + "\n")
+    value = remeasure(opts.dice)["accuracy"]["real_held_out"]["all"]["value"]
+    log(f"{opts.dice} linked and measured again: held-out real value {value:.2%}")
     return 0
 
 
