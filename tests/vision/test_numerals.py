@@ -30,7 +30,7 @@ def reader() -> NumeralReader:
 def test_centre_patch_is_the_middle_of_the_die_in_its_crop() -> None:
     """A die crop is CROP_MARGIN x its box; the patch is PATCH_SHARE of the box, centred."""
     crop = np.zeros((130, 130, 3), np.uint8)
-    half = 130 / CROP_MARGIN * PATCH_SHARE / 2  # 27.5 px
+    half = 130 / CROP_MARGIN * PATCH_SHARE / 2
     crop[round(65 - half) : round(65 + half), round(65 - half) : round(65 + half)] = 200
     patch = centre_patch(crop, 48)
     assert patch.shape == (48, 48, 3)
@@ -38,6 +38,25 @@ def test_centre_patch_is_the_middle_of_the_die_in_its_crop() -> None:
     crop[:, :] = 0
     crop[round(65 - half) - 3 :, :] = 255  # starts just above the middle square
     assert centre_patch(crop, 48)[0].max() > 0 and centre_patch(crop, 48)[:, 0].max() > 0
+
+
+def test_the_reader_cuts_with_the_share_its_card_records(tmp_path: Path) -> None:
+    card = json.loads(NUMERALS.with_suffix(".json").read_text())
+    reader = NumeralReader(NUMERALS)
+    assert reader.share == card["input"]["share"]
+    crop = numeral_patch(np.random.default_rng(3), "14", 96)
+    wide = centre_patch(crop, 48, 0.8)
+    assert not np.array_equal(wide, centre_patch(crop, 48, reader.share))
+    model = model_with_card(tmp_path)
+    numerals = json.loads((tmp_path / "numerals.json").read_text())
+    numerals["input"]["share"] = 0.8
+    (tmp_path / "numerals.json").write_text(json.dumps(numerals))
+    taken = NumeralReader(tmp_path / NUMERALS.name)
+    assert np.allclose(taken.probabilities([crop]), reader.read_patches(wide[None]), atol=1e-6)
+    del numerals["input"]["share"]
+    (tmp_path / "numerals.json").write_text(json.dumps(numerals))
+    with pytest.raises(ModelError, match="lacks"):
+        Classifier(model)
 
 
 def test_patch_texts_cover_every_numbered_face_once() -> None:

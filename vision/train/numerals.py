@@ -150,10 +150,7 @@ def measure(reader: NumeralReader, workers: int = 2, seed: int = 0) -> dict:
 
 def write_card(path: Path, accuracy: dict, training: dict) -> dict:
     """models/numerals.json beside the .onnx: texts, faces, input, checksum, accuracy."""
-    patch = (
-        f"vision.numerals.centre_patch: the middle {PATCH_SHARE} of the die's box in its square "
-        "crop"
-    )
+    patch = "vision.numerals.centre_patch: the middle `share` of the die's box in its square crop"
     card = {
         **card_head(path, VERSION, PATCH_SIZE, ("patch", patch)),
         "outputs": {"texts": "logits over the texts printed on numbered dice"},
@@ -162,6 +159,7 @@ def write_card(path: Path, accuracy: dict, training: dict) -> dict:
         "accuracy": accuracy,
         "training": training,
     }
+    card["input"]["share"] = PATCH_SHARE
     path.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
     return card
 
