@@ -35,16 +35,18 @@ from vision.train.train import RunConfig, bf16_is_fast, camera_jitter, learning_
 VERSION = "1.0.0"
 FILE = "numerals.onnx"
 # The kinds whose value the classifier takes from the numeral reader (its card's `numerals`).
-# Model 3.2.0 reads held-out real d8s 100% and d10s 99.8% right, the numeral reader alone 83-94%
-# (four runs); the d20 it reads 35.9%, the numeral reader alone 93.3% (the shipped 1.0.0).
+# Model 3.2.0 reads held-out real d8s 100% and d10s 99.8% right, the numeral reader alone 78-94%
+# (runs and patch shares); the d20 it reads 35.9%, the numeral reader alone 98.9% (the shipped
+# 1.0.0 at vision.numerals.PATCH_SHARE 0.5).
 NUMERAL_KINDS = ("d20",)
 # How much the dice model's own value reading counts beside the numeral reader's for those kinds
 # (log-probabilities added, the dice model's scaled by this; 0: the numeral reader alone). The
 # numeral reader reads real dice seen from above; the dice model also knows the renders' slanted
 # views. Measured with a 10-minute numeral reader of the first, larger network and model 3.2.0
 # (held-out real d20 / rendered d20 value): 0 -> 95.7% / 60.5%, 0.25 -> 95.4% / 71.5%, 0.5 ->
-# 91.9% / 74.6%; 3.2.0 alone 35.9% / 78.0%; the shipped 1.0.0 at 0.25: 94.0% / 67.8%. Chosen on
-# those held-out photos, so their figure flatters it a little.
+# 91.9% / 74.6%; 3.2.0 alone 35.9% / 78.0%; the shipped 1.0.0 at 0.25: 94.0% / 67.8% (patch
+# share 0.55), 99.2% / 72.6% (0.5). Chosen on those held-out photos, so their figure flatters it
+# a little.
 OWN_WEIGHT = 0.25
 
 
