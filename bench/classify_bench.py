@@ -35,9 +35,9 @@ def main() -> None:
             f"classify {n:2d} crops: {ms:6.2f} ms median of 30 ({ms / n:.2f} ms per crop; one "
             f"model call without the second look at doubtful crops: {once:.2f} ms)"
         )
-    if classifier.numerals is not None:
-        numerals = classifier.numerals
-        kinds = ", ".join(classifier.card["numerals"]["kinds"])
+    if classifier.link is not None:
+        numerals = classifier.link.reader
+        kinds = ", ".join(classifier.link.kinds)
         d20s = [render_crop(rng, classifier.input_size, "d20").image for _ in range(10)]
         numerals.probabilities(d20s)  # warm-up
         ms = median_ms(lambda: numerals.probabilities(d20s), 30)

@@ -117,10 +117,10 @@ def check_model(model_path: Path | str | None = None) -> Check:
     classifier = getattr(loaded, "classifier", loaded)
     path = getattr(classifier, "model_path", model_path or "the shipped model")
     found = f"{path} loads (version {classifier.card.get('version', '?')})"
-    numerals = getattr(classifier, "numerals", None)
-    if numerals is not None:
-        found += (f"; {', '.join(classifier.card['numerals']['kinds'])} values read by "
-                  f"{numerals.model_path.name} (version {numerals.card.get('version', '?')})")
+    link = getattr(classifier, "link", None)
+    if link is not None:
+        found += (f"; {', '.join(link.kinds)} values read by {link.reader.model_path.name} "
+                  f"(version {link.reader.card.get('version', '?')})")
     if classifier.always_check:
         checked = ", ".join(classifier.always_check)
         found += f"; every {checked} reading waits for a player's check (model card)"

@@ -68,7 +68,8 @@ class NumeralLink:
     """A numeral reader as a dice model's card links it."""
 
     reader: NumeralReader
-    kinds: np.ndarray  # indices of the kinds whose values it reads
+    kinds: tuple[str, ...]  # the kinds whose values it reads
+    kind_columns: np.ndarray  # their columns in the kind output
     columns: tuple[tuple[np.ndarray, np.ndarray], ...]  # per kind: value columns, text columns
     own_weight: float  # how much the dice model's own value reading still counts
 
@@ -99,7 +100,6 @@ class Classifier:
             for k in self.kinds
         }
         self.link = self._link_numerals(threads)
-        self.numerals = self.link.reader if self.link else None
 
     def _link_numerals(self, threads: int) -> NumeralLink | None:
         """The numeral reader the card names (`numerals`: its file beside this one, the kinds it
@@ -115,11 +115,12 @@ class Classifier:
                 labels = self._kind_values[kind]
                 values = [self.value_labels[i].rsplit(":", 1)[1] for i in labels]
                 columns.append((labels, np.array([reader.texts.index(faces[v]) for v in values])))
+            kinds = tuple(named["kinds"])
+            kind_columns = np.array([self.kinds.index(k) for k in kinds])
             weight = float(named.get("own_weight", 0.0))
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelError(f"numeral reader of {self.model_path} is unusable: {exc!r}") from exc
-        kinds = np.array([self.kinds.index(k) for k in named["kinds"]])
-        return NumeralLink(reader, kinds, tuple(columns), weight)
+        return NumeralLink(reader, kinds, kind_columns, tuple(columns), weight)
 
     def crops(self, frame: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[np.ndarray]:
         """Cut the model's crops for die boxes from a BGR frame (the shared convention)."""
@@ -181,7 +182,8 @@ class Classifier:
         card's `own_weight` times the dice model's own (postprocess reads them like logits)."""
         link = self.link
         assert link is not None
-        rows = np.flatnonzero(softmax(outputs["kind"])[:, link.kinds].sum(axis=1) >= NUMERALS_FROM)
+        likely = softmax(outputs["kind"])[:, link.kind_columns].sum(axis=1)
+        rows = np.flatnonzero(likely >= NUMERALS_FROM)
         if not len(rows):
             return
         p = np.log(np.maximum(link.reader.probabilities([crops[i] for i in rows]), 1e-12))

@@ -30,14 +30,15 @@ def reader() -> NumeralReader:
 def test_centre_patch_is_the_middle_of_the_die_in_its_crop() -> None:
     """A die crop is CROP_MARGIN x its box; the patch is PATCH_SHARE of the box, centred."""
     crop = np.zeros((130, 130, 3), np.uint8)
-    half = 130 / CROP_MARGIN * PATCH_SHARE / 2
-    crop[round(65 - half) : round(65 + half), round(65 - half) : round(65 + half)] = 200
+    top = 65 - 130 / CROP_MARGIN * PATCH_SHARE / 2  # where the patch's first row lies
+    crop[round(top) : 130 - round(top), round(top) : 130 - round(top)] = 200
     patch = centre_patch(crop, 48)
     assert patch.shape == (48, 48, 3)
-    assert patch[2:-2, 2:-2].min() == 200  # all of it inside the square
-    crop[:, :] = 0
-    crop[round(65 - half) - 3 :, :] = 255  # starts just above the middle square
-    assert centre_patch(crop, 48)[0].max() > 0 and centre_patch(crop, 48)[:, 0].max() > 0
+    assert patch[1:-1, 1:-1].min() == 200  # the square fills the patch
+    for start, first_row_lit in ((round(top) - 3, True), (round(top) + 3, False)):
+        crop[:] = 0
+        crop[start:] = 255  # light from a row just above, or just below, the patch's top
+        assert (centre_patch(crop, 48)[0].min() > 200) == first_row_lit
 
 
 def test_the_reader_cuts_with_the_share_its_card_records(tmp_path: Path) -> None:
@@ -95,9 +96,10 @@ def test_classifier_takes_linked_kinds_values_from_the_reader(
     plus the card's own_weight times the dice model's; every other value is the model's own."""
     clf = Classifier()
     alone = Classifier(model_with_card(tmp_path, lambda card: card.pop("numerals")))
-    assert clf.numerals is not None and alone.numerals is None
+    assert clf.link is not None and alone.link is None
     card = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())["numerals"]
     linked, weight = card["kinds"], card.get("own_weight", 0.0)
+    assert clf.link.kinds == tuple(linked) and clf.link.own_weight == weight
     rng = np.random.default_rng(7)
     crops = [render_crop(rng, 96, kind, None).image for kind in ("d20", "d6", "d20", "d8")]
     looked, own = clf.look(crops), alone.look(crops)
