@@ -29,6 +29,10 @@ NUMBERED = ("d8", "d10", "d%", "d12", "d20")
 TEXTS: tuple[str, ...] = tuple(
     sorted({face_text(k, v) for k in NUMBERED for v in FACE_VALUES[k]}, key=lambda t: (len(t), t))
 )
+# the kinds each text is printed on ("10" on a d20, a d12 and a d%)
+PRINTED_ON: dict[str, list[str]] = {
+    t: [k for k in NUMBERED if t in {face_text(k, v) for v in FACE_VALUES[k]}] for t in TEXTS
+}
 SIDES = {"d8": 3, "d20": 3, "d10": 4, "d%": 4, "d12": 5}
 PATCHES_VERSION = 3  # part of the patch caches' names: bump when the patches change
 # Share of patches whose top face is off the middle (and its numeral foreshortened more), as a die
@@ -124,8 +128,7 @@ def numeral_patch(
 ) -> np.ndarray:
     """A BGR uint8 patch of a die's top face showing `text`, as vision.numerals.centre_patch
     cuts it from a crop of a die seen from above."""
-    kinds = [k for k in NUMBERED if text in {face_text(k, v) for v in FACE_VALUES[k]}]
-    kind = str(rng.choice(kinds))
+    kind = str(rng.choice(PRINTED_ON[text]))
     s = size * _SS
     style = random_style(rng)
     material = die_material(rng, s, s)

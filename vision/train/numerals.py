@@ -26,7 +26,7 @@ from torch.nn import functional as F
 from vision.numerals import OUTPUTS, PATCH_SHARE, NumeralReader
 from vision.train.export import card_head, export_onnx
 from vision.train.labels import FACE_VALUES, face_text
-from vision.train.model import parameter_count
+from vision.train.model import INPUT_SIZE, parameter_count
 from vision.train.numeral_model import NumeralNet
 from vision.train.numeral_patches import NUMBERED, PATCH_SIZE, PATCHES_VERSION, TEXTS, patches
 from vision.train.realdata import HELD_OUT_SEQUENCES, REPO
@@ -129,7 +129,7 @@ def measure(reader: NumeralReader, workers: int = 2, seed: int = 0) -> dict:
     sequences the classifier's card uses) and patches from a seed never trained on."""
     from vision.train.evaluate import held_out_crops  # the classifier's held-out photo crops
 
-    photos, crops = held_out_crops(96, workers)
+    photos, crops = held_out_crops(INPUT_SIZE, workers)  # the dice model's crops
     rows = [i for i, p in enumerate(photos) if p.kind in NUMBERED and p.sequence != "skovy"]
     probs = reader.probabilities(list(crops.images[rows]))
     kinds = [photos[i].kind for i in rows]
