@@ -41,12 +41,17 @@ from vision.train.train import TrainConfig, bf16_is_fast, train
 # 3.0.0: 96 px input, trained in bfloat16 (embeddings of 2.x are not comparable)
 # 3.1.0: the same network; renders v3, renders drawn by kind focus, real dice on swapped tables
 # 3.2.0: the same network; renders v4 (TrueType numerals), bands of replicated edge in training
-MODEL_VERSION = "3.2.0"
+# 3.2.1: the same recipe trained 36 minutes, not 40, so `make model` keeps a margin under the hour
+MODEL_VERSION = "3.2.1"
+# The dice model's training budget. `make model` must finish within the hour on this 2-core
+# machine: besides these minutes it draws 48,000 renders (~7.6 min), crops the real photos,
+# trains the numeral reader (~8.4 min) and measures both models.
+MINUTES = 36.0
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__)
-    p.add_argument("--minutes", type=float, default=40.0, help="training time budget")
+    p.add_argument("--minutes", type=float, default=MINUTES, help="training time budget")
     p.add_argument("--synthetic", type=int, default=32_000, help="rendered training crops")
     p.add_argument(
         "--synthetic-extra", type=int, default=16_000, help="more renders, from another seed"

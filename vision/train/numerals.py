@@ -54,8 +54,8 @@ OWN_WEIGHT = 0.25
 class NumeralConfig(RunConfig):
     """Knobs of one numeral reader run."""
 
-    # `make model` must stay under an hour, and the dice classifier takes about fifty minutes of
-    # it; six minutes and 60,000 patches (two minutes to draw) fit beside it.
+    # `make model` must stay under an hour, and the dice classifier takes about forty-five minutes
+    # of it; six minutes and 60,000 patches (two minutes to draw) fit beside it.
     minutes: float = 6.0
     batch: int = 256
     patches: int = 60_000
