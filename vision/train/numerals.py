@@ -54,7 +54,7 @@ OWN_WEIGHT = 0.25
 class NumeralConfig(RunConfig):
     """Knobs of one numeral reader run."""
 
-    # `make model` must stay under an hour, and the dice classifier takes about forty-five minutes
+    # `make model` must stay under an hour, and the dice classifier takes about forty-seven minutes
     # of it; six minutes and 60,000 patches (two minutes to draw) fit beside it.
     minutes: float = 6.0
     batch: int = 256
