@@ -75,7 +75,7 @@ def test_the_table_photos_section_shows_only_when_measured(tmp_path) -> None:
 
 def test_the_readme_names_the_numeral_reader_the_card_links(tmp_path) -> None:
     card = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
-    numerals = numerals_card(DEFAULT_MODEL)
+    numerals = numerals_card(card, DEFAULT_MODEL.parent)
     readme = tmp_path / "README.md"
     write_readme(card, readme, numerals)
     text = readme.read_text()

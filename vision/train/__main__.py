@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         Classifier(args.out), args.workers, args.synthetic_test, args.seed, args.table_photos
     )
     card = write_card(args.out, args.version, accuracy, training, link)
-    write_readme(card, args.out.parent / "README.md", numerals_card(args.out))
+    write_readme(card, args.out.parent / "README.md", numerals_card(card, args.out.parent))
     log(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
     for name in ("real_held_out", "real_table_held_out", "real_other_camera_d6",
                  "synthetic_held_out"):

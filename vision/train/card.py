@@ -47,12 +47,13 @@ def update_accuracy(model_path: Path, accuracy: dict) -> dict:
     return card
 
 
-def numerals_card(model_path: Path) -> dict | None:
-    """The card of the numeral reader a dice model's card links, or None when it links none."""
-    linked = json.loads(model_path.with_suffix(".json").read_text()).get("numerals")
+def numerals_card(card: dict, folder: Path) -> dict | None:
+    """The card of the numeral reader a dice model's card links (its file in `folder`, beside
+    the dice model), or None when it links none."""
+    linked = card.get("numerals")
     if not linked:
         return None
-    return json.loads((model_path.parent / linked["file"]).with_suffix(".json").read_text())
+    return json.loads((folder / linked["file"]).with_suffix(".json").read_text())
 
 
 def _numerals_lines(card: dict, numerals: dict | None) -> list[str]:
