@@ -31,7 +31,7 @@ from vision.crops import square_crop
 from vision.detect import Box, Detection, DieBox, at_border, detect, shrink
 from vision.errors import ImageError, VisionError
 from vision.prototypes import Match, Prototypes
-from vision.shots import close_up
+from vision.shots import close_up, unlike_corners
 
 JPEG_SIDE = 480  # long side of the JPEG kept with a reading (history, panel)
 JPEG_QUALITY = 70
@@ -48,6 +48,13 @@ FRAGMENTS_SPAN = 3.5  # the pieces of one die span at most this many piece sides
 SURE_PIECE = 0.5  # two boxes read at least this surely may be a photo of dice, not a close-up
 MARKS_INSIDE = 0.75  # share of the boxes inside a close-up die for them to be its marks ...
 MARK_SIDE = 0.3  # ... each under this share of the die's side
+# Dice cannot overlap: this many boxes or more whose centres lie, in the median, closer to their
+# nearest neighbour than CROWDED_GAP box sides, most of them (CROWDED_UNSURE) read unsure, are the
+# numerals and facets of one die the tray detector took apart (a dark d20 on a wood table: 20 to
+# 40 boxes). Rendered trays of 6 to 25 dice, read as photos, keep a median gap of 1.1 sides or more.
+CROWDED = 5
+CROWDED_GAP = 1.0
+CROWDED_UNSURE = 0.75
 D6_ELONGATION = 1.6  # long/short side of a d6's outline above which it is not lying flat
 
 
@@ -280,6 +287,12 @@ class DiceReader:
             # nothing read: no outline found, or only parts of a die that fills the photo
             # (its pips), which the classifier saw hold no die
             return read_as(middle_of(frame))
+        if crowded_marks(dice):
+            # boxes overlapping like no dice can: one die's marks; read it whole (flagged if the
+            # classifier doubts it) rather than report its numerals as dice
+            whole = read_as(die_of_marks(frame, found.dice))
+            if whole:
+                return whole
         pieces = fragments_of_one(found.dice)
         if pieces is not None:
             # one die on a busy surface can fall apart into a few pieces: read it whole too and
@@ -448,13 +461,43 @@ def marks_on(box: Box, pieces: Sequence[DieBox]) -> bool:
     return side < MARK_SIDE * max(x1 - x0, y1 - y0)
 
 
+def around(boxes: Sequence[Box]) -> Box:
+    """The box around boxes."""
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+def crowded_marks(dice: Sequence[DieReading]) -> bool:
+    """Whether read boxes crowd and overlap like the marks of one die, not lie apart like dice."""
+    if len(dice) < CROWDED or sum(d.unsure for d in dice) < CROWDED_UNSURE * len(dice):
+        return False
+    boxes = np.array([d.box for d in dice], np.float64)
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    side = float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+    gaps = np.linalg.norm(centres[:, None] - centres[None], axis=-1)
+    np.fill_diagonal(gaps, np.inf)
+    return float(np.median(gaps.min(axis=1))) < CROWDED_GAP * side
+
+
+def die_of_marks(frame: np.ndarray, marks: Sequence[DieBox]) -> DieBox:
+    """The die whose marks the boxes are: the region unlike the photo's corners when they lie on
+    it (it holds the die's outline, which the marks miss), else the box around them."""
+    region = unlike_corners(frame)
+    if region is not None and marks_on(region, marks):
+        return close_up_box(frame, region)
+    return DieBox(box=around([m.box for m in marks]), cut=any(m.cut for m in marks), elongation=1.0)
+
+
 def fragments_of_one(dice: Sequence[DieBox]) -> DieBox | None:
     """The box around three or more small boxes huddled together as the pieces of one die, or
     None when they are spread like separate dice."""
     if len(dice) < 3:
         return None
-    x0, y0 = min(d.box[0] for d in dice), min(d.box[1] for d in dice)
-    x1, y1 = max(d.box[2] for d in dice), max(d.box[3] for d in dice)
+    x0, y0, x1, y1 = around([d.box for d in dice])
     piece = float(np.median([max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dice]))
     span, short = max(x1 - x0, y1 - y0), max(1, min(x1 - x0, y1 - y0))
     # a die's pieces stay within a few piece sides of each other, in a squarish box (dice

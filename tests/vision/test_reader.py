@@ -27,6 +27,7 @@ from vision.reader import (
     Settling,
     assign,
     check_image,
+    crowded_marks,
     fragments_of_one,
     load_image,
     marks_on,
@@ -232,3 +233,22 @@ def test_small_boxes_on_a_close_up_die_are_its_marks_and_a_clump_of_dice_is_not(
     assert not marks_on(die, [*numerals, box(460, 440, 30), box(0, 440, 30)])  # half outside
     clump = [box(x, y, 190) for x in (60, 250) for y in (45, 235)]  # four dice filling the box
     assert not marks_on(die, clump)
+
+
+def _read(box: tuple[int, int, int, int], confidence: float) -> DieReading:
+    return DieReading("d4", 1, confidence, box, unsure=confidence < 0.7)
+
+
+def test_boxes_overlapping_like_no_dice_can_are_one_dies_marks() -> None:
+    """A dark d20 on wood: the tray detector boxes its numerals and facet edges, small boxes
+    crowding closer than their own size, read unsure; dice lie at least a side apart."""
+    marks = [
+        _read((100 + 9 * i, 100 + 7 * (i % 3), 112 + 9 * i, 112 + 7 * (i % 3)), 0.3)
+        for i in range(8)
+    ]
+    assert crowded_marks(marks)
+    assert not crowded_marks(marks[:4])  # too few to tell from a few dice touching
+    sure = [_read(m.box, 0.9) if i % 2 else m for i, m in enumerate(marks)]
+    assert not crowded_marks(sure)  # half of them read surely as dice
+    apart = [_read((100 + 40 * i, 100, 130 + 40 * i, 130), 0.3) for i in range(8)]
+    assert not crowded_marks(apart)  # a row of dice, each 10 px from the next

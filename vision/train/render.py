@@ -537,6 +537,22 @@ def render_crop(
     return Crop(crop, main.kind if main.kind != "d4-barrel" else "d4", main.value, state)
 
 
+def render_photo(
+    rng: np.random.Generator, side: int, kind: str, diameter: float
+) -> tuple[np.ndarray, str, int, tuple[float, float, float, float]]:
+    """A photo of one die alone in the middle of a table, as `rollscribe read` may be given one:
+    the photo, the die's kind and top value, and its box."""
+    scene = background(rng, side, side)
+    spec = random_spec(rng, kind, diameter=diameter)
+    box = paste(scene, render_die(spec, rng), side / 2, side / 2, _shadow(rng, diameter))
+    return (
+        camera_effects(scene, rng),
+        "d4" if spec.kind == "d4-barrel" else spec.kind,
+        spec.value,
+        box,
+    )
+
+
 def render_tray(
     n_dice: int, seed: int, size: tuple[int, int] = (1280, 960), kinds: list[str] | None = None
 ) -> tuple[np.ndarray, list[tuple[str, int, tuple]]]:
