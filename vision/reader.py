@@ -312,7 +312,7 @@ class DiceReader:
         standard = [k for k in expect if k in clf.kinds] if expect is not None else None
         allowed = clf.check_expect(standard or None)
         boxes = [d.box for d in found.dice]
-        outputs = clf.look(clf.crops(frame, boxes))
+        outputs = clf.look_framed(frame, boxes)
         # boxes that hold no die (a shadow, a crumb) take no part in matching the expectation
         no_die = clf.states.index("empty") if "empty" in clf.states else -1
         empty = outputs["state"].argmax(axis=1) == no_die

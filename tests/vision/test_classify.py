@@ -8,9 +8,12 @@ import numpy as np
 import pytest
 from model_copies import model_with_card
 
-from vision.classify import DEFAULT_MODEL, RECHECK_BELOW, Classifier
+import vision.classify
+from vision.classify import DEFAULT_MODEL, RECHECK_BELOW, WIDER, Classifier, widened
 from vision.errors import ModelError
 from vision.model_file import file_sha256, softmax
+from vision.reader import load_image
+from vision.samples import sample_frames, truth
 from vision.train.labels import KINDS
 from vision.train.render import render_crop
 
@@ -161,6 +164,32 @@ def test_missing_card_is_a_model_error(tmp_path: Path) -> None:
     shutil.copy(DEFAULT_MODEL, tmp_path / "dice.onnx")
     with pytest.raises(ModelError, match="card"):
         Classifier(tmp_path / "dice.onnx")
+
+
+def test_widened_box_keeps_its_centre() -> None:
+    assert widened((10, 20, 30, 60), 1.5) == (5.0, 10.0, 35.0, 70.0)
+
+
+def test_dice_of_doubtful_kind_are_looked_at_again_framed_wider(
+    classifier: Classifier, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A die whose kind is doubtful gets the mean of its kind readings framed as trained and
+    framed WIDER times as wide; the others keep their one reading."""
+    frame = load_image(sample_frames()[1])
+    boxes = [d["box"] for d in truth()[sample_frames()[1].name]]
+    plain = classifier.look(classifier.crops(frame, boxes))
+    sure = softmax(plain["kind"]).max(axis=1)
+    # the bar between the dice's kind certainties, so that this frame holds both cases
+    monkeypatch.setattr(vision.classify, "WIDEN_BELOW", float(np.median(sure)))
+    doubtful = sure < np.median(sure)
+    assert doubtful.any() and not doubtful.all()
+    framed = classifier.look_framed(frame, boxes)
+    wide = classifier.look(classifier.crops(frame, [widened(b, WIDER) for b in boxes]))
+    assert np.allclose(framed["kind"][~doubtful], plain["kind"][~doubtful])
+    mean = (softmax(plain["kind"]) + softmax(wide["kind"])) / 2
+    assert np.allclose(np.exp(framed["kind"][doubtful]), mean[doubtful], atol=1e-5)
+    for key in ("value", "state", "embedding"):
+        assert np.allclose(framed[key], plain[key])
 
 
 def test_doubtful_crops_get_a_second_look_turned_four_ways(
