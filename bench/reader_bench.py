@@ -31,6 +31,7 @@ REAL_PHOTOS = 300
 READ_PHOTOS = 600  # held-out real photos read end to end
 CLOSE_UPS = 140  # rendered close-up photos of one die (480 px, the die ~3/4 of the photo)
 LONE_DICE = 240  # rendered photos of one die alone on a table (320 px, the die 110 px across)
+FEW_DICE = 120  # rendered photos of two to four dice apart on a table (480 px)
 DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 
@@ -168,24 +169,37 @@ def reading_close_ups() -> None:
     )
 
 
-def reading_lone_dice() -> None:
-    """Photo mode on renders of one die alone on a table, a third of the photo across: on a
-    busy table the tray detector may box its numerals and facets as many small dice."""
+def reading_photos_of_dice_apart() -> None:
+    """Photo mode on renders of one to four dice apart on a table (320 px for one, 480 px for
+    more, the dice ~110 px): on a busy table the tray detector may box a die's numerals and
+    facets as many small dice; the reader must still find each die once."""
     if not DEFAULT_MODEL.is_file():
-        print("photos of one die on a table: no model yet, skipped")
+        print("photos of dice apart on a table: no model yet, skipped")
         return
     reader = DiceReader(photo_fallback=True)
     one = kinds = 0
     for seed in range(LONE_DICE):
-        photo, kind, _value, _box = render_photo(
-            np.random.default_rng(seed), 320, KINDS[seed % 7], 110
-        )
-        dice = reader.read_frame(photo).dice
-        one += len(dice) == 1
-        kinds += len(dice) == 1 and dice[0].die == kind
+        photo, dice = render_photo(np.random.default_rng(seed), 320, [KINDS[seed % 7]], 110)
+        read = reader.read_frame(photo).dice
+        one += len(read) == 1
+        kinds += len(read) == 1 and read[0].die == dice[0][0]
     print(
         f"photos of one die alone on a table ({LONE_DICE} renders, 320 px, the die 110 px): "
         f"read as one die {one / LONE_DICE:.1%}, kind right {kinds / LONE_DICE:.1%}"
+    )
+    tp = found = total = merged = 0
+    for seed in range(FEW_DICE):
+        rng = np.random.default_rng(seed)
+        count = 2 + seed % 3
+        photo, dice = render_photo(rng, 480, [str(k) for k in rng.choice(KINDS, count)], 110)
+        boxes = [d.box for d in reader.read_frame(photo).dice]
+        tp += matched(boxes, [d[2] for d in dice])
+        found += len(boxes)
+        total += count
+        merged += len(boxes) == 1
+    print(
+        f"photos of 2 to 4 dice apart on a table ({FEW_DICE} renders, 480 px, {total} dice): "
+        f"recall {tp / total:.3f}, precision {tp / max(1, found):.3f}, read as one die {merged}"
     )
 
 
@@ -249,7 +263,7 @@ def main() -> None:
     detection_on_real_photos()
     reading_real_photos()
     reading_close_ups()
-    reading_lone_dice()
+    reading_photos_of_dice_apart()
     end_to_end()
     cli_peak_memory()
 

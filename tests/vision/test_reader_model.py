@@ -209,12 +209,14 @@ def test_a_close_up_photo_of_one_die_reads_as_that_one_die(seed: int, kind: str)
     assert len(reader.read_frame(load_image(tray)).dice) >= len(truth()[tray.name]) - 1
 
 
-@pytest.mark.parametrize("seed", [117, 129, 177])
+@pytest.mark.parametrize("seed", [24, 67, 169])
 def test_a_die_whose_marks_the_detector_boxes_as_dice_reads_as_one_die(seed: int) -> None:
-    """One die alone on a busy table, a third of the photo across (these seeds: a d12, a d10 and
-    a d8 whose numerals and facets the tray detector boxes as 6 to 13 crowded, doubtful dice)
+    """One die alone on a busy table, a third of the photo across (these seeds: a d10, a d% and
+    a d6 whose numerals or pips and facets the tray detector boxes as 6 to 8 crowded, doubtful dice)
     reads as that one die, boxed by its outline."""
-    photo, kind, value, box = render_photo(np.random.default_rng(seed), 320, KINDS[seed % 7], 110)
+    photo, [(kind, value, box)] = render_photo(
+        np.random.default_rng(seed), 320, [KINDS[seed % 7]], 110
+    )
     assert len(DiceReader(photo_fallback=False).read_frame(photo).dice) >= 5
     dice = DiceReader(photo_fallback=True).read_frame(photo).dice
     assert [(d.die, d.value) for d in dice] == [(kind, value)]

@@ -9,6 +9,7 @@ in the world, whatever the camera tilt.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.util import find_spec
@@ -538,19 +539,24 @@ def render_crop(
 
 
 def render_photo(
-    rng: np.random.Generator, side: int, kind: str, diameter: float
-) -> tuple[np.ndarray, str, int, tuple[float, float, float, float]]:
-    """A photo of one die alone in the middle of a table, as `rollscribe read` may be given one:
-    the photo, the die's kind and top value, and its box."""
+    rng: np.random.Generator, side: int, kinds: Sequence[str], diameter: float
+) -> tuple[np.ndarray, list[tuple[str, int, tuple[float, float, float, float]]]]:
+    """A photo of a few dice apart on a table, as `rollscribe read` may be given one: one die in
+    the middle, or up to four about the photo's quarters. Returns the photo and, per die, its
+    kind, top value and box."""
     scene = background(rng, side, side)
-    spec = random_spec(rng, kind, diameter=diameter)
-    box = paste(scene, render_die(spec, rng), side / 2, side / 2, _shadow(rng, diameter))
-    return (
-        camera_effects(scene, rng),
-        "d4" if spec.kind == "d4-barrel" else spec.kind,
-        spec.value,
-        box,
+    spots = (
+        [(0.5, 0.5)] if len(kinds) == 1 else [(0.27, 0.27), (0.73, 0.3), (0.3, 0.73), (0.72, 0.72)]
     )
+    if len(kinds) > len(spots):
+        raise ValueError(f"at most {len(spots)} dice in a photo, not {len(kinds)}")
+    dice = []
+    for kind, (u, v) in zip(kinds, spots, strict=False):
+        spec = random_spec(rng, kind, diameter=diameter * float(rng.uniform(0.85, 1.15)))
+        at = np.array((u, v)) * side + rng.normal(0, 0.02 * side, 2)
+        box = paste(scene, render_die(spec, rng), at[0], at[1], _shadow(rng, spec.diameter))
+        dice.append(("d4" if spec.kind == "d4-barrel" else spec.kind, spec.value, box))
+    return camera_effects(scene, rng), dice
 
 
 def render_tray(
