@@ -34,10 +34,10 @@ UNSURE_BELOW = 0.7
 RECHECK_BELOW = 0.5
 # A die whose most likely kind is less likely than this is read again framed WIDER times as wide,
 # and its kind taken from the mean of both readings: the model is sensitive to how tightly a die
-# is framed. Another camera's d6 crops (skovy's webcam), boxed by the reader: kind 69.5% -> 76.8%
-# (these two figures were chosen on those crops, so that one is not blind). Held-out photos of
-# shared/: 0.1% of dice doubtful enough, none read otherwise; 1400 renders: 3.9%, kind 98.57% ->
-# 98.50% (one die). Reading every die both ways gives the same figures at twice the cost.
+# is framed. Another camera's d6 crops (skovy's webcam) through `rollscribe read`: kind 69.5% ->
+# 74.8% (the bar and the width were chosen on those crops, so that figure is not blind). Held-out
+# photos of shared/: 0.1% of dice doubtful enough, none read otherwise; 1400 renders: 3.9%, kind
+# 98.57% -> 98.50% (one die). Reading every die both ways gave the same figures at twice the cost.
 WIDEN_BELOW = 0.6
 WIDER = 1.15
 # Crops this likely (or more) to be of a kind the numeral reader reads are read by it too; the
