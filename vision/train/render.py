@@ -535,7 +535,7 @@ def render_crop(
     if box[2] - box[0] < 4 or box[3] - box[1] < 4:
         box = (x0, y0, x1, y1)
     crop = square_crop(image, box, size)
-    return Crop(crop, main.kind if main.kind != "d4-barrel" else "d4", main.value, state)
+    return Crop(crop, main_sprite.kind, main_sprite.value, state)
 
 
 def render_photo(
@@ -554,8 +554,9 @@ def render_photo(
     for kind, (u, v) in zip(kinds, spots, strict=False):
         spec = random_spec(rng, kind, diameter=diameter * float(rng.uniform(0.85, 1.15)))
         at = np.array((u, v)) * side + rng.normal(0, 0.02 * side, 2)
-        box = paste(scene, render_die(spec, rng), at[0], at[1], _shadow(rng, spec.diameter))
-        dice.append(("d4" if spec.kind == "d4-barrel" else spec.kind, spec.value, box))
+        sprite = render_die(spec, rng)
+        box = paste(scene, sprite, at[0], at[1], _shadow(rng, spec.diameter))
+        dice.append((sprite.kind, sprite.value, box))
     return camera_effects(scene, rng), dice
 
 
