@@ -157,7 +157,8 @@ class Classifier:
         kind_p = softmax(outputs["kind"])
         doubtful = np.flatnonzero(kind_p.max(axis=1) < WIDEN_BELOW)
         if len(doubtful):
-            wide = self.look(self.crops(frame, [widened(boxes[i], WIDER) for i in doubtful]))
+            # only the kind is taken from the wider view: the numeral reader need not read it
+            wide = self._model_look(self.crops(frame, [widened(boxes[i], WIDER) for i in doubtful]))
             mean = (kind_p[doubtful] + softmax(wide["kind"])) / 2.0
             outputs["kind"] = outputs["kind"].copy()
             outputs["kind"][doubtful] = np.log(np.maximum(mean, 1e-12))
@@ -188,6 +189,13 @@ class Classifier:
         the mean probabilities over the crop turned four ways (postprocess reads them like logits);
         the embedding stays the upright one, which taught dice were enrolled with.
         """
+        outputs = self._model_look(crops)
+        if len(crops) and self.link is not None:
+            self._read_numerals(crops, outputs)
+        return outputs
+
+    def _model_look(self, crops: Sequence[np.ndarray]) -> dict[str, np.ndarray]:
+        """The dice model's outputs for crops, doubtful ones averaged over four turns."""
         batch = self.preprocess(crops)
         outputs = self.run(batch)
         if not len(batch):
@@ -196,8 +204,6 @@ class Classifier:
         doubtful = np.array([i for i, face in enumerate(first) if face.confidence < RECHECK_BELOW])
         if len(doubtful):
             self._second_look(batch, outputs, doubtful)
-        if self.link is not None:
-            self._read_numerals(crops, outputs)
         return outputs
 
     def _second_look(
