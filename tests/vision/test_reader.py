@@ -28,6 +28,7 @@ from vision.reader import (
     assign,
     check_image,
     crowded_marks,
+    die_of_marks,
     fragments_of_one,
     load_image,
     marks_on,
@@ -252,3 +253,18 @@ def test_boxes_overlapping_like_no_dice_can_are_one_dies_marks() -> None:
     assert not crowded_marks(sure)  # half of them read surely as dice
     apart = [_read((100 + 40 * i, 100, 130 + 40 * i, 130), 0.3) for i in range(8)]
     assert not crowded_marks(apart)  # a row of dice, each 10 px from the next
+
+
+def test_a_dies_marks_are_read_as_the_region_they_lie_on_else_as_the_box_around_them() -> None:
+    def mark(x: int, y: int, cut: bool = False) -> DieBox:
+        return DieBox((x, y, x + 12, y + 12), cut=cut, elongation=1.0)
+
+    marks = [mark(120, 130), mark(150, 140), mark(170, 175, cut=True)]
+    frame = np.full((300, 300, 3), 160, np.uint8)
+    frame[100:200, 90:210] = (40, 30, 120)  # the die: unlike the corners, the marks on it
+    die = die_of_marks(frame, marks)
+    assert all(abs(a - b) <= 3 for a, b in zip(die.box, (90, 100, 210, 200), strict=True))
+    assert not die.cut
+    plain = np.full((300, 300, 3), 160, np.uint8)  # nothing unlike the corners
+    die = die_of_marks(plain, marks)
+    assert die.box == (120, 130, 182, 187) and die.cut
