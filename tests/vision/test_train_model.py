@@ -8,7 +8,16 @@ torch = pytest.importorskip("torch")
 from vision.train.dataset import IGNORE, Arrays
 from vision.train.labels import KINDS, VALUE_LABELS
 from vision.train.model import EMBEDDING, INPUT_SIZE, DiceNet, parameter_count
-from vision.train.train import TrainConfig, augment, edge_bands, losses, train
+from vision.train.train import (
+    NOISE_FIELDS,
+    TrainConfig,
+    augment,
+    camera_jitter,
+    edge_bands,
+    losses,
+    noise_bank,
+    train,
+)
 
 
 def test_heads_and_embedding() -> None:
@@ -28,6 +37,20 @@ def test_augment_resamples_to_the_input_size_in_range() -> None:
     x = augment(images, gen)
     assert x.shape == (5, 3, INPUT_SIZE, INPUT_SIZE)
     assert float(x.min()) >= 0 and float(x.max()) <= 255
+
+
+def test_camera_noise_comes_from_a_fixed_bank_a_field_a_crop() -> None:
+    """Every run draws the same bank; each crop of a flat grey batch gets its own field, so
+    crops differ from each other, and the same generator seed gives the same jitter."""
+    bank = noise_bank((3, 16, 16))
+    assert bank.shape == (NOISE_FIELDS, 3, 16, 16) and noise_bank((3, 16, 16)) is bank
+    assert abs(float(bank.std()) - 1) < 0.02 and abs(float(bank.mean())) < 0.02
+    grey = torch.full((64, 3, 16, 16), 128.0)
+    a = camera_jitter(grey.clone(), torch.Generator().manual_seed(5))
+    b = camera_jitter(grey.clone(), torch.Generator().manual_seed(5))
+    assert torch.equal(a, b) and float(a.min()) >= 0 and float(a.max()) <= 255
+    grain = a - a.mean(dim=(2, 3), keepdim=True)  # each crop's noise, its gain taken out
+    assert len({round(float(g.abs().sum()), 2) for g in grain}) > 32
 
 
 def test_edge_bands_replicate_the_inner_edge_and_leave_other_crops_alone() -> None:

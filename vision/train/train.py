@@ -13,6 +13,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import torch
@@ -121,6 +122,18 @@ def augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     return camera_jitter(x, gen)
 
 
+# Sensor noise is drawn from a fixed bank of this many Gaussian fields per crop size, each crop
+# taking one at random and its own strength: drawing fresh noise for a batch of 128 crops of
+# 96 px took 15 ms of a training step.
+NOISE_FIELDS = 512
+
+
+@lru_cache(maxsize=4)
+def noise_bank(shape: tuple[int, ...]) -> torch.Tensor:
+    """NOISE_FIELDS standard Gaussian fields of `shape` (C, S, S), the same in every run."""
+    return torch.randn((NOISE_FIELDS, *shape), generator=torch.Generator().manual_seed(0))
+
+
 def camera_jitter(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     """Float (B, 3, S, S) crops as other cameras and lights would give them: per-channel gain,
     exposure and offset, sometimes channels swapped or colour dropped, some blur, sensor noise."""
@@ -129,7 +142,7 @@ def camera_jitter(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     def u(lo: float, hi: float, *shape: int) -> torch.Tensor:
         return lo + (hi - lo) * torch.rand(*shape, generator=gen)
 
-    x = x * u(0.75, 1.25, b, 3, 1, 1) * u(0.7, 1.3, b, 1, 1, 1) + u(-20, 20, b, 1, 1, 1)
+    x = x * (u(0.75, 1.25, b, 3, 1, 1) * u(0.7, 1.3, b, 1, 1, 1)) + u(-20, 20, b, 1, 1, 1)
     swap = torch.rand(b, generator=gen) < 0.3
     if swap.any():
         perm = torch.randperm(3, generator=gen)
@@ -140,8 +153,8 @@ def camera_jitter(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     blur = torch.rand(b, generator=gen) < 0.2
     if blur.any():
         x[blur] = F.avg_pool2d(x[blur], 3, 1, 1, count_include_pad=False)
-    x = x + torch.randn(x.shape, generator=gen) * u(0, 6, b, 1, 1, 1)
-    return x.clamp(0, 255)
+    fields = noise_bank(tuple(x.shape[1:]))[torch.randint(0, NOISE_FIELDS, (b,), generator=gen)]
+    return x.add_(fields.mul_(u(0, 6, b, 1, 1, 1))).clamp_(0, 255)
 
 
 def learning_rate(peak: float, step: int, progress: float) -> float:
