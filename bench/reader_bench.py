@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.timing import median_ms
+from bench.timing import round_medians
 from vision.classify import DEFAULT_MODEL
 from vision.detect import detect, matched
 from vision.reader import DiceReader, load_image
@@ -216,12 +216,14 @@ def end_to_end() -> None:
     while len(dice) < 10:  # the renderer drops dice that do not fit; ask again
         image, dice = render_tray(10, seed=777 + len(dice) * 13)
     reader.read_frame(image)  # warm-up
-    runs = 30
-    total = median_ms(lambda: reader.read_frame(image), runs)
-    det = median_ms(lambda: detect(image), runs)
+    runs, rounds = 20, 5
+    total = round_medians(lambda: reader.read_frame(image), runs, rounds)
+    det = round_medians(lambda: detect(image), runs, rounds)
     print(
         f"read_frame 1280x960 with {len(reader.read_frame(image).dice)} dice found of "
-        f"{len(dice)}: {total:.1f} ms median of {runs} (detection {det:.1f} ms; goal < 40)"
+        f"{len(dice)}: {statistics.median(total):.1f} ms, the median of {rounds} rounds' medians "
+        f"of {runs} (rounds {min(total):.1f}-{max(total):.1f}; detection "
+        f"{statistics.median(det):.1f} ms, rounds {min(det):.1f}-{max(det):.1f}; goal < 40)"
     )
 
 
