@@ -1,5 +1,6 @@
 """Classifier figures: model size, load time, and milliseconds per batch of crops (1, 10, 25 dice),
-and the numeral reader's share (10 d20 crops).
+and each linked patch reader's share (the numeral reader on 10 d20 crops, the pip reader on 10
+d6 crops).
 
 Medians of several runs with the shipped model, printed, never asserted. The issue's budget for a
 whole 1280x960 frame with 10 dice is 40 ms end to end; the classifier's share is the 10-crop line
@@ -35,16 +36,15 @@ def main() -> None:
             f"classify {n:2d} crops: {ms:6.2f} ms median of 30 ({ms / n:.2f} ms per crop; one "
             f"model call without the second look at doubtful crops: {once:.2f} ms)"
         )
-    if classifier.link is not None:
-        numerals = classifier.link.reader
-        kinds = ", ".join(classifier.link.kinds)
-        d20s = [render_crop(rng, classifier.input_size, "d20").image for _ in range(10)]
-        numerals.probabilities(d20s)  # warm-up
-        ms = median_ms(lambda: numerals.probabilities(d20s), 30)
+    for link in classifier.links:
+        reader, kinds = link.reader, ", ".join(link.kinds)
+        dice = [render_crop(rng, classifier.input_size, link.kinds[0]).image for _ in range(10)]
+        reader.probabilities(dice)  # warm-up
+        ms = median_ms(lambda r=reader, d=dice: r.probabilities(d), 30)
         print(
-            f"numeral reader {numerals.model_path.name} "
-            f"({numerals.model_path.stat().st_size / 1e6:.2f} MB): 10 d20 crops, four turns "
-            f"each, {ms:.2f} ms median of 30 (only crops likely of {kinds} are read by it)"
+            f"patch reader {reader.model_path.name} "
+            f"({reader.model_path.stat().st_size / 1e6:.2f} MB): 10 {link.kinds[0]} crops, four "
+            f"turns each, {ms:.2f} ms median of 30 (only crops likely of {kinds} are read by it)"
         )
 
 

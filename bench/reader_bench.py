@@ -208,8 +208,7 @@ def end_to_end() -> None:
         print(f"end to end: {DEFAULT_MODEL} not built yet (make model), skipped")
         return
     reader = DiceReader()
-    link = reader.classifier.link
-    files = [DEFAULT_MODEL] + ([link.reader.model_path] if link is not None else [])
+    files = [DEFAULT_MODEL] + [link.reader.model_path for link in reader.classifier.links]
     sizes = " + ".join(f"{f.name} {f.stat().st_size / 1e6:.2f} MB" for f in files)
     print(f"model files: {sizes} (goal < 10)")
     image, dice = render_tray(10, seed=777)

@@ -117,8 +117,7 @@ def check_model(model_path: Path | str | None = None) -> Check:
     classifier = getattr(loaded, "classifier", loaded)
     path = getattr(classifier, "model_path", model_path or "the shipped model")
     found = f"{path} loads (version {classifier.card.get('version', '?')})"
-    link = classifier.link
-    if link is not None:
+    for link in classifier.links:
         found += (f"; {', '.join(link.kinds)} values read by {link.reader.model_path.name} "
                   f"(version {link.reader.card.get('version', '?')})")
     if classifier.always_check:

@@ -3,8 +3,9 @@
 preprocess -> run -> postprocess, nothing kept on self but the session and the model card, so one
 Classifier serves any number of frames and threads. The card (models/<name>.json beside the .onnx)
 names the labels and input, and its sha256 must match the file: a truncated or swapped model is
-refused with a ModelError instead of giving silent nonsense. A card may link a numeral reader
-(vision.numerals) that reads the value of some kinds from the middle of the same crops.
+refused with a ModelError instead of giving silent nonsense. A card may link patch readers
+(vision.numerals) that read the value of some kinds from the middle of the same crops: the
+numeral reader (d20) and the pip reader (d6), which stands aside where it sees no pips.
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ WIDER = 1.15
 # Crops this likely (or more) to be of a kind the numeral reader reads are read by it too; the
 # others are not worth its time (four turns of each crop's middle).
 NUMERALS_FROM = 0.01
+# The card's keys that may link a patch reader, and what each reader is called.
+LINKED = {"numerals": "numeral reader", "pips": "pip reader"}
+# A reader that can stand aside says the kind too where it reads its own faces at least this
+# likely (pips only on a d6).
+SAYS_KIND_FROM = 0.5
 
 
 @dataclass(frozen=True)
@@ -72,14 +78,18 @@ class FaceReading:
 
 
 @dataclass(frozen=True)
-class NumeralLink:
-    """A numeral reader as a dice model's card links it."""
+class ReaderLink:
+    """A patch reader (numerals or pips) as a dice model's card links it."""
 
     reader: NumeralReader
     kinds: tuple[str, ...]  # the kinds whose values it reads
     kind_columns: np.ndarray  # their columns in the kind output
     columns: tuple[tuple[np.ndarray, np.ndarray], ...]  # per kind: value columns, text columns
     own_weight: float  # how much the dice model's own value reading still counts
+    # the reader's text for "none of my faces" (the pip reader's "other"), or None. A reader that
+    # has one stands aside by its share: the value is its reading of its own faces plus the
+    # dice model's reading times the chance it stood aside
+    other: int | None = None
 
 
 def widened(box: Sequence[float], factor: float) -> tuple[float, float, float, float]:
@@ -119,12 +129,14 @@ class Classifier:
             )
             for k in self.kinds
         }
-        self.link = self._link_numerals(threads)
+        self.links = tuple(
+            link for key in LINKED if (link := self._link(key, threads)) is not None
+        )
 
-    def _link_numerals(self, threads: int) -> NumeralLink | None:
-        """The numeral reader the card names (`numerals`: its file beside this one, the kinds it
+    def _link(self, key: str, threads: int) -> ReaderLink | None:
+        """The patch reader the card names under `key` (its file beside this one, the kinds it
         reads, the weight of this model's own reading), or None when it names none."""
-        named = self.card.get("numerals")
+        named = self.card.get(key)
         if not named:
             return None
         try:
@@ -138,9 +150,10 @@ class Classifier:
             kinds = tuple(named["kinds"])
             kind_columns = np.array([self.kinds.index(k) for k in kinds])
             weight = float(named.get("own_weight", 0.0))
+            other = reader.texts.index(reader.card["other"]) if "other" in reader.card else None
         except (KeyError, TypeError, ValueError) as exc:
-            raise ModelError(f"numeral reader of {self.model_path} is unusable: {exc!r}") from exc
-        return NumeralLink(reader, kinds, kind_columns, tuple(columns), weight)
+            raise ModelError(f"{LINKED[key]} of {self.model_path} is unusable: {exc!r}") from exc
+        return ReaderLink(reader, kinds, kind_columns, tuple(columns), weight, other)
 
     def crops(self, frame: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[np.ndarray]:
         """Cut the model's crops for die boxes from a BGR frame (the shared convention)."""
@@ -190,8 +203,9 @@ class Classifier:
         the embedding stays the upright one, which taught dice were enrolled with.
         """
         outputs = self._model_look(crops)
-        if len(crops) and self.link is not None:
-            self._read_numerals(crops, outputs)
+        if len(crops):
+            for link in self.links:
+                self._read_with(link, crops, outputs)
         return outputs
 
     def _model_look(self, crops: Sequence[np.ndarray]) -> dict[str, np.ndarray]:
@@ -220,20 +234,45 @@ class Classifier:
             outputs[key] = outputs[key].copy()
             outputs[key][doubtful] = np.log(np.maximum(mean, 1e-12))
 
-    def _read_numerals(self, crops: Sequence[np.ndarray], outputs: dict[str, np.ndarray]) -> None:
-        """The value of the kinds the numeral reader reads becomes its log-probability plus the
-        card's `own_weight` times the dice model's own (postprocess reads them like logits)."""
-        link = self.link
-        assert link is not None
+    def _read_with(
+        self, link: ReaderLink, crops: Sequence[np.ndarray], outputs: dict[str, np.ndarray]
+    ) -> None:
+        """The value of the kinds a reader reads becomes its log-probability plus the card's
+        `own_weight` times the dice model's own; for a reader that can stand aside, the log of
+        its probability plus its "other" times the dice model's (postprocess reads both like
+        logits)."""
         likely = softmax(outputs["kind"])[:, link.kind_columns].sum(axis=1)
         rows = np.flatnonzero(likely >= NUMERALS_FROM)
         if not len(rows):
             return
-        p = np.log(np.maximum(link.reader.probabilities([crops[i] for i in rows]), 1e-12))
+        p = link.reader.probabilities([crops[i] for i in rows])
+        if link.other is not None:
+            read = 1.0 - p[:, link.other]
+            sure = read >= SAYS_KIND_FROM
+            self._kind_from(link, rows[sure], read[sure], outputs)
         outputs["value"] = outputs["value"].copy()
         for labels, texts in link.columns:
-            own = np.log(np.maximum(softmax(outputs["value"][np.ix_(rows, labels)]), 1e-12))
-            outputs["value"][np.ix_(rows, labels)] = p[:, texts] + link.own_weight * own
+            own = softmax(outputs["value"][np.ix_(rows, labels)])
+            if link.other is None:
+                mixed = np.log(np.maximum(p[:, texts], 1e-12)) + link.own_weight * np.log(
+                    np.maximum(own, 1e-12))
+            else:
+                mixed = np.log(np.maximum(p[:, texts] + p[:, [link.other]] * own, 1e-12))
+            outputs["value"][np.ix_(rows, labels)] = mixed
+
+    @staticmethod
+    def _kind_from(
+        link: ReaderLink, rows: np.ndarray, read: np.ndarray, outputs: dict[str, np.ndarray]
+    ) -> None:
+        """A reader that saw its own faces (pips) also says the kind: the rows' kind becomes the
+        mixture of the link's kinds, by the chance it read them, and the dice model's kind."""
+        kind_p = softmax(outputs["kind"][rows])
+        mine = kind_p[:, link.kind_columns]
+        share = mine / np.maximum(mine.sum(axis=1, keepdims=True), 1e-12)
+        mixed = (1.0 - read)[:, None] * kind_p
+        mixed[:, link.kind_columns] += read[:, None] * share
+        outputs["kind"] = outputs["kind"].copy()
+        outputs["kind"][rows] = np.log(np.maximum(mixed, 1e-12))
 
     def check_reason(self, kind: str) -> str | None:
         """Why every reading of this kind waits for a player's check, or None if it need not."""

@@ -5,6 +5,10 @@ classifier learns numerals from 3D renders and reads real d20s poorly (model 3.2
 held-out real d20 photos); this second, small model is trained on flat patches of printed numerals
 only (vision.train.numerals) and reads the middle of the same crop, at four turns. The classifier
 uses its reading for the kinds its card lists (`numerals.kinds` in the dice model's card).
+
+The pip reader (models/pips.onnx, vision.train.pips) is the same kind of model over other texts,
+a d6's pip counts and "other", cut wider from the same crop (its card's `input.share`); it loads
+as a NumeralReader too and is linked under `pips`.
 """
 
 from __future__ import annotations
@@ -42,7 +46,8 @@ def centre_patch(crop: np.ndarray, size: int, share: float = PATCH_SHARE) -> np.
 
 
 class NumeralReader:
-    """The ONNX numeral reader: die crops in, probabilities over the printed texts out."""
+    """An ONNX patch reader (numerals, or pips): die crops in, probabilities over the texts its
+    card names out."""
 
     def __init__(self, model_path: Path, threads: int = 2) -> None:
         self.model_path = model_path

@@ -58,8 +58,9 @@ def test_a_healthy_box_passes(
     model_line = next(line for line in out.splitlines() if "] model:" in line)
     assert "loads (version " in model_line
     assert (f"every {checked} reading waits for a player's check" in model_line) == bool(checked)
-    kinds = ", ".join(card["numerals"]["kinds"])
-    assert f"; {kinds} values read by {card['numerals']['file']} (version " in model_line
+    for key in ("numerals", "pips"):
+        kinds = ", ".join(card[key]["kinds"])
+        assert f"; {kinds} values read by {card[key]['file']} (version " in model_line
 
 
 def test_camera_problems_are_named(tmp_path: Path, tray_frames: Path) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from model_copies import model_with_card
+from model_copies import model_with_card, without_readers
 
 import vision.classify
 from vision.classify import DEFAULT_MODEL, RECHECK_BELOW, WIDER, Classifier, widened
@@ -196,8 +196,8 @@ def test_doubtful_crops_get_a_second_look_turned_four_ways(
     tmp_path: Path, crops: list[np.ndarray]
 ) -> None:
     """Crops read below RECHECK_BELOW are averaged over four turns; sure ones are left alone
-    (the dice model alone: the numeral reader's values are tested in test_numerals)."""
-    classifier = Classifier(model_with_card(tmp_path, lambda card: card.pop("numerals", None)))
+    (the dice model alone: the patch readers' readings are tested in test_numerals, test_pips)."""
+    classifier = Classifier(model_with_card(tmp_path, without_readers))
     batch = classifier.preprocess(crops)
     plain = classifier.run(batch)
     looked = classifier.look(crops)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from model_copies import model_with_card
+from model_copies import model_with_card, without_readers
 
 from vision.classify import DEFAULT_MODEL, NUMERALS_FROM, Classifier
 from vision.crops import CROP_MARGIN
@@ -94,12 +94,13 @@ def test_classifier_takes_linked_kinds_values_from_the_reader(
 ) -> None:
     """For crops likely enough of a linked kind, its values are the reader's log-probabilities
     plus the card's own_weight times the dice model's; every other value is the model's own."""
-    clf = Classifier()
-    alone = Classifier(model_with_card(tmp_path, lambda card: card.pop("numerals")))
-    assert clf.link is not None and alone.link is None
+    clf = Classifier(model_with_card(tmp_path / "numerals", lambda card: card.pop("pips", None)))
+    alone = Classifier(model_with_card(tmp_path / "alone", without_readers))
+    (link,) = clf.links
+    assert link.reader.model_path.name == NUMERALS.name and not alone.links
     card = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())["numerals"]
     linked, weight = card["kinds"], card.get("own_weight", 0.0)
-    assert clf.link.kinds == tuple(linked) and clf.link.own_weight == weight
+    assert link.kinds == tuple(linked) and link.own_weight == weight and link.other is None
     rng = np.random.default_rng(7)
     crops = [render_crop(rng, 96, kind, None).image for kind in ("d20", "d6", "d20", "d8")]
     looked, own = clf.look(crops), alone.look(crops)

@@ -7,7 +7,7 @@ from vision.train.card import (
     TRUSTED_FROM,
     TRUSTED_MIN_SURE,
     always_check,
-    numerals_card,
+    reader_cards,
     table_gate,
     write_readme,
 )
@@ -73,17 +73,21 @@ def test_the_table_photos_section_shows_only_when_measured(tmp_path) -> None:
     assert "The rows of d20 are the table's own held-out photos" in text
 
 
-def test_the_readme_names_the_numeral_reader_the_card_links(tmp_path) -> None:
+def test_the_readme_names_the_readers_the_card_links(tmp_path) -> None:
     card = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
-    numerals = numerals_card(card, DEFAULT_MODEL.parent)
+    readers = reader_cards(card, DEFAULT_MODEL.parent)
     readme = tmp_path / "README.md"
-    write_readme(card, readme, numerals)
+    write_readme(card, readme, readers)
     text = readme.read_text()
-    assert numerals is not None, "the shipped dice model links a numeral reader"
-    d20 = numerals["accuracy"]["real_held_out"]["d20"]["value"]
+    assert set(readers) == {"numerals", "pips"}, "the shipped dice model links both readers"
+    d20 = readers["numerals"]["accuracy"]["real_held_out"]["d20"]["value"]
     kinds = ", ".join(card["numerals"]["kinds"])
     assert f"- values of {kinds}: read by the numeral reader {card['numerals']['file']}" in text
     assert f"d20 {d20:.1%}" in text
+    pipped = readers["pips"]["accuracy"]["real_pipped_d6"]
+    assert f"- pips of d6: read by the pip reader {card['pips']['file']}" in text
+    assert f"value right {pipped['value']:.1%}" in text
     card.pop("numerals")
-    write_readme(card, readme, numerals)
-    assert "numeral reader" not in readme.read_text()
+    write_readme(card, readme, readers)
+    text = readme.read_text()
+    assert "numeral reader" not in text and "pip reader" in text

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from vision.classify import LINKED
+
 # A kind is trusted when the held-out real photos of it the model was sure of were right at least
 # this often, over at least TRUSTED_MIN_SURE photos; every reading of another kind with real
 # photos is flagged for a player to check (the card's "always_check", applied by vision.reader).
@@ -47,36 +49,53 @@ def update_accuracy(model_path: Path, accuracy: dict) -> dict:
     return card
 
 
-def numerals_card(card: dict, folder: Path) -> dict | None:
-    """The card of the numeral reader a dice model's card links (its file in `folder`, beside
-    the dice model), or None when it links none."""
-    linked = card.get("numerals")
-    if not linked:
-        return None
-    return json.loads((folder / linked["file"]).with_suffix(".json").read_text())
+def reader_cards(card: dict, folder: Path) -> dict[str, dict]:
+    """The cards of the patch readers a dice model's card links (their files in `folder`,
+    beside the dice model), by the card's key ("numerals", "pips")."""
+    return {
+        key: json.loads((folder / card[key]["file"]).with_suffix(".json").read_text())
+        for key in LINKED
+        if card.get(key)
+    }
 
 
-def _numerals_lines(card: dict, numerals: dict | None) -> list[str]:
-    """The README's lines on the numeral reader the card links, from that reader's own card."""
-    linked = card.get("numerals")
-    if not linked or numerals is None:
-        return []
+def _numerals_line(linked: dict, numerals: dict) -> str:
     held_out = numerals["accuracy"]["real_held_out"]
     real = ", ".join(f"{k} {r['value']:.1%}" for k, r in held_out.items())
     train = numerals["training"]
-    line = (
+    return (
         f"- values of {', '.join(linked['kinds'])}: read by the numeral reader {linked['file']} "
         f"(version {numerals['version']}, {numerals['size_bytes'] / 1e6:.2f} MB) from the middle "
         f"of the crop ({numerals['input']['size']} px, four turns), trained {train['minutes']} min "
         f"on {train['patches']} rendered patches of printed numerals and no photo; alone, kind "
         f"given, it reads the held-out real photos' values: {real}"
     )
-    return [line]
 
 
-def write_readme(card: dict, path: Path, numerals: dict | None = None) -> None:
-    """models/README.md: what the model is (and the card of the numeral reader it links) and the
-    accuracy its card records, as tables."""
+def _pips_line(linked: dict, pips: dict) -> str:
+    acc, train = pips["accuracy"], pips["training"]
+    pipped, other = acc["real_pipped_d6"], acc["real_unpipped"]
+    return (
+        f"- pips of {', '.join(linked['kinds'])}: read by the pip reader {linked['file']} "
+        f"(version {pips['version']}, {pips['size_bytes'] / 1e6:.2f} MB) from the middle "
+        f"{pips['input']['share']} of the die ({pips['input']['size']} px, four turns), trained "
+        f"{train['minutes']} min on {train['patches']} patches cut from renders and no photo; "
+        f"where it reads pips it says the value and, from even odds, the kind; elsewhere it "
+        f"stands aside (read '{pips['other']}'). Alone, on another camera's {pipped['n']} real "
+        f"pipped d6s: value right {pipped['value']:.1%}, stood aside {pipped['stood_aside']:.1%}; "
+        f"stood aside on {other['stood_aside']:.1%} of {other['n']} held-out numbered dice"
+    )
+
+
+def _reader_lines(card: dict, readers: dict[str, dict]) -> list[str]:
+    """The README's lines on the patch readers the card links, from those readers' own cards."""
+    lines = {"numerals": _numerals_line, "pips": _pips_line}
+    return [lines[key](card[key], readers[key]) for key in LINKED if card.get(key) and key in readers]
+
+
+def write_readme(card: dict, path: Path, readers: dict[str, dict] | None = None) -> None:
+    """models/README.md: what the model is (and the cards of the patch readers it links, by
+    their key in its card) and the accuracy its card records, as tables."""
     acc, train = card["accuracy"], card["training"]
     card_name = Path(card["file"]).with_suffix(".json").name
     intro = (
@@ -104,7 +123,7 @@ def write_readme(card: dict, path: Path, numerals: dict | None = None) -> None:
         outputs,
         f"- size: {card['size_bytes'] / 1e6:.2f} MB, {train['parameters']:,} parameters",
         run,
-        *_numerals_lines(card, numerals),
+        *_reader_lines(card, readers or {}),
         "",
         f"Measured on: {acc['measured_on']}.",
         "",

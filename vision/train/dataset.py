@@ -81,6 +81,28 @@ def render_chunks(
         return pool.map(render, jobs)
 
 
+def cached_patches(
+    name: str,
+    draw: Callable[[tuple[int, int, int]], tuple[np.ndarray, np.ndarray]],
+    count: int,
+    seed: int,
+    workers: int,
+    size: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """`count` patches (N, size, size, 3) and their text indices, drawn by `draw` over seeded
+    chunks (render_chunks) and cached under artifacts/ as `name` (with its version) and the
+    count, seed and size."""
+    cache = artifacts_dir() / f"{name}-{count}-{seed}-{size}.npz"
+    if cache.exists():
+        data = np.load(cache)
+        return data["images"], data["texts"]
+    parts = render_chunks(draw, count, seed, size, workers)
+    images = np.concatenate([p[0] for p in parts])
+    labels = np.concatenate([p[1] for p in parts])
+    np.savez(cache, images=images, texts=labels)
+    return images, labels
+
+
 def synthetic(count: int, seed: int, workers: int = 2, size: int = CACHE_SIZE) -> Arrays:
     """`count` rendered crops (cached by count/seed/size), rendered by `workers` processes."""
     cache = artifacts_dir() / f"synthetic-v{RENDER_VERSION}-{count}-{seed}-{size}.npz"

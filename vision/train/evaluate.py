@@ -22,7 +22,7 @@ from vision.classify import Classifier, FaceReading
 from vision.train import dataset
 from vision.train.card import (
     always_check,
-    numerals_card,
+    reader_cards,
     table_gate,
     update_accuracy,
     write_readme,
@@ -193,7 +193,7 @@ def run_lines(photos: list[Photo], readings: list[FaceReading]) -> list[str]:
 def remeasure(model_path: Path, table_photos: Sequence[Path] = ()) -> dict:
     """Measure a model again and rewrite its card's accuracy and models/README.md."""
     card = update_accuracy(model_path, measure(Classifier(model_path), table_photos=table_photos))
-    write_readme(card, model_path.parent / "README.md", numerals_card(card, model_path.parent))
+    write_readme(card, model_path.parent / "README.md", reader_cards(card, model_path.parent))
     return card
 
 

@@ -62,10 +62,11 @@ def card_head(path: Path, version: str, size: int, cut: tuple[str, str]) -> dict
 
 
 def write_card(
-    path: Path, version: str, accuracy: dict, training: dict, numerals: dict | None = None
+    path: Path, version: str, accuracy: dict, training: dict, links: dict | None = None
 ) -> dict:
     """Write models/<name>.json next to the .onnx: labels, input, checksum, measured accuracy,
-    and the numeral reader it takes some kinds' values from (`numerals`: its file and kinds)."""
+    and the patch readers it takes some kinds' values from (`links`: by the card's key, such as
+    "numerals", each reader's file and kinds)."""
     crop = (
         f"vision.crops.square_crop: square of {CROP_MARGIN} x the box's longer side around its "
         "centre, edge-replicated, INTER_AREA resize"
@@ -82,7 +83,7 @@ def write_card(
         "values": list(VALUE_LABELS),
         "states": list(STATES),
         "value_convention": "game values: d10 face 0 is 10, d% face 00 is 100",
-        **({"numerals": numerals} if numerals else {}),
+        **(links or {}),
         "accuracy": accuracy,
         "training": training,
     }

@@ -21,9 +21,10 @@ STAGES = ((32, 2), (48, 1), (64, 2), (96, 1), (128, 2), (192, 1))
 
 
 class NumeralNet(nn.Module):
-    """Logits over numeral_patches.TEXTS for raw BGR 0-255 patches (N, 3, S, S)."""
+    """Logits over `texts` classes (numeral_patches.TEXTS unless told; the pip reader's are
+    pip_patches.TEXTS) for raw BGR 0-255 patches (N, 3, S, S)."""
 
-    def __init__(self) -> None:
+    def __init__(self, texts: int = len(TEXTS)) -> None:
         super().__init__()
         layers: list[nn.Module] = []
         cin = 3
@@ -31,7 +32,7 @@ class NumeralNet(nn.Module):
             layers += conv_bn_relu(cin, cout, stride)
             cin = cout
         self.features = nn.Sequential(*layers)
-        self.texts = nn.Linear(cin, len(TEXTS))
+        self.texts = nn.Linear(cin, texts)
         self.register_buffer("mean", torch.tensor([104.0, 117.0, 123.0]).view(1, 3, 1, 1))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:

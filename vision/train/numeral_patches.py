@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.train.dataset import artifacts_dir, render_chunks
+from vision.train.dataset import cached_patches
 from vision.train.labels import FACE_VALUES, face_text
 from vision.train.materials import die_material
 from vision.train.render import (
@@ -205,12 +205,4 @@ def patches(
     count: int, seed: int, workers: int = 2, size: int = PATCH_SIZE
 ) -> tuple[np.ndarray, np.ndarray]:
     """`count` numeral patches (N, size, size, 3) and their TEXTS indices, cached like renders."""
-    cache = artifacts_dir() / f"numerals-v{PATCHES_VERSION}-{count}-{seed}-{size}.npz"
-    if cache.exists():
-        data = np.load(cache)
-        return data["images"], data["texts"]
-    parts = render_chunks(_patch_chunk, count, seed, size, workers)
-    images = np.concatenate([p[0] for p in parts])
-    labels = np.concatenate([p[1] for p in parts])
-    np.savez(cache, images=images, texts=labels)
-    return images, labels
+    return cached_patches(f"numerals-v{PATCHES_VERSION}", _patch_chunk, count, seed, workers, size)

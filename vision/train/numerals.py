@@ -15,7 +15,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -70,13 +70,15 @@ def augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
 
 
 def train_numerals(
-    images: np.ndarray, labels: np.ndarray, config: NumeralConfig, log: Callable[[str], None]
+    images: np.ndarray, labels: np.ndarray, config: NumeralConfig, log: Callable[[str], None],
+    texts: int = len(TEXTS),
 ) -> tuple[NumeralNet, dict]:
-    """Train a NumeralNet on patches within config.minutes; returns it and a summary."""
+    """Train a NumeralNet over `texts` classes on patches within config.minutes; returns it and
+    a summary (the pip reader is trained by it too)."""
     torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
     gen = torch.Generator().manual_seed(config.seed)
-    model = NumeralNet().to(memory_format=torch.channels_last)
+    model = NumeralNet(texts).to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     x_all, y_all = torch.from_numpy(images), torch.from_numpy(labels)
     start = time.monotonic()
@@ -95,14 +97,13 @@ def train_numerals(
         opt.step()
         step += 1
         if step % 200 == 0:
-            log(f"numerals step {step} ({progress:.0%} of the time) loss {loss.item():.3f}")
+            log(f"patch reader step {step} ({progress:.0%} of the time) loss {loss.item():.3f}")
     model.eval().to(memory_format=torch.contiguous_format)
     return model, {
         "steps": step,
         "minutes": round((time.monotonic() - start) / 60, 1),
         "batch": config.batch,
         "patches": len(images),
-        "patches_version": PATCHES_VERSION,
         "threads": config.threads,
         "bf16": config.bf16,
         "parameters": parameter_count(model),
@@ -150,20 +151,26 @@ def measure(reader: NumeralReader, workers: int = 2, seed: int = 0) -> dict:
     }
 
 
+def write_reader_card(path: Path, version: str, size: int, share: float, body: dict) -> dict:
+    """A patch reader's card beside its .onnx: the file, its checksum and the patch it reads
+    (`size` px, the middle `share` of the die), then `body` (outputs, texts, faces, accuracy,
+    training)."""
+    patch = "vision.numerals.centre_patch: the middle `share` of the die's box in its square crop"
+    card = {**card_head(path, version, size, ("patch", patch)), **body}
+    card["input"]["share"] = share
+    path.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
+    return card
+
+
 def write_card(path: Path, accuracy: dict, training: dict) -> dict:
     """models/numerals.json beside the .onnx: texts, faces, input, checksum, accuracy."""
-    patch = "vision.numerals.centre_patch: the middle `share` of the die's box in its square crop"
-    card = {
-        **card_head(path, VERSION, PATCH_SIZE, ("patch", patch)),
+    return write_reader_card(path, VERSION, PATCH_SIZE, PATCH_SHARE, {
         "outputs": {"texts": "logits over the texts printed on numbered dice"},
         "texts": list(TEXTS),
         "faces": faces(),
         "accuracy": accuracy,
         "training": training,
-    }
-    card["input"]["share"] = PATCH_SHARE
-    path.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
-    return card
+    })
 
 
 def link(numerals_path: Path) -> dict | None:
@@ -181,7 +188,7 @@ def build(
     log(f"{len(images)} numeral patches ready")
     model, summary = train_numerals(images, labels, config, log)
     export_onnx(model, out, PATCH_SIZE, OUTPUTS)
-    training = {**summary, "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
+    training = {**summary, "patches_version": PATCHES_VERSION, "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
                 "command": command}
     write_card(out, {}, training)  # the checksum first, so the file loads to be measured
     accuracy = measure(NumeralReader(out), workers, config.seed)
@@ -190,14 +197,26 @@ def build(
     return write_card(out, accuracy, training)
 
 
-def main(argv: list[str] | None = None) -> int:
+def reader_main(
+    argv: list[str] | None,
+    module: str,
+    file: str,
+    defaults: NumeralConfig,
+    build_reader: Callable[[Path, NumeralConfig, int, Callable[[str], None], str], dict],
+    key: str,
+    link_entry: Callable[[Path], dict | None],
+) -> int:
+    """`python -m <module>`: train a patch reader alone (`build_reader`, writing models/<file>
+    unless told), link it under `key` into the dice model beside it (`link_entry`) and
+    measure that model again (its reading of the linked kinds changes with it)."""
     args = argv if argv is not None else sys.argv[1:]
-    p = argparse.ArgumentParser(prog="python -m vision.train.numerals", description=__doc__)
-    p.add_argument("--minutes", type=float, default=NumeralConfig.minutes)
-    p.add_argument("--patches", type=int, default=NumeralConfig.patches)
+    doc = sys.modules[build_reader.__module__].__doc__  # the reader's own module
+    p = argparse.ArgumentParser(prog=f"python -m {module}", description=doc)
+    p.add_argument("--minutes", type=float, default=defaults.minutes)
+    p.add_argument("--patches", type=int, default=defaults.patches)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--out", type=Path, default=REPO / "models" / FILE)
+    p.add_argument("--out", type=Path, default=REPO / "models" / file)
     p.add_argument("--dice", type=Path, default=REPO / "models" / "dice.onnx",
                    help="the dice model to link the reader into and measure again (it must be "
                    "in the same folder as --out)")
@@ -207,21 +226,26 @@ def main(argv: list[str] | None = None) -> int:
     def log(msg: str) -> None:
         print(f"[{(time.monotonic() - t0) / 60:5.1f} min] {msg}", flush=True)
 
-    config = NumeralConfig(minutes=opts.minutes, patches=opts.patches, seed=opts.seed,
-                           bf16=bf16_is_fast())
-    build(opts.out, config, opts.workers, log, "python -m vision.train.numerals " + " ".join(args))
+    config = replace(defaults, minutes=opts.minutes, patches=opts.patches, seed=opts.seed,
+                     bf16=bf16_is_fast())
+    build_reader(opts.out, config, opts.workers, log, f"python -m {module} " + " ".join(args))
     if not opts.dice.is_file() or opts.dice.parent.resolve() != opts.out.parent.resolve():
-        log(f"not linked: a dice model links the numeral reader in its own folder ({opts.dice})")
+        log(f"not linked: a dice model links a patch reader in its own folder ({opts.dice})")
         return 0
     from vision.train.evaluate import remeasure
 
     card_path = opts.dice.with_suffix(".json")
     card = json.loads(card_path.read_text())
-    card["numerals"] = link(opts.out)
+    card[key] = link_entry(opts.out)
     card_path.write_text(json.dumps(card, indent=1) + "\n")
     value = remeasure(opts.dice)["accuracy"]["real_held_out"]["all"]["value"]
     log(f"{opts.dice} linked and measured again: held-out real value {value:.2%}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return reader_main(argv, "vision.train.numerals", FILE, NumeralConfig(), build, "numerals",
+                       link)
 
 
 if __name__ == "__main__":

@@ -80,6 +80,10 @@ class DieStyle:
     pips: bool  # d6 only: pips instead of numerals
     edge_read: bool  # tetrahedral d4 only: numbers along the bottom edges, not at the vertices
     six_nine_mark: str  # "underline" | "dot" | "bar": how 6 and 9 are told apart
+    # a d6's pips: radius and distance from the face's middle, times the usual (real dice vary;
+    # the dice model's renders keep 1.0, the pip reader's patches draw them at random)
+    pip_size: float = 1.0
+    pip_spread: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -204,11 +208,12 @@ def fit_glyph(box: np.ndarray) -> np.ndarray:
     return out
 
 
-@lru_cache(maxsize=16)
-def pip_glyph(value: int) -> np.ndarray:
-    """The pip pattern of a d6 face on a GLYPH x GLYPH float mask."""
+@lru_cache(maxsize=256)
+def pip_glyph(value: int, size: float = 1.0, spread: float = 1.0) -> np.ndarray:
+    """The pip pattern of a d6 face on a GLYPH x GLYPH float mask, pips `size` times the usual
+    radius and `spread` times the usual distance from the middle."""
     canvas = np.zeros((GLYPH * 4, GLYPH * 4), np.uint8)
-    c, step, r = GLYPH * 2, GLYPH * 1.0, int(GLYPH * 0.36)
+    c, step, r = GLYPH * 2, GLYPH * spread, int(GLYPH * 0.36 * size)
     for dx, dy in PIPS[value]:
         cv2.circle(canvas, (int(c + dx * step), int(c + dy * step)), r, 255, -1, cv2.LINE_AA)
     return cv2.resize(canvas, (GLYPH, GLYPH), interpolation=cv2.INTER_AREA) / np.float32(255)
@@ -292,7 +297,8 @@ def decals(
     if value == 0:  # barrel d4 end caps carry no number
         return []
     if kind == "d6" and style.pips:
-        return [(c, body.face_up[face], 0.95 * r, pip_glyph(value))]
+        pips = pip_glyph(value, round(style.pip_size, 2), round(style.pip_spread, 2))
+        return [(c, body.face_up[face], 0.95 * r, pips)]
     text = face_text(kind if kind != "d4-barrel" else "d4", value)
     size = r * style.glyph_scale * (1.25 if kind in ("d10", "d%") else 1.0)
     if kind in ("d10", "d%"):  # numerals sit in the wide part of the kite, away from the pole
@@ -301,11 +307,12 @@ def decals(
     return [(c, body.face_up[face], size, mask)]
 
 
-def render_die(spec: DieSpec, rng: np.random.Generator) -> Sprite:
-    """Draw one die as a sprite: shaded faces, numerals, translucency and specular highlight."""
+def render_die(spec: DieSpec, rng: np.random.Generator, style: DieStyle | None = None) -> Sprite:
+    """Draw one die as a sprite: shaded faces, numerals, translucency and specular highlight;
+    marked in `style`, else in a random one."""
     kind = spec.kind
     body = solid(kind)
-    style = random_style(rng)
+    style = style or random_style(rng)
     rot = camera_pose(spec) @ world_pose(body, spec)
     ss = SUPERSAMPLE
     radius = spec.diameter / 2 * ss
@@ -499,8 +506,10 @@ def render_crop(
     kind: str | None = None,
     value: int | None = None,
     state: str = "flat",
+    style: DieStyle | None = None,
 ) -> Crop:
-    """A die on a random table with touching neighbours, cut out like the runtime would."""
+    """A die on a random table with touching neighbours, cut out like the runtime would; the
+    die is marked in `style`, else in a random one."""
     # a d6 of 12 mm is ~50 px at the 4 px/mm the camera arm gives; smaller renders only teach blur
     diameter = float(rng.uniform(50, 110))
     canvas = int(diameter * 2.6)
@@ -516,7 +525,7 @@ def render_crop(
         dist = (diameter + d) / 2 * rng.uniform(0.85, 1.1)
         pos = centre + dist * np.array((np.cos(ang), np.sin(ang)))
         sprites.append((render_die(random_spec(rng, diameter=d), rng), pos, d))
-    main_sprite = render_die(main, rng)
+    main_sprite = render_die(main, rng, style)
     if state == "empty":  # a patch of table, maybe with a die at its edge
         box_c = centre + rng.uniform(-0.5, 0.5, 2) * diameter
         sprites.append((main_sprite, centre + diameter * rng.choice([-1.0, 1.0], 2), diameter))

@@ -1,0 +1,50 @@
+"""Training, export, card and linking of the pip reader (needs the train extra)."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from model_copies import model_with_card
+
+from vision.classify import Classifier
+from vision.numerals import OUTPUTS, NumeralReader
+from vision.train import pips
+from vision.train.card import reader_cards, write_readme
+from vision.train.export import export_onnx
+from vision.train.numerals import NumeralConfig, train_numerals
+from vision.train.pip_patches import OTHER, PATCH_SIZE, PIP_SHARE, TEXTS, pip_patch
+
+
+def test_a_short_run_exports_a_reader_the_classifier_links(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    labels = rng.integers(0, len(TEXTS), 48)
+    images = np.stack([pip_patch(rng, TEXTS[i]) for i in labels])
+    config = NumeralConfig(minutes=0.02, batch=16, bf16=False, threads=1)
+    model, summary = train_numerals(images, labels, config, lambda msg: None, len(TEXTS))
+    assert summary["steps"] >= 1
+    model_path = model_with_card(tmp_path, lambda card: card.pop("pips", None))
+    path = tmp_path / pips.FILE
+    export_onnx(model, path, PATCH_SIZE, OUTPUTS)
+    accuracy = {"real_pipped_d6": {"n": 151, "value": 0.5, "stood_aside": 0.25},
+                "real_unpipped": {"n": 2676, "stood_aside": 0.99}}
+    card = pips.write_card(path, accuracy, summary)
+    assert card["texts"] == list(TEXTS) and card["other"] == OTHER
+    assert card["faces"] == {"d6": {str(v): str(v) for v in range(1, 7)}}
+    assert NumeralReader(path).share == PIP_SHARE
+
+    entry = pips.link(path)
+    assert entry == {"file": pips.FILE, "kinds": ["d6"]} and pips.link(tmp_path / "no") is None
+    dice_card = json.loads(model_path.with_suffix(".json").read_text())
+    dice_card["pips"] = entry
+    model_path.with_suffix(".json").write_text(json.dumps(dice_card))
+    linked = Classifier(model_path)
+    assert [link.reader.model_path for link in linked.links][-1] == path
+    readme = tmp_path / "README.md"
+    write_readme(dice_card, readme, reader_cards(dice_card, tmp_path))
+    text = readme.read_text()
+    assert "- pips of d6: read by the pip reader pips.onnx" in text
+    assert "value right 50.0%, stood aside 25.0%" in text and "99.0% of 2676" in text
