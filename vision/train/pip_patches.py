@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from vision.numerals import centre_patch
@@ -32,7 +33,11 @@ CROP_SIZE = 96  # the dice model's crop, cut as the runtime cuts it, before the 
 # pips; more of them teach it otherwise.
 OTHER_SHARE = 0.4
 OTHER_KINDS_SHARE = 0.65
-PATCHES_VERSION = 2  # part of the patch caches' names: bump when the patches change
+# Share of patches blurred as by a lens out of focus (a Gaussian of 1-3 px on the 96 px crop).
+# Reader 1.0.0, which saw only the renders' own light blur, took 16 of 120 rendered dice of other
+# kinds for pips in the lighting bench's out-of-focus tray (blurred numerals look like pips).
+BLURRED_SHARE = 0.25
+PATCHES_VERSION = 3  # part of the patch caches' names: bump when the patches change
 
 
 def pip_patch(rng: np.random.Generator, text: str, size: int = PATCH_SIZE) -> np.ndarray:
@@ -47,7 +52,10 @@ def pip_patch(rng: np.random.Generator, text: str, size: int = PATCH_SIZE) -> np
         pips = replace(style, pips=True, pip_size=float(rng.uniform(0.7, 1.4)),
                        pip_spread=float(rng.uniform(0.85, 1.2)))
         crop = render_crop(rng, CROP_SIZE, "d6", int(text), style=pips)
-    return centre_patch(crop.image, size, PIP_SHARE)
+    image = crop.image
+    if rng.random() < BLURRED_SHARE:  # a lens out of focus: blurred pips, blurred numerals
+        image = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(1.0, 3.0)))
+    return centre_patch(image, size, PIP_SHARE)
 
 
 def _patch_chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
