@@ -1,6 +1,7 @@
 """Training, export, card and linking of the pip reader (needs the train extra)."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +16,7 @@ from vision.numerals import OUTPUTS, NumeralReader
 from vision.train import pips
 from vision.train.card import reader_cards, write_readme
 from vision.train.export import export_onnx
-from vision.train.numerals import NumeralConfig, train_numerals
+from vision.train.numerals import NumeralConfig, build_reader, train_numerals
 from vision.train.pip_patches import OTHER, PATCH_SIZE, PIP_SHARE, TEXTS, pip_patch
 
 
@@ -48,3 +49,29 @@ def test_a_short_run_exports_a_reader_the_classifier_links(tmp_path: Path) -> No
     text = readme.read_text()
     assert "- pips of d6: read by the pip reader pips.onnx" in text
     assert "value right 50.0%, stood aside 25.0%" in text and "99.0% of 2676" in text
+
+
+def test_build_reader_trains_exports_measures_and_writes_the_card(tmp_path: Path) -> None:
+    """The steps every patch reader shares, with the pip reader's recipe on a few patches and a
+    measurement that reads the exported file back."""
+    rng = np.random.default_rng(5)
+    labels = rng.integers(0, len(TEXTS), 32)
+    images = np.stack([pip_patch(rng, TEXTS[i]) for i in labels])
+    seen: list[NumeralReader] = []
+
+    def measure(reader: NumeralReader, workers: int, seed: int) -> dict:
+        seen.append(reader)
+        return {"texts_read": len(reader.texts), "measured_on": "a test"}
+
+    recipe = replace(pips.RECIPE, patches=lambda count, seed, workers: (images, labels),
+                     measure=measure)
+    config = replace(recipe.defaults, minutes=0.02, batch=8, bf16=False, threads=1)
+    lines: list[str] = []
+    card = build_reader(recipe, tmp_path / pips.FILE, config, 1, lines.append, "a command")
+    assert seen and seen[0].model_path == tmp_path / pips.FILE
+    assert card["accuracy"] == {"texts_read": len(TEXTS), "measured_on": "a test"}
+    assert card["training"]["patches_version"] == recipe.patches_version
+    assert card["training"]["command"] == "a command" and card["other"] == OTHER
+    assert json.loads((tmp_path / "pips.json").read_text()) == card
+    assert lines[0] == "32 pip patches ready"
+    assert lines[-1] == 'pip reader: {"texts_read": 7}'

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -129,16 +130,13 @@ def main(argv: list[str] | None = None) -> int:
             "(apt install fonts-dejavu-core fonts-liberation): " + ", ".join(missing)
         )
     bf16 = args.precision == "bf16" or (args.precision == "auto" and bf16_is_fast())
-    numerals_out = args.out.parent / numerals.FILE
-    if args.numeral_minutes > 0:
-        config = numerals.NumeralConfig(minutes=args.numeral_minutes, seed=args.seed, bf16=bf16,
-                                        threads=args.threads)
-        numerals.build(numerals_out, config, args.workers, log, command)
-    pips_out = args.out.parent / pips.FILE
-    if args.pip_minutes > 0:
-        config = pips.PipConfig(minutes=args.pip_minutes, seed=args.seed, bf16=bf16,
-                                threads=args.threads)
-        pips.build(pips_out, config, args.workers, log, command)
+    readers = ((numerals.RECIPE, args.numeral_minutes), (pips.RECIPE, args.pip_minutes))
+    for recipe, minutes in readers:
+        if minutes > 0:
+            config = replace(recipe.defaults, minutes=minutes, seed=args.seed, bf16=bf16,
+                             threads=args.threads)
+            numerals.build_reader(recipe, args.out.parent / recipe.file, config, args.workers,
+                                  log, command)
     real_train = dataset.real(train_photos, "train", args.workers)
     syn_train = dataset.synthetic(args.synthetic, args.seed + 1, args.workers)
     if args.synthetic_extra:
@@ -176,8 +174,11 @@ def main(argv: list[str] | None = None) -> int:
         "command": command,
     }
     # a card with the checksum first, so the file can be loaded to be measured
-    links = {key: entry for key, entry in (("numerals", numerals.link(numerals_out)),
-                                           ("pips", pips.link(pips_out))) if entry}
+    links = {
+        recipe.key: entry
+        for recipe, _ in readers
+        if (entry := recipe.link(args.out.parent / recipe.file))
+    }
     write_card(args.out, args.version, {}, training, links)
 
     accuracy = measure(

@@ -180,43 +180,55 @@ def link(numerals_path: Path) -> dict | None:
     return {"file": numerals_path.name, "kinds": list(NUMERAL_KINDS), "own_weight": OWN_WEIGHT}
 
 
-def build(
-    out: Path, config: NumeralConfig, workers: int, log: Callable[[str], None], command: str
+@dataclass(frozen=True)
+class Recipe:
+    """What makes one patch reader, for the steps every reader shares (build_reader,
+    reader_main): its names and files, its patches and texts, its card and measurement."""
+
+    name: str  # "numeral", "pip": in log lines
+    module: str  # `python -m <module>` trains it alone
+    description: str  # that command's help
+    file: str  # models/<file>
+    key: str  # its entry in the dice model's card
+    defaults: NumeralConfig
+    texts: int  # how many texts (classes) it reads
+    patch_size: int
+    patches_version: int
+    patches: Callable[[int, int, int], tuple[np.ndarray, np.ndarray]]  # count, seed, workers
+    write_card: Callable[[Path, dict, dict], dict]  # path, accuracy, training
+    measure: Callable[[NumeralReader, int, int], dict]  # reader, workers, seed
+    link: Callable[[Path], dict | None]  # the dice card's entry for the reader at a path
+
+
+def build_reader(
+    recipe: Recipe, out: Path, config: NumeralConfig, workers: int, log: Callable[[str], None],
+    command: str,
 ) -> dict:
-    """Render patches, train, export to `out` and write its measured card."""
-    images, labels = patches(config.patches, config.seed + 1, workers)
-    log(f"{len(images)} numeral patches ready")
-    model, summary = train_numerals(images, labels, config, log)
-    export_onnx(model, out, PATCH_SIZE, OUTPUTS)
-    training = {**summary, "patches_version": PATCHES_VERSION, "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
-                "command": command}
-    write_card(out, {}, training)  # the checksum first, so the file loads to be measured
-    accuracy = measure(NumeralReader(out), workers, config.seed)
-    log(f"numeral reader: {json.dumps(accuracy['real_held_out'])}, "
-        f"patches {accuracy['synthetic_held_out_texts']}")
-    return write_card(out, accuracy, training)
+    """Draw a reader's patches, train it, export it to `out` and write its measured card."""
+    images, labels = recipe.patches(config.patches, config.seed + 1, workers)
+    log(f"{len(images)} {recipe.name} patches ready")
+    model, summary = train_numerals(images, labels, config, log, recipe.texts)
+    export_onnx(model, out, recipe.patch_size, OUTPUTS)
+    training = {**summary, "patches_version": recipe.patches_version,
+                "trained_at": datetime.now(UTC).isoformat(timespec="seconds"), "command": command}
+    recipe.write_card(out, {}, training)  # the checksum first, so the file loads to be measured
+    accuracy = recipe.measure(NumeralReader(out), workers, config.seed)
+    figures = {k: v for k, v in accuracy.items() if k != "measured_on"}
+    log(f"{recipe.name} reader: {json.dumps(figures)}")
+    return recipe.write_card(out, accuracy, training)
 
 
-def reader_main(
-    argv: list[str] | None,
-    module: str,
-    file: str,
-    defaults: NumeralConfig,
-    build_reader: Callable[[Path, NumeralConfig, int, Callable[[str], None], str], dict],
-    key: str,
-    link_entry: Callable[[Path], dict | None],
-) -> int:
-    """`python -m <module>`: train a patch reader alone (`build_reader`, writing models/<file>
-    unless told), link it under `key` into the dice model beside it (`link_entry`) and
-    measure that model again (its reading of the linked kinds changes with it)."""
+def reader_main(argv: list[str] | None, recipe: Recipe) -> int:
+    """`python -m <recipe.module>`: train a patch reader alone (models/<file> unless told), link
+    it into the dice model beside it and measure that model again (its reading of the linked
+    kinds changes with it)."""
     args = argv if argv is not None else sys.argv[1:]
-    doc = sys.modules[build_reader.__module__].__doc__  # the reader's own module
-    p = argparse.ArgumentParser(prog=f"python -m {module}", description=doc)
-    p.add_argument("--minutes", type=float, default=defaults.minutes)
-    p.add_argument("--patches", type=int, default=defaults.patches)
+    p = argparse.ArgumentParser(prog=f"python -m {recipe.module}", description=recipe.description)
+    p.add_argument("--minutes", type=float, default=recipe.defaults.minutes)
+    p.add_argument("--patches", type=int, default=recipe.defaults.patches)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--out", type=Path, default=REPO / "models" / file)
+    p.add_argument("--out", type=Path, default=REPO / "models" / recipe.file)
     p.add_argument("--dice", type=Path, default=REPO / "models" / "dice.onnx",
                    help="the dice model to link the reader into and measure again (it must be "
                    "in the same folder as --out)")
@@ -226,9 +238,10 @@ def reader_main(
     def log(msg: str) -> None:
         print(f"[{(time.monotonic() - t0) / 60:5.1f} min] {msg}", flush=True)
 
-    config = replace(defaults, minutes=opts.minutes, patches=opts.patches, seed=opts.seed,
+    config = replace(recipe.defaults, minutes=opts.minutes, patches=opts.patches, seed=opts.seed,
                      bf16=bf16_is_fast())
-    build_reader(opts.out, config, opts.workers, log, f"python -m {module} " + " ".join(args))
+    command = f"python -m {recipe.module} " + " ".join(args)
+    build_reader(recipe, opts.out, config, opts.workers, log, command)
     if not opts.dice.is_file() or opts.dice.parent.resolve() != opts.out.parent.resolve():
         log(f"not linked: a dice model links a patch reader in its own folder ({opts.dice})")
         return 0
@@ -236,17 +249,20 @@ def reader_main(
 
     card_path = opts.dice.with_suffix(".json")
     card = json.loads(card_path.read_text())
-    card[key] = link_entry(opts.out)
+    card[recipe.key] = recipe.link(opts.out)
     card_path.write_text(json.dumps(card, indent=1) + "\n")
     value = remeasure(opts.dice)["accuracy"]["real_held_out"]["all"]["value"]
     log(f"{opts.dice} linked and measured again: held-out real value {value:.2%}")
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    return reader_main(argv, "vision.train.numerals", FILE, NumeralConfig(), build, "numerals",
-                       link)
+RECIPE = Recipe(
+    name="numeral", module="vision.train.numerals", description=__doc__ or "", file=FILE,
+    key="numerals", defaults=NumeralConfig(), texts=len(TEXTS), patch_size=PATCH_SIZE,
+    patches_version=PATCHES_VERSION, patches=patches, write_card=write_card, measure=measure,
+    link=link,
+)
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(reader_main(None, RECIPE))
