@@ -43,7 +43,7 @@ WIDEN_BELOW = 0.6
 WIDER = 1.15
 # Crops this likely (or more) to be of a kind a patch reader reads are read by it too; the
 # others are not worth its time (four turns of each crop's middle).
-NUMERALS_FROM = 0.01
+READ_FROM = 0.01
 # The card's keys that may link a patch reader, and what each reader is called.
 LINKED = {"numerals": "numeral reader", "pips": "pip reader"}
 # A reader that can stand aside says the kind too where it reads its own faces at least this
@@ -246,14 +246,15 @@ class Classifier:
         its probability plus its "other" times the dice model's (postprocess reads both like
         logits)."""
         likely = softmax(outputs["kind"])[:, link.kind_columns].sum(axis=1)
-        rows = np.flatnonzero(likely >= NUMERALS_FROM)
+        rows = np.flatnonzero(likely >= READ_FROM)
         if not len(rows):
             return
         p = link.reader.probabilities([crops[i] for i in rows])
         if link.other is not None:
             read = 1.0 - p[:, link.other]
             sure = read >= SAYS_KIND_FROM
-            self._kind_from(link, rows[sure], read[sure], outputs)
+            if sure.any():
+                self._kind_from(link, rows[sure], read[sure], outputs)
         outputs["value"] = outputs["value"].copy()
         for labels, texts in link.columns:
             own = softmax(outputs["value"][np.ix_(rows, labels)])

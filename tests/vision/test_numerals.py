@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from model_copies import model_with_card, without_readers
 
-from vision.classify import DEFAULT_MODEL, NUMERALS_FROM, Classifier
+from vision.classify import DEFAULT_MODEL, READ_FROM, Classifier
 from vision.crops import CROP_MARGIN
 from vision.errors import ModelError
 from vision.model_file import softmax
@@ -105,12 +105,12 @@ def test_classifier_takes_linked_kinds_values_from_the_reader(
     crops = [render_crop(rng, 96, kind, None).image for kind in ("d20", "d6", "d20", "d8")]
     looked, own = clf.look(crops), alone.look(crops)
     wanted = softmax(own["kind"])[:, [clf.kinds.index(k) for k in linked]].sum(1)
-    assert (wanted >= NUMERALS_FROM).any() and (wanted < NUMERALS_FROM).any()
+    assert (wanted >= READ_FROM).any() and (wanted < READ_FROM).any()
     probs = reader.probabilities(crops)
     for kind in clf.kinds:
         cols = [j for j, lab in enumerate(clf.value_labels) if lab.split(":")[0] == kind]
         for i in range(len(crops)):
-            if kind in linked and wanted[i] >= NUMERALS_FROM:
+            if kind in linked and wanted[i] >= READ_FROM:
                 faces = [face_text(kind, int(clf.value_labels[j].split(":")[1])) for j in cols]
                 mine = np.log(probs[i, [TEXTS.index(f) for f in faces]])
                 want = mine + weight * np.log(softmax(own["value"][i, cols]))
