@@ -44,9 +44,9 @@ from vision.train.train import TrainConfig, bf16_is_fast, train
 # 3.2.0: the same network; renders v4 (TrueType numerals), bands of replicated edge in training
 MODEL_VERSION = "3.2.0"
 # The dice model's training budget. `make model` must finish within the hour on this 2-core
-# machine: besides these minutes it draws 48,000 renders (~5 min), crops the real photos, trains
-# the numeral reader (~8 min) and the pip reader (~9 min: 2.4 drawing, 6 training) and measures
-# the models. From a fresh clone, venv and installs included, it took 52:10 with 36 minutes here
+# machine: besides these minutes it trains the numeral reader (7.0 min in the run below) and the
+# pip reader (8.6 min: 2.3 drawing, 6 training), draws 48,000 renders and crops the real photos
+# (3.3 min) and measures the models (0.6 min). From a fresh clone, venv and installs included, it took 52:10 with 36 minutes here
 # before the pip reader; the shipped dice model 3.2.0 trained 40 minutes (held-out real values
 # 93.5%; a 36-minute run 91.7%), so the pip reader's nine minutes come out of the dice model's.
 # With 35 and the pip reader it took 54:59 on a fast day (that dice model: held-out real 91.6%).
