@@ -75,3 +75,43 @@ def test_build_reader_trains_exports_measures_and_writes_the_card(tmp_path: Path
     assert json.loads((tmp_path / "pips.json").read_text()) == card
     assert lines[0] == "32 pip patches ready"
     assert lines[-1] == 'pip reader: {"texts_read": 7}'
+
+
+class _Reader:
+    """Stands in for a pip reader: reads each crop as the text its first pixel names."""
+
+    texts = TEXTS
+
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        return np.eye(len(TEXTS))[[int(c[0, 0, 0]) for c in crops]]
+
+    def read_patches(self, patches: np.ndarray) -> np.ndarray:
+        return self.probabilities(list(patches))
+
+
+def test_measure_scores_pipped_photos_and_standing_aside(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pipped photos (skovy's): value right and share read 'other'; the rest: share 'other'."""
+    from vision.train import evaluate
+    from vision.train.dataset import Arrays
+    from vision.train.realdata import Photo
+
+    other = TEXTS.index(OTHER)
+    shown = [  # (sequence, value, text read)
+        ("skovy", 3, TEXTS.index("3")), ("skovy", 5, TEXTS.index("6")),
+        ("skovy", 2, other), ("skovy", 1, TEXTS.index("1")),
+        ("d6_color", 4, other), ("d20_top", 17, TEXTS.index("1")), ("d8_top", 2, other),
+    ]
+    photos = [Photo(Path("x.jpg"), "d6", v, seq, "", True) for seq, v, _ in shown]
+    crops = np.zeros((len(shown), 8, 8, 3), np.uint8)
+    crops[:, 0, 0, 0] = [t for *_, t in shown]
+    none = np.zeros(len(shown), int)
+    monkeypatch.setattr(evaluate, "held_out_crops",
+                        lambda size, workers: (photos, Arrays(crops, none, none, none)))
+    patch_texts = np.array([0, 1, other, 2])
+    drawn = np.zeros((4, 8, 8, 3), np.uint8)
+    drawn[:, 0, 0, 0] = [0, 1, other, 5]  # the last one read wrong
+    monkeypatch.setattr(pips, "patches", lambda count, seed, workers: (drawn, patch_texts))
+    got = pips.measure(_Reader())
+    assert got["real_pipped_d6"] == {"n": 4, "value": 0.5, "stood_aside": 0.25}
+    assert got["real_unpipped"] == {"n": 3, "stood_aside": round(2 / 3, 4)}
+    assert got["synthetic_held_out_texts"] == 0.75
