@@ -28,3 +28,9 @@ def without_readers(card: dict) -> None:
     """A card change: link no patch reader (the dice model reads every value alone)."""
     for key in LINKED:
         card.pop(key, None)
+
+
+def linked_file(key: str) -> Path:
+    """The shipped file of the patch reader the shipped dice card links under `key`."""
+    card = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    return DEFAULT_MODEL.parent / card[key]["file"]

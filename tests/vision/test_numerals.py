@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from model_copies import model_with_card, without_readers
+from model_copies import linked_file, model_with_card, without_readers
 
 from vision.classify import DEFAULT_MODEL, READ_FROM, Classifier
 from vision.crops import CROP_MARGIN
@@ -17,9 +17,7 @@ from vision.train.labels import FACE_VALUES, face_text
 from vision.train.numeral_patches import TEXTS, numeral_patch
 from vision.train.render import render_crop
 
-NUMERALS = DEFAULT_MODEL.parent / json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())[
-    "numerals"
-]["file"]
+NUMERALS = linked_file("numerals")
 
 
 @pytest.fixture(scope="module")

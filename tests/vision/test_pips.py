@@ -1,23 +1,20 @@
 """The pip reader: its patches, the shipped model on rendered faces, and how the classifier takes
 a d6's value (and, where it reads pips, its kind) from it."""
 
-import json
 from pathlib import Path
 
 import numpy as np
 import pytest
-from model_copies import model_with_card, without_readers
+from model_copies import linked_file, model_with_card, without_readers
 
-from vision.classify import DEFAULT_MODEL, READ_FROM, SAYS_KIND_FROM, Classifier
+from vision.classify import READ_FROM, SAYS_KIND_FROM, Classifier
 from vision.errors import ModelError
 from vision.model_file import softmax
 from vision.numerals import NumeralReader
 from vision.train.pip_patches import OTHER, OTHER_SHARE, PIP_SHARE, TEXTS, _patch_chunk, pip_patch
 from vision.train.render import GLYPH, pip_glyph, render_crop
 
-PIPS = DEFAULT_MODEL.parent / json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())[
-    "pips"
-]["file"]
+PIPS = linked_file("pips")
 
 
 @pytest.fixture(scope="module")
