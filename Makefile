@@ -30,11 +30,13 @@ run: setup
 test: setup tools
 	$(PY) -m pytest
 
-# Reproduces models/*.onnx from scratch (needs the `train` extra: CPU torch).
+# Reproduces models/*.onnx from scratch (needs the `train` extra: CPU torch), within the hour
+# counted from STARTED (when make began, before the venv and installs).
+STARTED := $(shell date +%s)
 # TABLE_PHOTOS="dir ...": also train on tables' own dice photos (`rollscribe photos DIR`).
 model: setup
 	$(PY) -m pip install --quiet -e '.[train,dev]'
-	$(PY) -m vision.train $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
+	$(PY) -m vision.train --started $(STARTED) $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
 
 bench: setup
 	$(PY) -m bench
