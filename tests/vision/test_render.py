@@ -1,5 +1,7 @@
 """The synthetic renderer: dice geometry, the face shown for a value, crops and tray scenes."""
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -10,6 +12,7 @@ from vision.train.render import (
     FONTS,
     TRUETYPE,
     DieSpec,
+    DieStyle,
     glyph,
     render_crop,
     render_die,
@@ -65,6 +68,28 @@ def test_tetrahedral_d4_shows_its_value_at_the_top_vertex(value: int) -> None:
     assert int(np.argmax(heights)) + 1 == value  # vertex i carries value i + 1
     bottom = int(np.argmin([(pose @ body.normal(f))[2] for f in range(4)]))
     assert value - 1 not in body.faces[bottom]
+
+
+@pytest.mark.parametrize("edge_read", [False, True])
+def test_d4_numerals_stand_clear_of_each_other_and_of_their_face_edges(edge_read: bool) -> None:
+    """Each of a face's three numerals by its own vertex (or, edge-read, along the edge facing
+    it), and at the largest size drawn none overlaps another or runs over an edge (a numeral's
+    inscribed circle, half-size in radius, is the part that must stay clear)."""
+    body = solid("d4")
+    style = DieStyle(FONTS[0], 2, max(render.GLYPH_SCALES), False, edge_read, "underline")
+    for face in range(4):
+        corners = {v: body.vertices[v] for v in body.faces[face]}
+        marks = render.decals(body, face, style)
+        assert len(marks) == 3
+        for (centre, _, half, _), vtx in zip(marks, corners, strict=True):
+            near = min(corners, key=lambda v: np.linalg.norm(corners[v] - centre))
+            assert (near == vtx) != edge_read  # edge-read: nearest the two other vertices
+            for a, b in itertools.combinations(corners.values(), 2):
+                edge = b - a
+                foot = a + np.clip(np.dot(centre - a, edge) / np.dot(edge, edge), 0, 1) * edge
+                assert np.linalg.norm(centre - foot) >= half
+        for (c1, _, h1, _), (c2, _, h2, _) in itertools.combinations(marks, 2):
+            assert np.linalg.norm(c1 - c2) >= h1 + h2
 
 
 @pytest.mark.parametrize("font", [FONTS[0], TRUETYPE[0]])

@@ -23,7 +23,9 @@ from vision.train.geometry import Solid, cross3, solid
 from vision.train.labels import FACE_VALUES, KINDS, face_text
 from vision.train.materials import background, die_material, smooth_noise
 
-RENDER_VERSION = 4  # part of the crop caches' names: bump when renders change
+# numerals drawn this many times their usual size, at random (real dice vary)
+GLYPH_SCALES = (0.8, 1.15)
+RENDER_VERSION = 5  # part of the crop caches' names: bump when renders change
 SUPERSAMPLE = 2
 GLYPH = 64  # side of the square canvas a numeral or pip pattern is drawn on
 GLYPH_HEIGHT = 0.62  # a numeral's height on that canvas (unless a long one fills its width)
@@ -119,7 +121,7 @@ def random_style(rng: np.random.Generator) -> DieStyle:
         ),
         # the real photos' numerals are mostly thin strokes (about an eighth of their height)
         thickness=int(rng.choice([1, 2, 3, 4], p=[0.35, 0.35, 0.2, 0.1])),
-        glyph_scale=float(rng.uniform(0.8, 1.15)),
+        glyph_scale=float(rng.uniform(*GLYPH_SCALES)),
         pips=bool(rng.random() < 0.5),
         edge_read=bool(rng.random() < 0.35),
         six_nine_mark=str(rng.choice(["underline", "dot", "bar"], p=[0.6, 0.3, 0.1])),
@@ -259,6 +261,20 @@ def camera_pose(spec: DieSpec) -> np.ndarray:
     return axis_rotation(2, spec.view_roll) @ axis_rotation(0, np.radians(spec.tilt))
 
 
+# Where a tetrahedral d4's numerals sit on a face, in the face's inradius r (its centre is 2r from
+# each vertex and r from each edge), so that at the largest glyph_scale each stays clear of its
+# face's edges and of the face's two other numerals. By a vertex: half-size D4_VERTEX_GLYPH r
+# (about a quarter of the edge long, as on the real top-vertex dice of shared/datasets seen
+# face-on), D4_VERTEX_AT of the way from the centre to the vertex. Along an edge (edge-read):
+# three numerals must share the middle of the face, so they are smaller, as on real edge-read dice
+# (about a seventh of the edge), D4_EDGE_AT r from the centre towards their edge. Renders v4 drew
+# the edge-read ones as large as the others, overlapping in the face's middle.
+D4_VERTEX_GLYPH = 0.5
+D4_VERTEX_AT = 0.42
+D4_EDGE_GLYPH = 0.38
+D4_EDGE_AT = 0.54
+
+
 @lru_cache(maxsize=256)
 def face_inradius(kind: str, face: int) -> float:
     """Distance from a face's centroid to its nearest edge."""
@@ -287,11 +303,11 @@ def decals(
             towards = body.vertices[vtx] - c
             up = towards / np.linalg.norm(towards)
             if style.edge_read:
-                centre = c - 0.45 * r * up
+                centre, half = c - D4_EDGE_AT * r * up, D4_EDGE_GLYPH * r
             else:
-                centre = c + 0.42 * np.linalg.norm(towards) * up
+                centre, half = c + D4_VERTEX_AT * np.linalg.norm(towards) * up, D4_VERTEX_GLYPH * r
             mask = glyph(str(vtx + 1), style.font, style.thickness, style.six_nine_mark)
-            out.append((centre, up, 0.55 * r * style.glyph_scale, mask))
+            out.append((centre, up, half * style.glyph_scale, mask))
         return out
     value = body.face_values[face]
     if value == 0:  # barrel d4 end caps carry no number
