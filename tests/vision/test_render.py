@@ -84,10 +84,7 @@ def test_d4_numerals_stand_clear_of_each_other_and_of_their_face_edges(edge_read
         for (centre, _, half, _), vtx in zip(marks, corners, strict=True):
             near = min(corners, key=lambda v: np.linalg.norm(corners[v] - centre))
             assert (near == vtx) != edge_read  # edge-read: nearest the two other vertices
-            for a, b in itertools.combinations(corners.values(), 2):
-                edge = b - a
-                foot = a + np.clip(np.dot(centre - a, edge) / np.dot(edge, edge), 0, 1) * edge
-                assert np.linalg.norm(centre - foot) >= half
+            assert render.edge_distance(centre, np.array(list(corners.values()))) >= half
         for (c1, _, h1, _), (c2, _, h2, _) in itertools.combinations(marks, 2):
             assert np.linalg.norm(c1 - c2) >= h1 + h2
 

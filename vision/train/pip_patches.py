@@ -37,7 +37,9 @@ OTHER_KINDS_SHARE = 0.65
 # Reader 1.0.0, which saw only the renders' own light blur, took 16 of 120 rendered dice of other
 # kinds for pips in the lighting bench's out-of-focus tray (blurred numerals look like pips).
 BLURRED_SHARE = 0.25
-PATCHES_VERSION = 3  # part of the patch caches' names: bump when the patches change
+# part of the patch caches' names: bump when the patches change. 4: pip sizes and spreads drawn
+# exactly, no longer rounded to hundredths (under a hundredth of a pip's radius; reader 1.0.0 had 3)
+PATCHES_VERSION = 4
 
 
 def pip_patch(rng: np.random.Generator, text: str, size: int = PATCH_SIZE) -> np.ndarray:

@@ -210,7 +210,7 @@ def fit_glyph(box: np.ndarray) -> np.ndarray:
     return out
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=16)  # the dice model's renders draw only the usual six patterns
 def pip_glyph(value: int, size: float = 1.0, spread: float = 1.0) -> np.ndarray:
     """The pip pattern of a d6 face on a GLYPH x GLYPH float mask, pips `size` times the usual
     radius and `spread` times the usual distance from the middle."""
@@ -280,12 +280,16 @@ def face_inradius(kind: str, face: int) -> float:
     """Distance from a face's centroid to its nearest edge."""
     body = solid(kind)
     pts = body.vertices[list(body.faces[face])]
-    c = pts.mean(axis=0)
+    return edge_distance(pts.mean(axis=0), pts)
+
+
+def edge_distance(point: np.ndarray, corners: np.ndarray) -> float:
+    """Distance from a point on a face to the nearest of its edges (`corners` in order)."""
     best = np.inf
-    for a, b in zip(pts, np.roll(pts, -1, axis=0), strict=True):
+    for a, b in zip(corners, np.roll(corners, -1, axis=0), strict=True):
         e = b - a
-        t = np.clip(np.dot(c - a, e) / np.dot(e, e), 0, 1)
-        best = min(best, float(np.linalg.norm(c - (a + t * e))))
+        t = np.clip(np.dot(point - a, e) / np.dot(e, e), 0, 1)
+        best = min(best, float(np.linalg.norm(point - (a + t * e))))
     return best
 
 
@@ -313,7 +317,7 @@ def decals(
     if value == 0:  # barrel d4 end caps carry no number
         return []
     if kind == "d6" and style.pips:
-        pips = pip_glyph(value, round(style.pip_size, 2), round(style.pip_spread, 2))
+        pips = pip_glyph(value, style.pip_size, style.pip_spread)
         return [(c, body.face_up[face], 0.95 * r, pips)]
     text = face_text(kind if kind != "d4-barrel" else "d4", value)
     size = r * style.glyph_scale * (1.25 if kind in ("d10", "d%") else 1.0)
