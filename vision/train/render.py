@@ -263,12 +263,14 @@ def camera_pose(spec: DieSpec) -> np.ndarray:
 
 # Where a tetrahedral d4's numerals sit on a face, in the face's inradius r (its centre is 2r from
 # each vertex and r from each edge), so that at the largest glyph_scale each stays clear of its
-# face's edges and of the face's two other numerals. By a vertex: half-size D4_VERTEX_GLYPH r
-# (about a quarter of the edge long, as on the real top-vertex dice of shared/datasets seen
-# face-on), D4_VERTEX_AT of the way from the centre to the vertex. Along an edge (edge-read):
-# three numerals must share the middle of the face, so they are smaller, as on real edge-read dice
-# (about a seventh of the edge), D4_EDGE_AT r from the centre towards their edge. Renders v4 drew
-# the edge-read ones as large as the others, overlapping in the face's middle.
+# face's edges and of the face's two other numerals. By a vertex: half-size D4_VERTEX_GLYPH r,
+# D4_VERTEX_AT of the way from the centre to the vertex. Along an edge (edge-read): three numerals
+# share the middle of the face, so they are smaller, half-size D4_EDGE_GLYPH r, D4_EDGE_AT r from
+# the centre towards their edge. With GLYPH_HEIGHT that draws numerals 0.18 and 0.14 of the edge
+# tall (times glyph_scale); photos in shared/datasets, judged by eye, show about 0.23-0.25
+# (top-vertex dice) and 0.14-0.2 (edge-read): the vertex numerals cannot grow much more and stay
+# clear of the edges. Renders v4 drew the edge-read ones as large as the others (0.20 of the edge,
+# 0.45 r from the centre), overlapping in the face's middle.
 D4_VERTEX_GLYPH = 0.5
 D4_VERTEX_AT = 0.42
 D4_EDGE_GLYPH = 0.38
