@@ -89,6 +89,42 @@ def test_d4_numerals_stand_clear_of_each_other_and_of_their_face_edges(edge_read
             assert np.linalg.norm(c1 - c2) >= h1 + h2
 
 
+def test_some_tetrahedral_d4s_are_seen_from_the_side_and_other_dice_from_above() -> None:
+    """A share of tetrahedral d4s is drawn OBLIQUE_D4_DEG off vertical, as d4s are photographed;
+    barrel d4s and the other kinds keep the camera within MAX_TILT_DEG."""
+    rng = np.random.default_rng(0)
+    specs = [render.random_spec(rng, kind) for kind in KINDS for _ in range(300)]
+    tetra = [s.tilt for s in specs if s.kind == "d4"]
+    others = [s.tilt for s in specs if s.kind != "d4"]
+    low, high = render.OBLIQUE_D4_DEG
+    side = np.mean([t >= low for t in tetra])
+    assert abs(side - render.OBLIQUE_D4_SHARE) < 0.1
+    assert max(tetra) <= high and max(tetra) > render.MAX_TILT_DEG
+    assert max(others) <= render.MAX_TILT_DEG
+    assert np.mean([t >= low for t in others]) < 0.15
+    assert all(low <= s.tilt <= high for s in specs if s.level)
+    assert abs(np.mean([s.level for s in specs if s.kind == "d4"]) - render.OBLIQUE_D4_SHARE) < 0.1
+    assert not any(s.level for s in specs if s.kind != "d4")
+
+
+def test_a_d4_seen_from_the_side_has_its_apex_at_the_top_of_the_image() -> None:
+    """Level views keep the photo's up: the top vertex projects above the die's middle (image
+    rows grow downwards, render_die draws camera +y upwards)."""
+    body = solid("d4")
+    rng = np.random.default_rng(1)
+    specs = [s for s in (render.random_spec(rng, "d4") for _ in range(200)) if s.level]
+    assert len(specs) > 50
+    for spec in specs:
+        world = world_pose(body, spec)
+        apex = body.vertices[int(np.argmax([(world @ v)[2] for v in body.vertices]))]
+        seen = render.camera_pose(spec) @ world
+        up = (seen @ apex)[:2] - np.mean([(seen @ v)[:2] for v in body.vertices], axis=0)
+        turned = np.degrees(np.arccos(up[1] / np.linalg.norm(up)))
+        assert turned < 3.5 * render.LEVEL_ROLL_DEG  # upright, give or take its roll
+    crops = [render_crop(rng, 48, "d4") for _ in range(40)]
+    assert any(c.level for c in crops) and not all(c.level for c in crops)
+
+
 @pytest.mark.parametrize("font", [FONTS[0], TRUETYPE[0]])
 def test_six_and_nine_differ_even_when_turned_upside_down(font: int | str) -> None:
     for mark in ("underline", "dot", "bar"):

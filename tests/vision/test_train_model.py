@@ -39,6 +39,21 @@ def test_augment_resamples_to_the_input_size_in_range() -> None:
     assert float(x.min()) >= 0 and float(x.max()) <= 255
 
 
+def test_level_crops_keep_their_top_up_and_the_others_turn_all_ways() -> None:
+    """A crop bright above and dark below stays so when it is level (turned by LEVEL_TURN at
+    most); the same crops not level end up with their bright half anywhere."""
+    gen = torch.Generator().manual_seed(1)
+    images = torch.zeros((64, 96, 96, 3), dtype=torch.uint8)
+    images[:, :48] = 255
+    level = torch.arange(64) % 2 == 0
+    x = augment(images, gen, level).mean(dim=1)
+    top_minus_bottom = x[:, : INPUT_SIZE // 3].mean(dim=(1, 2)) - x[:, -INPUT_SIZE // 3 :].mean(
+        dim=(1, 2)
+    )
+    assert bool((top_minus_bottom[level] > 100).all())
+    assert bool((top_minus_bottom[~level] < 0).sum() > 8)
+
+
 def test_camera_noise_comes_from_a_fixed_bank_a_field_a_crop() -> None:
     """Every run draws the same bank; each crop of a flat grey batch gets its own field, so
     crops differ from each other, and the same generator seed gives the same jitter."""
@@ -125,6 +140,7 @@ def test_a_short_run_learns_and_hands_back_a_plain_float_model(bf16: bool) -> No
         rng.integers(0, len(KINDS), n),
         rng.integers(0, len(VALUE_LABELS), n),
         np.zeros(n, np.int64),
+        np.arange(n) % 3 == 0,
     )
     start = DiceNet()
     before = start.embed.weight.detach().clone()

@@ -15,6 +15,7 @@ from vision.train.realdata import (
     load_table_photos,
     locate_die,
     real_crop,
+    seen_level,
     varied,
 )
 from vision.train.render import DieSpec, paste, render_die
@@ -97,6 +98,17 @@ def test_only_runs_showing_many_values_count_as_varied() -> None:
     same_note_other_sequence = Photo(Path("x.jpg"), "d8", 5, "other", "rolled", True)
     flags = varied([*turntable, *rerolled, same_note_other_sequence])
     assert flags.tolist() == [False] * 6 + [True] * 4 + [False]
+
+
+def test_only_the_shared_photos_d4s_are_kept_level_in_training() -> None:
+    """Side views by a level camera keep their up (the d4's upright numeral is its value); the
+    other kinds turn freely, and a table's own photos are taken from above."""
+    def photo(kind: str, sequence: str) -> Photo:
+        return Photo(Path("x.jpg"), kind, 1, sequence, "", True)
+
+    assert seen_level(photo("d4", "d4_wood"))
+    assert not seen_level(photo("d20", "d20_wood"))
+    assert not seen_level(photo("d4", "table:kitchen:game-1"))
 
 
 def _table_folder(folder: Path, rows: list[str]) -> Path:

@@ -46,7 +46,9 @@ from vision.train.train import TrainConfig, bf16_is_fast, train
 # 3.3.0: the same network; renders v5 (edge-read d4 numerals no longer overlap). Not shipped yet:
 #        models/ still holds 3.2.0 (a 40-minute run of this recipe read held-out real values
 #        93.42% and the other camera's d6 75.5% / 66.9%, against 3.2.0's 93.50% and 90.7% / 78.8%)
-MODEL_VERSION = "3.3.0"
+# 3.4.0: the same network; renders v6 (half the d4s seen from the side by a level camera, those
+#        crops and the real d4 photos kept upright in training)
+MODEL_VERSION = "3.4.0"
 # The dice model's training budget. `make model` must finish within the hour on this 2-core
 # machine: besides these minutes it trains the numeral reader (7.0 min in the run below) and the
 # pip reader (8.6 min: 2.3 drawing, 6 training), draws 48,000 renders and crops the real photos

@@ -16,7 +16,7 @@ from typing import TypeVar
 import numpy as np
 
 from vision.train.labels import KINDS, VALUE_LABELS, value_label
-from vision.train.realdata import REPO, Photo, real_crop
+from vision.train.realdata import REPO, Photo, real_crop, seen_level
 from vision.train.render import RENDER_VERSION, render_crop
 
 CACHE_SIZE = 96  # crops are cached larger than the model input so augmentation can resample
@@ -28,12 +28,14 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Arrays:
-    """Crops (N, S, S, 3) uint8 BGR with kind, value and state label indices."""
+    """Crops (N, S, S, 3) uint8 BGR with kind, value and state label indices, and which crops
+    show a die as a level camera sees it from the side (training turns those only a little)."""
 
     images: np.ndarray
     kinds: np.ndarray
     values: np.ndarray
     states: np.ndarray
+    level: np.ndarray
 
     def __len__(self) -> int:
         return len(self.images)
@@ -57,14 +59,14 @@ def _render_chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
     seed, count, size = args
     rng = np.random.default_rng(seed)
     images = np.empty((count, size, size, 3), np.uint8)
-    labels = np.empty((count, 3), np.int64)
+    labels = np.empty((count, 4), np.int64)
     kinds = KINDS
     for i in range(count):
         r = rng.random()
         state = "flat" if r < 0.88 else ("cocked" if r < 0.94 else "empty")
         crop = render_crop(rng, size, kinds[(seed + i) % len(kinds)], None, state)
         images[i] = crop.image
-        labels[i] = _labels(crop.kind, crop.value, state)
+        labels[i] = (*_labels(crop.kind, crop.value, state), crop.level)
     return images, labels
 
 
@@ -108,12 +110,13 @@ def synthetic(count: int, seed: int, workers: int = 2, size: int = CACHE_SIZE) -
     cache = artifacts_dir() / f"synthetic-v{RENDER_VERSION}-{count}-{seed}-{size}.npz"
     if cache.exists():
         data = np.load(cache)
-        return Arrays(data["images"], data["kinds"], data["values"], data["states"])
+        return Arrays(*(data[f] for f in Arrays.__annotations__))
     parts = render_chunks(_render_chunk, count, seed, size, workers)
     images = np.concatenate([p[0] for p in parts])
     labels = np.concatenate([p[1] for p in parts])
-    np.savez(cache, images=images, kinds=labels[:, 0], values=labels[:, 1], states=labels[:, 2])
-    return Arrays(images, labels[:, 0], labels[:, 1], labels[:, 2])
+    data = Arrays(images, labels[:, 0], labels[:, 1], labels[:, 2], labels[:, 3].astype(bool))
+    np.savez(cache, **{f: getattr(data, f) for f in Arrays.__annotations__})
+    return data
 
 
 def _crop_photo(args: tuple[Photo, int]) -> np.ndarray:
@@ -123,19 +126,21 @@ def _crop_photo(args: tuple[Photo, int]) -> np.ndarray:
 
 def real(photos: list[Photo], name: str, workers: int = 2, size: int = CACHE_SIZE) -> Arrays:
     """Crops of real photos (cached under `name` and a digest of the photos and their labels:
-    a table's photo folder grows, and a count alone would find a stale cache), labelled flat."""
+    a table's photo folder grows, and a count alone would find a stale cache), labelled flat;
+    level as realdata.seen_level says."""
+    level = np.array([seen_level(p) for p in photos], bool)
     digest = hashlib.sha1()
     for p in photos:
         digest.update(f"{p.path}|{p.kind}|{p.value}\n".encode())
     cache = artifacts_dir() / f"real-{name}-{len(photos)}-{digest.hexdigest()[:10]}-{size}.npz"
     if cache.exists():
         data = np.load(cache)
-        return Arrays(data["images"], data["kinds"], data["values"], data["states"])
+        return Arrays(data["images"], data["kinds"], data["values"], data["states"], level)
     with get_context("spawn").Pool(workers) as pool:
         images = np.stack(pool.map(_crop_photo, [(p, size) for p in photos], chunksize=64))
     labels = np.array([_labels(p.kind, p.value, "flat") for p in photos], np.int64)
     np.savez(cache, images=images, kinds=labels[:, 0], values=labels[:, 1], states=labels[:, 2])
-    return Arrays(images, labels[:, 0], labels[:, 1], labels[:, 2])
+    return Arrays(images, labels[:, 0], labels[:, 1], labels[:, 2], level)
 
 
 def concat(*parts: Arrays) -> Arrays:

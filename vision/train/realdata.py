@@ -110,6 +110,13 @@ def is_table(photo: Photo) -> bool:
     return photo.sequence.startswith(f"{TABLE}:")
 
 
+def seen_level(photo: Photo) -> bool:
+    """Whether training keeps this photo's crop about upright: the shared photos' d4s, taken
+    from the side by a level camera, where the numeral standing upright is the value (a table's
+    own photos are taken from above, at any turn)."""
+    return photo.kind == "d4" and not is_table(photo)
+
+
 def is_held_out(photo: Photo) -> bool:
     """Held-out photos never enter training (skovy's webcam crops test another camera)."""
     if is_table(photo):

@@ -25,7 +25,7 @@ from vision.train.materials import background, die_material, smooth_noise
 
 # numerals drawn this many times their usual size, at random (real dice vary)
 GLYPH_SCALES = (0.8, 1.15)
-RENDER_VERSION = 5  # part of the crop caches' names: bump when renders change
+RENDER_VERSION = 6  # part of the crop caches' names: bump when renders change
 SUPERSAMPLE = 2
 GLYPH = 64  # side of the square canvas a numeral or pip pattern is drawn on
 GLYPH_HEIGHT = 0.62  # a numeral's height on that canvas (unless a long one fills its width)
@@ -62,6 +62,19 @@ TRUETYPE = tuple(
 )
 TRUETYPE_SHARE = 0.5  # of dice drawn with a TrueType face
 MAX_TILT_DEG = 45.0
+# A tetrahedral d4 seen from straight above shows its three faces squashed to a third (each leans
+# 70.5 degrees from the table), so its numerals are barely legible; photos of d4s are taken from
+# the side, where one or two faces turn towards the camera. The shared photos' d4s are all such
+# views, and a model that had seen d4s only up to MAX_TILT_DEG (mostly within 20 degrees) read
+# renders of them at 60-63% up to 20 degrees but 44% at 40, 30% at 50 and 25% at 60 (model 3.2.0,
+# 200 renders each). So this share of d4s is drawn from the side, OBLIQUE_D4_DEG degrees off, by
+# a camera held level (turned at most LEVEL_ROLL_DEG about its axis, so the apex is up), as
+# photos are taken: seen from the side, one face may fill the view, and then only the photo's up
+# tells its apex from its two other corners (the numeral standing upright is the value, for
+# either style of d4). Training does not turn these crops over the full circle (Crop.level).
+OBLIQUE_D4_SHARE = 0.5
+OBLIQUE_D4_DEG = (30.0, 65.0)
+LEVEL_ROLL_DEG = 10.0
 PIPS = {
     1: [(0, 0)],
     2: [(-1, -1), (1, 1)],
@@ -109,6 +122,7 @@ class DieSpec:
     tilt: float
     view_roll: float
     cocked: float = 0.0  # degrees the die leans on a neighbour or the wall (0 = flat)
+    level: bool = False  # a photo from the side by a camera held level: the die's top is up
 
 
 def random_style(rng: np.random.Generator) -> DieStyle:
@@ -421,7 +435,8 @@ def random_spec(
     diameter: float = 60.0,
     cocked: float = 0.0,
 ) -> DieSpec:
-    """A random pose (full 360 degree spin, camera tilt up to MAX_TILT_DEG) for a die."""
+    """A random pose (full 360 degree spin, camera tilt up to MAX_TILT_DEG, or for some
+    tetrahedral d4s OBLIQUE_D4_DEG) for a die."""
     if kind is None:
         kind = str(rng.choice(KINDS))
     if kind == "d4" and rng.random() < 0.2:
@@ -429,15 +444,22 @@ def random_spec(
     values = FACE_VALUES["d4" if kind == "d4-barrel" else kind]
     if value is None:
         value = int(rng.choice(values))
-    tilt = float(min(MAX_TILT_DEG, abs(rng.normal(0, 18))))
+    level = kind == "d4" and rng.random() < OBLIQUE_D4_SHARE
+    if level:  # camera_pose's roll of pi puts the die's top at the top of the image
+        tilt = float(rng.uniform(*OBLIQUE_D4_DEG))
+        roll = float(np.pi + np.radians(rng.normal(0, LEVEL_ROLL_DEG)))
+    else:
+        tilt = float(min(MAX_TILT_DEG, abs(rng.normal(0, 18))))
+        roll = float(rng.uniform(0, 2 * np.pi))
     return DieSpec(
         kind,
         value,
         diameter,
         float(rng.uniform(0, 2 * np.pi)),
         tilt,
-        float(rng.uniform(0, 2 * np.pi)),
+        roll,
         cocked,
+        level,
     )
 
 
@@ -520,6 +542,7 @@ class Crop:
     kind: str
     value: int
     state: str  # "flat" (readable), "cocked" (leaning, no face up) or "empty" (no die)
+    level: bool = False  # seen from the side by a level camera: not to be turned in training
 
 
 def render_crop(
@@ -572,7 +595,7 @@ def render_crop(
     if box[2] - box[0] < 4 or box[3] - box[1] < 4:
         box = (x0, y0, x1, y1)
     crop = square_crop(image, box, size)
-    return Crop(crop, main_sprite.kind, main_sprite.value, state)
+    return Crop(crop, main_sprite.kind, main_sprite.value, state, main.level and state != "empty")
 
 
 def render_photo(

@@ -101,8 +101,16 @@ def edge_bands(x: torch.Tensor, gen: torch.Generator, share: float) -> torch.Ten
     return x
 
 
-def augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
-    """uint8 (B, S, S, 3) crops -> float (B, 3, INPUT_SIZE, INPUT_SIZE) randomly transformed."""
+# Crops of dice seen from the side by a level camera (Arrays.level) are turned at most this much
+# either way instead of over the full circle: their up tells the d4's apex (render.LEVEL_ROLL_DEG).
+LEVEL_TURN = math.radians(15.0)
+
+
+def augment(
+    images: torch.Tensor, gen: torch.Generator, level: torch.Tensor | None = None
+) -> torch.Tensor:
+    """uint8 (B, S, S, 3) crops -> float (B, 3, INPUT_SIZE, INPUT_SIZE) randomly transformed;
+    the `level` ones (a bool mask) turned by LEVEL_TURN at most."""
     b = images.shape[0]
     x = images.permute(0, 3, 1, 2).float()
 
@@ -110,6 +118,8 @@ def augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
         return lo + (hi - lo) * torch.rand(*(shape or (b,)), generator=gen)
 
     angle = u(0, 2 * math.pi)
+    if level is not None:
+        angle = torch.where(level, u(-LEVEL_TURN, LEVEL_TURN), angle)
     zoom = 1.0 / u(0.87, 1.22)  # up to 1.22x closer: the real photos' dice fill more of a crop
     shift = u(-0.06, 0.06, b, 2)
     cos, sin = torch.cos(angle) * zoom, torch.sin(angle) * zoom
@@ -244,9 +254,10 @@ def train(
         kinds = torch.from_numpy(np.concatenate([a.kinds[i] for a, i in parts]))
         values = torch.from_numpy(np.concatenate([a.values[i] for a, i in parts]))
         states = torch.from_numpy(np.concatenate([a.states[i] for a, i in parts]))
+        level = torch.from_numpy(np.concatenate([a.level[i] for a, i in parts]))
         value_weights = torch.ones(len(values))
         value_weights[n_syn:] = torch.from_numpy(real_value_w[idx_r])
-        x = augment(imgs, gen).contiguous(memory_format=torch.channels_last)
+        x = augment(imgs, gen, level).contiguous(memory_format=torch.channels_last)
         for group in opt.param_groups:
             group["lr"] = learning_rate(config.lr, step, progress)
         with torch.autocast("cpu", torch.bfloat16, enabled=config.bf16):
