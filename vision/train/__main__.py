@@ -47,7 +47,9 @@ from vision.train.train import TrainConfig, bf16_is_fast, train
 #        models/ still holds 3.2.0 (a 40-minute run of this recipe read held-out real values
 #        93.42% and the other camera's d6 75.5% / 66.9%, against 3.2.0's 93.50% and 90.7% / 78.8%)
 # 3.4.0: the same network; renders v6 (half the d4s seen from the side by a level camera, those
-#        crops and the real d4 photos kept upright in training)
+#        crops and the real d4 photos kept upright in training). Not shipped yet: two 40-minute
+#        runs read held-out real values 95.25% / 94.99% (d4 74.6% / 71.3%) but the other camera's
+#        d6 75.5% / 70.9% (through `rollscribe read` 64.9%), against 3.2.0's 78.8% (73.5%)
 MODEL_VERSION = "3.4.0"
 # The dice model's training budget. `make model` must finish within the hour on this 2-core
 # machine: besides these minutes it trains the numeral reader (7.0 min in the run below) and the
