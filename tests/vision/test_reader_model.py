@@ -190,10 +190,10 @@ def test_a_taught_custom_die_is_read_by_its_face(reader: DiceReader) -> None:
     assert custom.read_frame(frame, expect=["d20"]).dice[0].die == "d20"
 
 
-@pytest.mark.parametrize(("seed", "kind"), [(1, "d6"), (0, "d8"), (2, "d6"), (1, "d8"), (2, "d8")])
+@pytest.mark.parametrize(("seed", "kind"), [(1, "d6"), (0, "d8"), (2, "d6"), (3, "d8"), (6, "d8")])
 def test_a_close_up_photo_of_one_die_reads_as_that_one_die(seed: int, kind: str) -> None:
     """A die photographed close (a render the size of the photo: these seeds' numerals or pips
-    are boxed as several dice by the tray detector; seed 2's d8 has two numerals read as dice
+    are boxed as several dice by the tray detector; seed 6's d8 has two numerals read as dice
     with confidence over SURE_PIECE) is one die boxed by its outline; a tray photo in the same
     photo mode still reads every die."""
     photo = render_crop(np.random.default_rng(seed), 480, kind).image
@@ -209,7 +209,7 @@ def test_a_close_up_photo_of_one_die_reads_as_that_one_die(seed: int, kind: str)
     assert len(reader.read_frame(load_image(tray)).dice) >= len(truth()[tray.name]) - 1
 
 
-@pytest.mark.parametrize("seed", [24, 67, 169])
+@pytest.mark.parametrize("seed", [24, 18, 169])
 def test_a_die_whose_marks_the_detector_boxes_as_dice_reads_as_one_die(seed: int) -> None:
     """One die alone on a busy table, a third of the photo across (these seeds: a d10, a d% and
     a d6 whose numerals or pips and facets the tray detector boxes as 6 to 8 crowded, doubtful dice)
