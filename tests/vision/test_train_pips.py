@@ -106,7 +106,7 @@ def test_measure_scores_pipped_photos_and_standing_aside(monkeypatch: pytest.Mon
     crops[:, 0, 0, 0] = [t for *_, t in shown]
     none = np.zeros(len(shown), int)
     monkeypatch.setattr(evaluate, "held_out_crops",
-                        lambda size, workers: (photos, Arrays(crops, none, none, none, none == 1)))
+                        lambda size, workers: (photos, Arrays(crops, none, none, none, none.astype(bool))))
     patch_texts = np.array([0, 1, other, 2])
     drawn = np.zeros((4, 8, 8, 3), np.uint8)
     drawn[:, 0, 0, 0] = [0, 1, other, 5]  # the last one read wrong

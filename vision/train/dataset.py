@@ -55,7 +55,7 @@ def _labels(kind: str, value: int, state: str) -> tuple[int, int, int]:
 
 
 def _render_chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Render one seeded chunk: images and (kind, value, state) rows."""
+    """Render one seeded chunk: images and (kind, value, state, level) rows."""
     seed, count, size = args
     rng = np.random.default_rng(seed)
     images = np.empty((count, size, size, 3), np.uint8)
