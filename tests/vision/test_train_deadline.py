@@ -23,6 +23,12 @@ def test_a_late_run_is_cut_to_end_by_the_deadline_with_time_to_measure() -> None
     assert 30.0 + minutes + AFTER_TRAINING == pytest.approx(DEADLINE)
 
 
+def test_the_training_that_follows_is_kept_back_too() -> None:
+    minutes = training_minutes(35.0, DEADLINE, elapsed=20.0, after=10.0)
+    assert minutes == pytest.approx(DEADLINE - 20.0 - AFTER_TRAINING - 10.0)
+    assert training_minutes(35.0, DEADLINE, elapsed=5.0, after=10.0) == 35.0
+
+
 def test_a_run_already_past_its_deadline_still_trains_a_minute() -> None:
     assert training_minutes(35.0, DEADLINE, elapsed=DEADLINE + 5) == 1.0
 

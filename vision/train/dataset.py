@@ -40,6 +40,14 @@ class Arrays:
     def __len__(self) -> int:
         return len(self.images)
 
+    def take(self, keep: np.ndarray) -> Arrays:
+        """The rows `keep` selects (a bool mask or indices), every column alike."""
+        return Arrays(*(getattr(self, f)[keep] for f in Arrays.__annotations__))
+
+    def of_kinds(self, kinds: tuple[str, ...]) -> np.ndarray:
+        """Which rows show a die of one of `kinds` (empty crops, of no kind, never do)."""
+        return np.isin(self.kinds, [KINDS.index(k) for k in kinds])
+
 
 def artifacts_dir() -> Path:
     """Where caches and checkpoints go (gitignored)."""

@@ -15,11 +15,12 @@ DEADLINE = 58.0
 AFTER_TRAINING = 2.0
 
 
-def training_minutes(wanted: float, deadline: float, elapsed: float) -> float:
+def training_minutes(wanted: float, deadline: float, elapsed: float, after: float = 0.0) -> float:
     """The dice model's budget: `wanted` minutes, or what is left before the run's deadline
-    (minutes after its start, `elapsed` gone) once AFTER_TRAINING is kept back; 0 = no deadline.
+    (minutes after its start, `elapsed` gone) once AFTER_TRAINING and the `after` minutes of
+    training that follow it (the kind expert's) are kept back; 0 = no deadline.
     At least a minute (or `wanted`, if less), so a run that is already late still writes a model
     (its card tells how little it trained)."""
     if deadline <= 0:
         return wanted
-    return min(wanted, max(1.0, deadline - elapsed - AFTER_TRAINING))
+    return min(wanted, max(1.0, deadline - elapsed - AFTER_TRAINING - after))
