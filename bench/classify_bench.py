@@ -1,6 +1,6 @@
 """Classifier figures: model size, load time, and milliseconds per batch of crops (1, 10, 25 dice),
-and each linked patch reader's share (the numeral reader on 10 d20 crops, the pip reader on 10
-d6 crops).
+each linked patch reader's share (the numeral reader on 10 d20 crops, the pip reader on 10 d6
+crops) and each kind expert's (the d4 expert on 10 d4 crops).
 
 Medians of several runs with the shipped model, printed, never asserted. The issue's budget for a
 whole 1280x960 frame with 10 dice is 40 ms end to end; the classifier's share is the 10-crop line
@@ -45,6 +45,16 @@ def main() -> None:
             f"patch reader {reader.model_path.name} "
             f"({reader.model_path.stat().st_size / 1e6:.2f} MB): 10 {link.kinds[0]} crops, four "
             f"turns each, {ms:.2f} ms median of 30 (only crops likely of {kinds} are read by it)"
+        )
+    for expert in classifier.experts:
+        model, kind = expert.model, classifier.kinds[expert.kind_columns[0]]
+        dice = [render_crop(rng, classifier.input_size, kind).image for _ in range(10)]
+        model.look(dice)  # warm-up
+        ms = median_ms(lambda m=model, d=dice: m.look(d), 30)
+        print(
+            f"kind expert {model.model_path.name} ({model.model_path.stat().st_size / 1e6:.2f} "
+            f"MB): 10 {kind} crops, second look included, {ms:.2f} ms median of 30 (only crops "
+            f"likely of {kind} are read by it)"
         )
 
 

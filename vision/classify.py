@@ -5,7 +5,9 @@ Classifier serves any number of frames and threads. The card (models/<name>.json
 names the labels and input, and its sha256 must match the file: a truncated or swapped model is
 refused with a ModelError instead of giving silent nonsense. A card may link patch readers
 (vision.numerals) that read the value of some kinds from the middle of the same crops: the
-numeral reader (d20) and the pip reader (d6), which stands aside where it sees no pips.
+numeral reader (d20) and the pip reader (d6), which stands aside where it sees no pips. It may
+also name kind experts: dice models of the same labels, trained on one kind's crops alone (the
+d4 expert), whose value reading of that kind replaces this model's.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ WIDER = 1.15
 READ_FROM = 0.01
 # The card's keys that may link a patch reader, and what each reader is called.
 LINKED = {"numerals": "numeral reader", "pips": "pip reader"}
+# The card's key that lists its kind experts ({"file": ..., "kinds": [...]} each).
+EXPERTS = "experts"
 # A reader that can stand aside says the kind too where it reads its own faces at least this
 # likely (pips only on a d6). Even odds, set before measuring: with the pip reader's first run,
 # another camera's pipped d6s were read of the right kind 81.5% -> 90.7%, the held-out numbered
@@ -82,6 +86,19 @@ class FaceReading:
 
 
 @dataclass(frozen=True)
+class KindExpert:
+    """A dice model trained on some kinds alone, as a dice model's card links it: for crops
+    likely (READ_FROM) of those kinds, their value is read by both models, probabilities averaged.
+    Averaging rather than taking the expert's alone: on held-out real d4 photos (model 3.2.0 with
+    the first expert runs) both read the same values right, but the sure readings were right
+    97.6% of the time instead of 91.7% (the dice model alone: 83.2%)."""
+
+    model: Classifier
+    kind_columns: np.ndarray  # its kinds' columns in the kind output
+    value_columns: tuple[np.ndarray, ...]  # per kind, its values' columns in both value outputs
+
+
+@dataclass(frozen=True)
 class ReaderLink:
     """A patch reader (numerals or pips) as a dice model's card links it."""
 
@@ -111,7 +128,10 @@ def widened(box: Sequence[float], factor: float) -> tuple[float, float, float, f
 class Classifier:
     """The ONNX dice classifier: give it square crops, get FaceReadings."""
 
-    def __init__(self, model_path: Path | str | None = None, threads: int = 2) -> None:
+    def __init__(
+        self, model_path: Path | str | None = None, threads: int = 2, linked: bool = True
+    ) -> None:
+        """Load the model and, when `linked`, the readers and experts its card names."""
         self.model_path = Path(model_path) if model_path else DEFAULT_MODEL
         self.card = load_card(self.model_path)
         try:
@@ -134,8 +154,23 @@ class Classifier:
             for k in self.kinds
         }
         self.links = tuple(
-            link for key in LINKED if (link := self._link(key, threads)) is not None
+            link for key in LINKED if linked and (link := self._link(key, threads)) is not None
         )
+        self.experts = tuple(
+            self._expert(entry, threads) for entry in (self.card.get(EXPERTS, []) if linked else [])
+        )
+
+    def _expert(self, entry: dict, threads: int) -> KindExpert:
+        """The kind expert a card entry names (its file beside this one, the kinds it reads)."""
+        try:
+            model = Classifier(self.model_path.parent / entry["file"], threads, linked=False)
+            kinds = [self.kinds.index(k) for k in entry["kinds"]]
+            if model.value_labels != self.value_labels:
+                raise ValueError("its values are not this model's")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelError(f"kind expert of {self.model_path} is unusable: {exc!r}") from exc
+        values = tuple(self._kind_values[self.kinds[k]] for k in kinds)
+        return KindExpert(model, np.array(kinds), values)
 
     def _link(self, key: str, threads: int) -> ReaderLink | None:
         """The patch reader the card names under `key` (its file beside this one, the kinds it
@@ -208,6 +243,8 @@ class Classifier:
         """
         outputs = self._model_look(crops)
         if len(crops):
+            for expert in self.experts:
+                self._ask(expert, crops, outputs)
             for link in self.links:
                 self._read_with(link, crops, outputs)
         return outputs
@@ -237,6 +274,22 @@ class Classifier:
             mean = (p[doubtful] + views.sum(axis=0)) / 4.0
             outputs[key] = outputs[key].copy()
             outputs[key][doubtful] = np.log(np.maximum(mean, 1e-12))
+
+    def _ask(
+        self, expert: KindExpert, crops: Sequence[np.ndarray], outputs: dict[str, np.ndarray]
+    ) -> None:
+        """For the crops likely of the expert's kinds, the value of each of its kinds becomes the
+        log of the mean of both models' probabilities (postprocess reads it like logits)."""
+        likely = softmax(outputs["kind"])[:, expert.kind_columns].sum(axis=1)
+        rows = np.flatnonzero(likely >= READ_FROM)
+        if not len(rows):
+            return
+        theirs = expert.model._model_look([crops[i] for i in rows])["value"]
+        outputs["value"] = outputs["value"].copy()
+        for columns in expert.value_columns:
+            cells = np.ix_(rows, columns)
+            mean = (softmax(outputs["value"][cells]) + softmax(theirs[:, columns])) / 2.0
+            outputs["value"][cells] = np.log(np.maximum(mean, 1e-12))
 
     def _read_with(
         self, link: ReaderLink, crops: Sequence[np.ndarray], outputs: dict[str, np.ndarray]

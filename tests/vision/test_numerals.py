@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from model_copies import linked_file, model_with_card, without_readers
+from model_copies import linked_file, model_with_card, only_reader, without_readers
 
 from vision.classify import DEFAULT_MODEL, READ_FROM, Classifier
 from vision.crops import CROP_MARGIN
@@ -92,7 +92,7 @@ def test_classifier_takes_linked_kinds_values_from_the_reader(
 ) -> None:
     """For crops likely enough of a linked kind, its values are the reader's log-probabilities
     plus the card's own_weight times the dice model's; every other value is the model's own."""
-    clf = Classifier(model_with_card(tmp_path / "numerals", lambda card: card.pop("pips", None)))
+    clf = Classifier(model_with_card(tmp_path / "numerals", only_reader("numerals")))
     alone = Classifier(model_with_card(tmp_path / "alone", without_readers))
     (link,) = clf.links
     assert link.reader.model_path.name == NUMERALS.name and not alone.links

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from model_copies import linked_file, model_with_card, without_readers
+from model_copies import linked_file, model_with_card, only_reader, without_readers
 
 from vision.classify import READ_FROM, SAYS_KIND_FROM, Classifier
 from vision.errors import ModelError
@@ -63,7 +63,7 @@ def test_classifier_mixes_the_pip_reading_with_its_own(tmp_path: Path, reader: N
     """For crops likely enough of a d6: value = P(pips v) + P(other) x the dice model's P(v);
     where pips are read at least SAYS_KIND_FROM likely, the kind is that much d6. Every other
     output is the dice model's own."""
-    clf = Classifier(model_with_card(tmp_path / "pips", lambda card: card.pop("numerals")))
+    clf = Classifier(model_with_card(tmp_path / "pips", only_reader("pips")))
     alone = Classifier(model_with_card(tmp_path / "alone", without_readers))
     (link,) = clf.links
     assert link.kinds == ("d6",) and link.other == TEXTS.index(OTHER)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from vision.classify import LINKED
+from vision.classify import EXPERTS, LINKED
 
 # A kind is trusted when the held-out real photos of it the model was sure of were right at least
 # this often, over at least TRUSTED_MIN_SURE photos; every reading of another kind with real
@@ -51,11 +51,13 @@ def update_accuracy(model_path: Path, accuracy: dict) -> dict:
 
 def reader_cards(card: dict, folder: Path) -> dict[str, dict]:
     """The cards of the patch readers a dice model's card links (their files in `folder`,
-    beside the dice model), by the card's key ("numerals", "pips")."""
+    beside the dice model), by the card's key ("numerals", "pips"), and of its kind experts, by
+    their file's name."""
+    files = {key: card[key]["file"] for key in LINKED if card.get(key)}
+    files.update({entry["file"]: entry["file"] for entry in card.get(EXPERTS, [])})
     return {
-        key: json.loads((folder / card[key]["file"]).with_suffix(".json").read_text())
-        for key in LINKED
-        if card.get(key)
+        key: json.loads((folder / file).with_suffix(".json").read_text())
+        for key, file in files.items()
     }
 
 
@@ -87,10 +89,31 @@ def _pips_line(linked: dict, pips: dict) -> str:
     )
 
 
+def _expert_line(linked: dict, expert: dict) -> str:
+    train = expert["training"]
+    real = ", ".join(
+        f"{k} {r['value']:.1%}" for k, r in expert["accuracy"]["real_held_out"].items()
+        if k != "all"
+    )
+    return (
+        f"- values of {', '.join(linked['kinds'])}: read by the kind expert {linked['file']} "
+        f"(version {expert['version']}, {expert['size_bytes'] / 1e6:.2f} MB, float16 weights), "
+        f"{train['trained_on_from']} trained {train['minutes']} min more on those kinds alone "
+        f"({train['synthetic_crops']} renders + {train['real_crops']} real photo crops); alone, "
+        f"on the held-out real photos of its kinds: {real}"
+    )
+
+
 def _reader_lines(card: dict, readers: dict[str, dict]) -> list[str]:
-    """The README's lines on the patch readers the card links, from those readers' own cards."""
+    """The README's lines on the patch readers and kind experts the card links, from their own
+    cards."""
     lines = {"numerals": _numerals_line, "pips": _pips_line}
-    return [lines[key](card[key], readers[key]) for key in LINKED if card.get(key) and key in readers]
+    out = [lines[key](card[key], readers[key]) for key in LINKED if card.get(key) and key in readers]
+    return out + [
+        _expert_line(entry, readers[entry["file"]])
+        for entry in card.get(EXPERTS, [])
+        if entry["file"] in readers
+    ]
 
 
 def write_readme(card: dict, path: Path, readers: dict[str, dict] | None = None) -> None:

@@ -1,0 +1,55 @@
+"""The d4 expert's training step: what it trains on, what it writes (needs the train extra)."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from vision.classify import Classifier
+from vision.train import expert
+from vision.train.dataset import Arrays
+from vision.train.labels import KINDS, VALUE_LABELS
+from vision.train.model import DiceNet
+
+
+def crops(kinds: list[str]) -> Arrays:
+    n = len(kinds)
+    return Arrays(
+        images=np.random.default_rng(n).integers(0, 256, (n, 96, 96, 3), dtype=np.uint8),
+        kinds=np.array([KINDS.index(k) for k in kinds]),
+        values=np.array([VALUE_LABELS.index(f"{k}:1") for k in kinds]),
+        states=np.zeros(n, np.int64),
+        level=np.zeros(n, bool),
+    )
+
+
+def test_the_expert_trains_on_its_kinds_alone_and_writes_a_halved_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: dict[str, int] = {}
+    real_train = expert.train
+
+    def train(synthetic: Arrays, real: Arrays, *args: object) -> tuple:
+        seen["kinds"] = {KINDS[k] for k in np.concatenate([synthetic.kinds, real.kinds])}
+        seen["counts"] = (len(synthetic), len(real))
+        return real_train(synthetic, real, *args)
+
+    monkeypatch.setattr(expert, "train", train)
+    monkeypatch.setattr(expert, "measure_expert", lambda path: {"measured": path.name})
+    synthetic = crops(["d4", "d6", "d4", "d20", "d4"])
+    real = crops(["d8", "d4", "d6"])
+    config = expert.expert_config(0.01, seed=0, bf16=False, threads=1)
+    torch.manual_seed(0)
+    entry = expert.build_expert(
+        DiceNet(), synthetic, real, np.zeros(3, bool), np.zeros(3, bool), config, tmp_path,
+        print, "a test", "fresh weights",
+    )
+    assert seen == {"kinds": {"d4"}, "counts": (3, 1)}
+    assert entry == {"file": expert.FILE, "kinds": ["d4"]}
+    model = Classifier(tmp_path / expert.FILE, linked=False)
+    assert model.card["accuracy"] == {"measured": expert.FILE}
+    assert model.card["training"]["trained_on_from"] == "fresh weights"
+    assert (tmp_path / expert.FILE).stat().st_size < 2.0e6  # float16: half of DiceNet's 3.5 MB
+    assert len(model.classify([synthetic.images[0]])) == 1
