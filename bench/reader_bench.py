@@ -208,9 +208,12 @@ def end_to_end() -> None:
         print(f"end to end: {DEFAULT_MODEL} not built yet (make model), skipped")
         return
     reader = DiceReader()
-    files = [DEFAULT_MODEL] + [link.reader.model_path for link in reader.classifier.links]
+    clf = reader.classifier
+    files = [DEFAULT_MODEL, *(link.reader.model_path for link in clf.links),
+             *(expert.model.model_path for expert in clf.experts)]
     sizes = " + ".join(f"{f.name} {f.stat().st_size / 1e6:.2f} MB" for f in files)
-    print(f"model files: {sizes} (goal < 10)")
+    total_mb = sum(f.stat().st_size for f in files) / 1e6
+    print(f"model files: {sizes} = {total_mb:.2f} MB (goal < 10)")
     image, dice = render_tray(10, seed=777)
     while len(dice) < 10:  # the renderer drops dice that do not fit; ask again
         image, dice = render_tray(10, seed=777 + len(dice) * 13)

@@ -79,15 +79,17 @@ def test_model_loaded_once_per_run(monkeypatch: pytest.MonkeyPatch, capsys) -> N
     loads = []
     real = vision.classify.Classifier
 
-    def counting(*args, **kwargs):
-        loads.append(1)
-        return real(*args, **kwargs)
+    def counting(model_path=None, *args, **kwargs):
+        loads.append(Path(model_path or vision.classify.DEFAULT_MODEL).name)
+        return real(model_path, *args, **kwargs)
 
     monkeypatch.setattr(vision.classify, "Classifier", counting)
     images = [str(p) for p in sample_frames()]
     assert main(["read", "--json", *images, *images]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 2 * len(images)
-    assert loads == [1]
+    # the dice model once, and once each the kind experts its card links
+    card = json.loads(vision.classify.DEFAULT_MODEL.with_suffix(".json").read_text())
+    assert loads == ["dice.onnx", *(e["file"] for e in card.get("experts", []))]
 
 
 def _held_out_photos(per_kind: int) -> list[tuple[Path, str, int]]:

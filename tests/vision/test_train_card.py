@@ -79,7 +79,8 @@ def test_the_readme_names_the_readers_the_card_links(tmp_path) -> None:
     readme = tmp_path / "README.md"
     write_readme(card, readme, readers)
     text = readme.read_text()
-    assert set(readers) == {"numerals", "pips"}, "the shipped dice model links both readers"
+    (expert,) = card["experts"]
+    assert set(readers) == {"numerals", "pips", expert["file"]}, "both readers and the d4 expert"
     d20 = readers["numerals"]["accuracy"]["real_held_out"]["d20"]["value"]
     kinds = ", ".join(card["numerals"]["kinds"])
     assert f"- values of {kinds}: read by the numeral reader {card['numerals']['file']}" in text
@@ -87,6 +88,9 @@ def test_the_readme_names_the_readers_the_card_links(tmp_path) -> None:
     pipped = readers["pips"]["accuracy"]["real_pipped_d6"]
     assert f"- pips of d6: read by the pip reader {card['pips']['file']}" in text
     assert f"value right {pipped['value']:.1%}" in text
+    d4 = readers[expert["file"]]["accuracy"]["real_held_out"]["d4"]["value"]
+    assert f"- values of d4: read by the kind expert {expert['file']}" in text
+    assert f"kinds: d4 {d4:.1%}" in text
     card.pop("numerals")
     write_readme(card, readme, readers)
     text = readme.read_text()
