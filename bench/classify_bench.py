@@ -9,6 +9,9 @@ whole 1280x960 frame with 10 dice is 40 ms end to end; the classifier's share is
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import numpy as np
 
 from bench.timing import median_ms
@@ -37,26 +40,32 @@ def main() -> None:
             f"model call without the second look at doubtful crops: {once:.2f} ms)"
         )
     for link in classifier.links:
-        reader, kinds = link.reader, ", ".join(link.kinds)
-        dice = [render_crop(rng, classifier.input_size, link.kinds[0]).image for _ in range(10)]
-        reader.probabilities(dice)  # warm-up
-        ms = median_ms(lambda r=reader, d=dice: r.probabilities(d), 30)
-        print(
-            f"patch reader {reader.model_path.name} "
-            f"({reader.model_path.stat().st_size / 1e6:.2f} MB): 10 {link.kinds[0]} crops, four "
-            f"turns each, {ms:.2f} ms median of 30 (only crops likely of {kinds} are read by it)"
-        )
+        _ten_crops(rng, classifier.input_size, link.kinds, link.reader.probabilities,
+                   link.reader.model_path, "patch reader", "four turns each")
     for expert in classifier.experts:
-        model, kind = expert.model, classifier.kinds[expert.kind_columns[0]]
-        dice = [render_crop(rng, classifier.input_size, kind).image for _ in range(10)]
-        model.look(dice)  # warm-up
-        ms = median_ms(lambda m=model, d=dice: m.look(d), 30)
-        print(
-            f"kind expert {model.model_path.name} ({model.model_path.stat().st_size / 1e6:.2f} "
-            f"MB): 10 {kind} crops, second look included, {ms:.2f} ms median of 30 (only crops "
-            f"likely of {kind} are read by it)"
-        )
+        kinds = tuple(classifier.kinds[k] for k in expert.kind_columns)
+        _ten_crops(rng, classifier.input_size, kinds, expert.model.look,
+                   expert.model.model_path, "kind expert", "second look included")
 
+
+def _ten_crops(
+    rng: np.random.Generator,
+    size: int,
+    kinds: tuple[str, ...],
+    read: Callable[[list[np.ndarray]], object],
+    model: Path,
+    what: str,
+    how: str,
+) -> None:
+    """Print how long a linked model takes over 10 rendered crops (of the dice model's `size`)
+    of the first kind it reads."""
+    dice = [render_crop(rng, size, kinds[0]).image for _ in range(10)]
+    read(dice)  # warm-up
+    ms = median_ms(lambda: read(dice), 30)
+    print(
+        f"{what} {model.name} ({model.stat().st_size / 1e6:.2f} MB): 10 {kinds[0]} crops, {how}, "
+        f"{ms:.2f} ms median of 30 (only crops likely of {', '.join(kinds)} are read by it)"
+    )
 
 if __name__ == "__main__":
     main()
