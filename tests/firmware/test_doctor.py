@@ -61,6 +61,9 @@ def test_a_healthy_box_passes(
     for key in ("numerals", "pips"):
         kinds = ", ".join(card[key]["kinds"])
         assert f"; {kinds} values read by {card[key]['file']} (version " in model_line
+    for entry in card.get("experts", []):
+        kinds = ", ".join(entry["kinds"])
+        assert f"; {kinds} values also read by the expert {entry['file']} (version " in model_line
 
 
 def test_camera_problems_are_named(tmp_path: Path, tray_frames: Path) -> None:
