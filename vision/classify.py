@@ -153,12 +153,12 @@ class Classifier:
             )
             for k in self.kinds
         }
-        self.links = tuple(
-            link for key in LINKED if linked and (link := self._link(key, threads)) is not None
-        )
-        self.experts = tuple(
-            self._expert(entry, threads) for entry in (self.card.get(EXPERTS, []) if linked else [])
-        )
+        self.links: tuple[ReaderLink, ...] = ()
+        self.experts: tuple[KindExpert, ...] = ()
+        if linked:
+            links = (self._link(key, threads) for key in LINKED)
+            self.links = tuple(link for link in links if link is not None)
+            self.experts = tuple(self._expert(e, threads) for e in self.card.get(EXPERTS, []))
 
     def _expert(self, entry: dict, threads: int) -> KindExpert:
         """The kind expert a card entry names (its file beside this one, the kinds it reads)."""

@@ -40,7 +40,7 @@ def test_the_expert_trains_on_its_kinds_alone_and_writes_a_halved_model(
     monkeypatch.setattr(expert, "measure_expert", lambda path: {"measured": path.name})
     synthetic = crops(["d4", "d6", "d4", "d20", "d4"])
     real = crops(["d8", "d4", "d6"])
-    config = expert.expert_config(0.01, seed=0, bf16=False, threads=1)
+    config = expert.ExpertConfig(minutes=0.01, seed=0, bf16=False, threads=1)
     torch.manual_seed(0)
     entry = expert.build_expert(
         DiceNet(), synthetic, real, np.zeros(3, bool), np.zeros(3, bool), config, tmp_path,
@@ -53,3 +53,14 @@ def test_the_expert_trains_on_its_kinds_alone_and_writes_a_halved_model(
     assert model.card["training"]["trained_on_from"] == "fresh weights"
     assert (tmp_path / expert.FILE).stat().st_size < 2.0e6  # float16: half of DiceNet's 3.5 MB
     assert len(model.classify([synthetic.images[0]])) == 1
+
+
+def test_expert_only_without_dice_weights_is_refused_before_any_work(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from vision.train.__main__ import parse_args
+
+    with pytest.raises(SystemExit):
+        parse_args(["--expert-only"])
+    assert "--expert-only needs --init" in capsys.readouterr().err
+    assert parse_args(["--expert-only", "--init", "w.pt"]).init == Path("w.pt")

@@ -13,7 +13,6 @@ card of --out, measured again.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Callable
@@ -26,7 +25,7 @@ import torch
 
 from vision.classify import EXPERTS, Classifier
 from vision.train import dataset, expert, numerals, pips
-from vision.train.card import reader_cards, write_readme
+from vision.train.card import reader_cards, update_card, write_readme
 from vision.train.deadline import DEADLINE, training_minutes
 from vision.train.evaluate import measure, remeasure
 from vision.train.export import export_onnx, write_card
@@ -149,7 +148,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="a table's own dice photos (`rollscribe photos DIR`), trained on and measured on "
         "(one game in five held out); may be given again for more tables",
     )
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.expert_only and args.init is None:
+        p.error("--expert-only needs --init: the dice model's weights")
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -192,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
         init = DiceNet()
         init.load_state_dict(torch.load(args.init))
     table = np.array([is_table(p) for p in train_photos], bool)
-    expert_config = expert.expert_config(args.expert_minutes, args.seed, bf16, args.threads)
+    expert_config = replace(expert.ExpertConfig(), minutes=args.expert_minutes, seed=args.seed,
+                            bf16=bf16, threads=args.threads)
 
     def train_expert(dice: DiceNet, source: str) -> dict:
         entry = expert.build_expert(dice, syn_train, real_train, varied(train_photos), table,
@@ -200,16 +203,12 @@ def main(argv: list[str] | None = None) -> int:
         return {EXPERTS: [entry]}
 
     if args.expert_only:
-        if init is None:
-            raise SystemExit("--expert-only needs --init: the dice model's weights")
-        card_path = args.out.with_suffix(".json")
-        card = json.loads(card_path.read_text())
-        card.update(train_expert(init, f"the dice weights {args.init}"))
-        card_path.write_text(json.dumps(card, indent=1) + "\n")
+        assert init is not None  # parse_args saw to it
+        update_card(args.out, train_expert(init, f"the dice weights {args.init}"))
         report(remeasure(args.out, args.table_photos)["accuracy"], log)
         return 0
 
-    expert_minutes = args.expert_minutes if args.expert_minutes > 0 else 0.0
+    expert_minutes = max(args.expert_minutes, 0.0)
     minutes = training_minutes(
         args.minutes, args.deadline, (time.time() - started) / 60, expert_minutes
     )

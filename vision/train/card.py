@@ -40,11 +40,12 @@ def table_gate(
     return {**shared, **{k: table[k] for k in mine}}, mine
 
 
-def update_accuracy(model_path: Path, accuracy: dict) -> dict:
-    """Replace the accuracy recorded in a model's card; returns the new card."""
+def update_card(model_path: Path, changes: dict) -> dict:
+    """Replace some of a model's card's keys (its accuracy, the experts it links); returns the
+    new card."""
     card_path = model_path.with_suffix(".json")
     card = json.loads(card_path.read_text())
-    card["accuracy"] = accuracy
+    card.update(changes)
     card_path.write_text(json.dumps(card, indent=1) + "\n")
     return card
 

@@ -24,7 +24,7 @@ from vision.train.card import (
     always_check,
     reader_cards,
     table_gate,
-    update_accuracy,
+    update_card,
     write_readme,
 )
 from vision.train.dataset import STATES, Arrays
@@ -192,7 +192,8 @@ def run_lines(photos: list[Photo], readings: list[FaceReading]) -> list[str]:
 
 def remeasure(model_path: Path, table_photos: Sequence[Path] = ()) -> dict:
     """Measure a model again and rewrite its card's accuracy and models/README.md."""
-    card = update_accuracy(model_path, measure(Classifier(model_path), table_photos=table_photos))
+    accuracy = measure(Classifier(model_path), table_photos=table_photos)
+    card = update_card(model_path, {"accuracy": accuracy})
     write_readme(card, model_path.parent / "README.md", reader_cards(card, model_path.parent))
     return card
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -101,8 +101,3 @@ def measure_expert(path: Path) -> dict:
         if p.kind in KINDS_READ and p.sequence != "skovy" and not is_table(p)
     ]
     return {"real_held_out": accuracy_by_kind(expert, crops, shared)}
-
-
-def expert_config(minutes: float, seed: int, bf16: bool, threads: int) -> ExpertConfig:
-    """The recipe's config with a run's own budget, seed and arithmetic."""
-    return replace(ExpertConfig(), minutes=minutes, seed=seed, bf16=bf16, threads=threads)

@@ -114,4 +114,3 @@ def halve_weights(path: Path, min_size: int = 1024) -> None:
     graph.node.extend(nodes)
     onnx.checker.check_model(model)
     onnx.save(model, str(path))
-
