@@ -98,7 +98,8 @@ def _expert_line(linked: dict, expert: dict) -> str:
     )
     return (
         f"- values of {', '.join(linked['kinds'])}: read by the kind expert {linked['file']} "
-        f"(version {expert['version']}, {expert['size_bytes'] / 1e6:.2f} MB, float16 weights), "
+        f"(version {expert['version']}, {expert['size_bytes'] / 1e6:.2f} MB, weights "
+        f"{train['weights']}), "
         f"{train['trained_on_from']} trained {train['minutes']} min more on those kinds alone "
         f"({train['synthetic_crops']} renders + {train['real_crops']} real photo crops); alone, "
         f"on the held-out real photos of its kinds: {real}"
