@@ -1,7 +1,9 @@
 """The synthetic renderer: dice geometry, the face shown for a value, crops and tray scenes."""
 
 import itertools
+from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -14,6 +16,7 @@ from vision.train.render import (
     DieSpec,
     DieStyle,
     glyph,
+    pip_shadow,
     render_crop,
     render_die,
     render_tray,
@@ -104,6 +107,21 @@ def test_some_tetrahedral_d4s_are_seen_from_the_side_and_other_dice_from_above()
     assert all(s.tilt <= render.MAX_TILT_DEG for s in specs if not s.level)
 
 
+def test_a_tilt_range_draws_every_die_within_it_turned_any_way() -> None:
+    """`tilt_deg` (the pip reader's slanted views) overrides both the usual tilt and the d4's
+    level view: tilts spread over the range, the camera's roll over the full circle."""
+    rng = np.random.default_rng(2)
+    specs = [render.random_spec(rng, kind, tilt_deg=(20.0, 45.0)) for kind in KINDS * 60]
+    tilts = np.array([s.tilt for s in specs])
+    assert tilts.min() >= 20.0 and tilts.max() <= 45.0
+    assert np.mean(tilts > 32.5) == pytest.approx(0.5, abs=0.1)
+    assert not any(s.level for s in specs)
+    rolls = np.array([s.view_roll for s in specs]) % (2 * np.pi)
+    assert np.histogram(rolls, bins=4, range=(0, 2 * np.pi))[0].min() > len(specs) / 8
+    crop = render_crop(rng, 48, "d6", 5, tilt_deg=(40.0, 40.0))
+    assert (crop.kind, crop.value, crop.level) == ("d6", 5, False)
+
+
 def test_a_d4_seen_from_the_side_has_its_apex_at_the_top_of_the_image() -> None:
     """Level views keep the photo's up: the top vertex projects above the die's middle (image
     rows grow downwards, render_die draws camera +y upwards)."""
@@ -164,6 +182,38 @@ def test_render_die_draws_an_opaque_die_of_the_asked_size() -> None:
     assert (sprite.kind, sprite.value) == ("d20", 17)
     _ys, xs = np.nonzero(sprite.alpha > 0.5)
     assert 60 < xs.max() - xs.min() < 90
+
+
+def test_grain_roughens_the_plastic_and_leaves_the_pips_smooth() -> None:
+    """The same die drawn with and without grain (the grain is drawn last, so every other draw
+    matches): the plastic differs by about the grain's spread, the pips' paint not at all."""
+    spec = DieSpec("d6", 5, 90, 0.4, 0.0, 0.0)
+    style = DieStyle(FONTS[0], 2, 0.6, True, False, "dot", pip_size=1.3)
+    smooth = render_die(spec, np.random.default_rng(0), style)  # an opaque plastic
+    grainy = render_die(spec, np.random.default_rng(0), replace(style, grain=30.0))
+    opaque = smooth.alpha > 0.99
+    diff = np.abs(grainy.rgb - smooth.rgb).max(axis=2)[opaque]
+    assert 0.6 * 30 < float(np.median(diff)) * 1.48 < 1.3 * 30  # ~ the std of a normal spread
+    assert 0.08 < float(np.mean(diff < 0.5)) < 0.4  # the five pips, a share of the face
+
+
+def test_a_drilled_pip_is_shaded_on_the_lights_side_and_lit_as_a_crescent_opposite() -> None:
+    """Light from the camera's up (image top) and slanted 45 degrees: the wall on that side
+    shades the pip's upper part, as deep as the pip is drilled; a light from straight above, or
+    a pip not drilled, shades nothing."""
+    ink = np.zeros((60, 60), np.float32)
+    cv2.circle(ink, (30, 30), 10, 1.0, -1)
+    shadow = pip_shadow(ink, np.array((0.0, 1.0, 1.0)) / np.sqrt(2), depth=6.0)
+    shaded, lit = np.nonzero(shadow > 0.5)[0], np.nonzero(ink - shadow > 0.5)[0]
+    assert shaded.min() == 20 and shaded.mean() < 25 and lit.mean() > 32  # rows: image top = 0
+    assert float(shadow.sum()) < float(ink.sum()) and np.all(shadow <= ink)
+    assert not pip_shadow(ink, np.array((0.0, 0.0, 1.0)), depth=6.0).any()
+    assert not pip_shadow(ink, np.array((0.0, 1.0, 1.0)) / np.sqrt(2), depth=0.0).any()
+    spec = DieSpec("d6", 5, 90, 0.4, 0.0, 0.0)
+    style = DieStyle(FONTS[0], 2, 0.6, True, False, "dot", pip_size=1.3)
+    flush = render_die(spec, np.random.default_rng(0), style)
+    drilled = render_die(spec, np.random.default_rng(0), replace(style, pip_depth=1.0))
+    assert float(drilled.rgb.sum()) < float(flush.rgb.sum())  # shaded paint, nothing else
 
 
 def test_render_crop_labels_and_size() -> None:

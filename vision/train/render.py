@@ -27,6 +27,9 @@ from vision.train.materials import background, die_material, smooth_noise
 GLYPH_SCALES = (0.8, 1.15)
 RENDER_VERSION = 6  # part of the crop caches' names: bump when renders change
 SUPERSAMPLE = 2
+# A pip's radius, times its size, in die radii (the die's circumradius is 1): pip_glyph draws it
+# 0.09 of the glyph, which spans 0.95 of a cube face's inradius (1/sqrt 3) each side of the middle.
+PIP_RADIUS = 0.09 * 2 * 0.95 / np.sqrt(3)
 GLYPH = 64  # side of the square canvas a numeral or pip pattern is drawn on
 GLYPH_HEIGHT = 0.62  # a numeral's height on that canvas (unless a long one fills its width)
 FONTS = (
@@ -99,6 +102,12 @@ class DieStyle:
     # the dice model's renders keep 1.0, the pip reader's patches draw them at random)
     pip_size: float = 1.0
     pip_spread: float = 1.0
+    # standard deviation (grey levels) of a sandy grain on the plastic, pixel by pixel as the
+    # camera sees it (the supersampled speckles average out); the dice model's renders keep 0
+    grain: float = 0.0
+    # how deep a d6's pips are drilled, in pip radii: the wall on the light's side shades part of
+    # the paint, so a pip shows as a lit crescent (0: paint flush with the face)
+    pip_depth: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -229,10 +238,23 @@ def pip_glyph(value: int, size: float = 1.0, spread: float = 1.0) -> np.ndarray:
     """The pip pattern of a d6 face on a GLYPH x GLYPH float mask, pips `size` times the usual
     radius and `spread` times the usual distance from the middle."""
     canvas = np.zeros((GLYPH * 4, GLYPH * 4), np.uint8)
-    c, step, r = GLYPH * 2, GLYPH * spread, int(GLYPH * 0.36 * size)
+    c, step, r = GLYPH * 2, GLYPH * spread, int(GLYPH * 0.36 * size)  # PIP_RADIUS, drawn 4x
     for dx, dy in PIPS[value]:
         cv2.circle(canvas, (int(c + dx * step), int(c + dy * step)), r, 255, -1, cv2.LINE_AA)
     return cv2.resize(canvas, (GLYPH, GLYPH), interpolation=cv2.INTER_AREA) / np.float32(255)
+
+
+def pip_shadow(ink: np.ndarray, light: np.ndarray, depth: float) -> np.ndarray:
+    """Where the drilled pips' floor lies in the shadow of their wall: a point of a pip is shaded
+    when the point `depth` times the light's slant towards the light is off the pip (camera
+    coordinates, +y up; image rows grow downwards)."""
+    slant = np.hypot(light[0], light[1]) / max(float(light[2]), 0.2)
+    if slant * depth < 0.5:
+        return np.zeros_like(ink)
+    step = depth * slant * np.array((light[0], -light[1])) / np.hypot(light[0], light[1])
+    move = np.float32([[1, 0, step[0]], [0, 1, step[1]]])
+    towards_light = cv2.warpAffine(ink, move, ink.shape[::-1], flags=cv2.WARP_INVERSE_MAP)
+    return ink * (1 - towards_light)
 
 
 def rotation_between(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -404,6 +426,11 @@ def render_die(spec: DieSpec, rng: np.random.Generator, style: DieStyle | None =
     shade *= curvature(light, side, rng.uniform(0.0, 0.25))
     colour = material.body * shade[..., None]
     ink_rgb = np.float32(material.ink) * shade[..., None] * 1.1
+    if style.pips and kind == "d6" and style.pip_depth > 0:
+        pip_radius = PIP_RADIUS * style.pip_size * radius
+        ink_rgb = ink_rgb * (1 - 0.75 * pip_shadow(ink, light, style.pip_depth * pip_radius))[
+            ..., None
+        ]
     colour = colour * (1 - ink[..., None]) + ink_rgb * ink[..., None]
     colour += 255 * spec_map[..., None]
     opacity = alpha * (material.opacity + (1 - material.opacity) * ink)
@@ -413,6 +440,10 @@ def render_die(spec: DieSpec, rng: np.random.Generator, style: DieStyle | None =
     size = max(2, round(side / ss))
     colour = cv2.resize(np.clip(colour, 0, 255), (size, size), interpolation=cv2.INTER_AREA)
     opacity = cv2.resize(opacity, (size, size), interpolation=cv2.INTER_AREA)
+    if style.grain > 0:  # on the plastic, not its paint
+        plain = 1 - cv2.resize(ink, (size, size), interpolation=cv2.INTER_AREA)
+        grain = rng.normal(0, style.grain, (size, size, 1)) * (1 + rng.normal(0, 0.15, 3))
+        colour = np.clip(colour + grain * plain[..., None], 0, 255)
     label_kind = "d4" if kind == "d4-barrel" else kind
     return Sprite(colour * opacity[..., None], opacity, label_kind, spec.value)
 
@@ -434,9 +465,11 @@ def random_spec(
     value: int | None = None,
     diameter: float = 60.0,
     cocked: float = 0.0,
+    tilt_deg: tuple[float, float] | None = None,
 ) -> DieSpec:
     """A random pose (full 360 degree spin, camera tilt up to MAX_TILT_DEG, or for some
-    tetrahedral d4s OBLIQUE_D4_DEG) for a die."""
+    tetrahedral d4s OBLIQUE_D4_DEG) for a die; `tilt_deg` draws the tilt evenly within it instead,
+    the camera turned any way about its axis (a d4 drawn so is not level)."""
     if kind is None:
         kind = str(rng.choice(KINDS))
     if kind == "d4" and rng.random() < 0.2:
@@ -444,8 +477,11 @@ def random_spec(
     values = FACE_VALUES["d4" if kind == "d4-barrel" else kind]
     if value is None:
         value = int(rng.choice(values))
-    level = kind == "d4" and rng.random() < OBLIQUE_D4_SHARE
-    if level:  # camera_pose's roll of pi puts the die's top at the top of the image
+    level = tilt_deg is None and kind == "d4" and rng.random() < OBLIQUE_D4_SHARE
+    if tilt_deg is not None:
+        tilt = float(rng.uniform(*tilt_deg))
+        roll = float(rng.uniform(0, 2 * np.pi))
+    elif level:  # camera_pose's roll of pi puts the die's top at the top of the image
         tilt = float(rng.uniform(*OBLIQUE_D4_DEG))
         roll = float(np.pi + np.radians(rng.normal(0, LEVEL_ROLL_DEG)))
     else:
@@ -552,15 +588,16 @@ def render_crop(
     value: int | None = None,
     state: str = "flat",
     style: DieStyle | None = None,
+    tilt_deg: tuple[float, float] | None = None,
 ) -> Crop:
     """A die on a random table with touching neighbours, cut out like the runtime would; the
-    die is marked in `style`, else in a random one."""
+    die is marked in `style`, else in a random one, and seen `tilt_deg` off vertical if given."""
     # a d6 of 12 mm is ~50 px at the 4 px/mm the camera arm gives; smaller renders only teach blur
     diameter = float(rng.uniform(50, 110))
     canvas = int(diameter * 2.6)
     scene = background(rng, canvas, canvas)
     cocked = float(rng.uniform(18, 35)) if state == "cocked" else 0.0
-    main = random_spec(rng, kind, value, diameter, cocked)
+    main = random_spec(rng, kind, value, diameter, cocked, tilt_deg)
     centre = canvas / 2 + rng.normal(0, diameter * 0.04, 2)
     neighbours = int(rng.choice([0, 1, 2, 3], p=[0.4, 0.3, 0.2, 0.1]))
     sprites = []
