@@ -68,6 +68,18 @@ def test_camera_noise_comes_from_a_fixed_bank_a_field_a_crop() -> None:
     assert len({round(float(g.abs().sum()), 2) for g in grain}) > 32
 
 
+def test_the_noise_cap_sets_how_grainy_jittered_crops_get() -> None:
+    """The pip reader trains with up to 24 grey levels of noise, the rest with up to 6: the
+    spread of a flat crop's grain grows with the cap (the same draws, so only the cap differs)."""
+    grey = torch.full((256, 3, 24, 24), 128.0)
+
+    def grain(noise: float) -> float:
+        x = camera_jitter(grey.clone(), torch.Generator().manual_seed(2), noise)
+        return float((x - x.mean(dim=(2, 3), keepdim=True)).std())
+
+    assert grain(0.0) < 0.5 < grain(6.0) and 3.5 * grain(6.0) < grain(24.0) < 4.5 * grain(6.0)
+
+
 def test_edge_bands_replicate_the_inner_edge_and_leave_other_crops_alone() -> None:
     gen = torch.Generator().manual_seed(3)
     x = torch.rand(40, 3, 32, 32)

@@ -59,14 +59,15 @@ class NumeralConfig(RunConfig):
     minutes: float = 6.0
     batch: int = 256
     patches: int = 60_000
+    noise: float = 6.0  # the strongest sensor noise added in training (grey levels, std)
 
 
-def augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+def augment(images: torch.Tensor, gen: torch.Generator, noise: float) -> torch.Tensor:
     """uint8 (B, S, S, 3) patches -> float (B, 3, S, S), turned by a quarter turn (the patches
     are drawn at every angle already) and jittered like another camera's."""
     x = images.permute(0, 3, 1, 2).float()
     x = torch.rot90(x, int(torch.randint(0, 4, (1,), generator=gen)), (2, 3))
-    return camera_jitter(x, gen)
+    return camera_jitter(x, gen, noise)
 
 
 def train_numerals(
@@ -86,7 +87,7 @@ def train_numerals(
     model.train()
     while (progress := (time.monotonic() - start) / (config.minutes * 60.0)) < 1.0:
         idx = torch.randint(0, len(x_all), (config.batch,), generator=gen)
-        x = augment(x_all[idx], gen).contiguous(memory_format=torch.channels_last)
+        x = augment(x_all[idx], gen, config.noise).contiguous(memory_format=torch.channels_last)
         for group in opt.param_groups:
             group["lr"] = learning_rate(config.lr, step, progress)
         with torch.autocast("cpu", torch.bfloat16, enabled=config.bf16):

@@ -37,23 +37,44 @@ OTHER_KINDS_SHARE = 0.65
 # Reader 1.0.0, which saw only the renders' own light blur, took 16 of 120 rendered dice of other
 # kinds for pips in the lighting bench's out-of-focus tray (blurred numerals look like pips).
 BLURRED_SHARE = 0.25
+# Share of patches whose die is seen OBLIQUE_DEG degrees off vertical, pipped or not. The renders
+# draw most dice within 20 degrees of straight above, but photos are often taken at a slant, and
+# reader 1.0.0 stood aside on 41.7% of the other camera's pipped d6s, all seen at a slant. Past 45
+# degrees a side face shows larger than the top one, so no photo's top face can be told that way.
+OBLIQUE_SHARE = 0.35
+OBLIQUE_DEG = (20.0, 45.0)
+# Share of patches whose die has a sandy grain (DieStyle.grain) of GRAIN grey levels. Readers
+# without it stood aside on two thirds of the other camera's grainy red d6s, reading them far
+# better once a median filter had taken the grain away (26% -> 66% right).
+GRAINY_SHARE = 0.3
+GRAIN = (8.0, 40.0)
+# Share of pipped dice whose pips are drilled PIP_DEPTH pip radii deep (DieStyle.pip_depth): the
+# other camera's red d6 shows its gold pips as lit crescents, which flat-painted pips never do.
+DRILLED_SHARE = 0.5
+PIP_DEPTH = (0.3, 1.5)
 # part of the patch caches' names: bump when the patches change. 4: pip sizes and spreads drawn
-# exactly, no longer rounded to hundredths (under a hundredth of a pip's radius; reader 1.0.0 had 3)
-PATCHES_VERSION = 4
+# exactly, no longer rounded to hundredths (under a hundredth of a pip's radius; reader 1.0.0 had
+# 3); 5: OBLIQUE_SHARE of dice seen at a slant; 6: GRAINY_SHARE of grainy dice; 7: DRILLED_SHARE
+# of pipped dice with drilled pips
+PATCHES_VERSION = 7
 
 
 def pip_patch(rng: np.random.Generator, text: str, size: int = PATCH_SIZE) -> np.ndarray:
     """A BGR uint8 patch showing `text`: a pipped d6 of that value, or (OTHER) a die that shows
     no pips on top, as vision.numerals.centre_patch cuts it from the die's crop."""
     style = random_style(rng)
+    if rng.random() < GRAINY_SHARE:
+        style = replace(style, grain=float(rng.uniform(*GRAIN)))
+    tilt = OBLIQUE_DEG if rng.random() < OBLIQUE_SHARE else None
     if text == OTHER:
         others = [k for k in KINDS if k != "d6"]
         kind = str(rng.choice(others)) if rng.random() < OTHER_KINDS_SHARE else "d6"
-        crop = render_crop(rng, CROP_SIZE, kind, style=replace(style, pips=False))
+        crop = render_crop(rng, CROP_SIZE, kind, style=replace(style, pips=False), tilt_deg=tilt)
     else:
+        depth = float(rng.uniform(*PIP_DEPTH)) if rng.random() < DRILLED_SHARE else 0.0
         pips = replace(style, pips=True, pip_size=float(rng.uniform(0.7, 1.4)),
-                       pip_spread=float(rng.uniform(0.85, 1.2)))
-        crop = render_crop(rng, CROP_SIZE, "d6", int(text), style=pips)
+                       pip_spread=float(rng.uniform(0.85, 1.2)), pip_depth=depth)
+        crop = render_crop(rng, CROP_SIZE, "d6", int(text), style=pips, tilt_deg=tilt)
     image = crop.image
     if rng.random() < BLURRED_SHARE:  # a lens out of focus: blurred pips, blurred numerals
         image = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(1.0, 3.0)))

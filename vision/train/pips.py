@@ -18,7 +18,7 @@ from vision.train.model import INPUT_SIZE
 from vision.train.numerals import NumeralConfig, Recipe, reader_main, write_reader_card
 from vision.train.pip_patches import OTHER, PATCH_SIZE, PATCHES_VERSION, PIP_SHARE, TEXTS, patches
 
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 FILE = "pips.onnx"
 KIND = "d6"  # the one kind with pips
 
@@ -31,6 +31,9 @@ class PipConfig(NumeralConfig):
 
     minutes: float = 6.0
     patches: int = 40_000
+    # Reader 1.0.0 (noise up to 6) stood aside on most of the other camera's grainy red d6s:
+    # its patches with std 20 of noise added it read 85% (no noise: 94%).
+    noise: float = 24.0
 
 
 def measure(reader: NumeralReader, workers: int = 2, seed: int = 0) -> dict:

@@ -144,9 +144,10 @@ def noise_bank(shape: tuple[int, ...]) -> torch.Tensor:
     return torch.randn((NOISE_FIELDS, *shape), generator=torch.Generator().manual_seed(0))
 
 
-def camera_jitter(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+def camera_jitter(x: torch.Tensor, gen: torch.Generator, noise: float = 6.0) -> torch.Tensor:
     """Float (B, 3, S, S) crops as other cameras and lights would give them: per-channel gain,
-    exposure and offset, sometimes channels swapped or colour dropped, some blur, sensor noise."""
+    exposure and offset, sometimes channels swapped or colour dropped, some blur, sensor noise
+    of a standard deviation up to `noise` grey levels."""
     b = x.shape[0]
 
     def u(lo: float, hi: float, *shape: int) -> torch.Tensor:
@@ -164,7 +165,7 @@ def camera_jitter(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     if blur.any():
         x[blur] = F.avg_pool2d(x[blur], 3, 1, 1, count_include_pad=False)
     fields = noise_bank(tuple(x.shape[1:]))[torch.randint(0, NOISE_FIELDS, (b,), generator=gen)]
-    return x.add_(fields.mul_(u(0, 6, b, 1, 1, 1))).clamp_(0, 255)
+    return x.add_(fields.mul_(u(0, noise, b, 1, 1, 1))).clamp_(0, 255)
 
 
 def learning_rate(peak: float, step: int, progress: float) -> float:
