@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from vision.classify import EXPERTS, LINKED
+from vision.classify import EXPERTS, LINKED, SAYS_KIND_FROM
 
 # A kind is trusted when the held-out real photos of it the model was sure of were right at least
 # this often, over at least TRUSTED_MIN_SURE photos; every reading of another kind with real
@@ -83,7 +83,8 @@ def _pips_line(linked: dict, pips: dict) -> str:
         f"(version {pips['version']}, {pips['size_bytes'] / 1e6:.2f} MB) from the middle "
         f"{pips['input']['share']} of the die ({pips['input']['size']} px, four turns), trained "
         f"{train['minutes']} min on {train['patches']} patches cut from renders and no photo; "
-        f"where it reads pips it says the value and, from even odds, the kind; elsewhere it "
+        f"where it reads pips it says the value and, from {SAYS_KIND_FROM:.0%} likely, the kind; "
+        f"elsewhere it "
         f"stands aside (read '{pips['other']}'). Alone, on another camera's {pipped['n']} real "
         f"pipped d6s: value right {pipped['value']:.1%}, stood aside {pipped['stood_aside']:.1%}; "
         f"stood aside on {other['stood_aside']:.1%} of {other['n']} held-out numbered dice"
