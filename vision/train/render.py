@@ -27,9 +27,8 @@ from vision.train.materials import background, die_material, smooth_noise
 GLYPH_SCALES = (0.8, 1.15)
 RENDER_VERSION = 6  # part of the crop caches' names: bump when renders change
 SUPERSAMPLE = 2
-# A pip's radius, times its size, in die radii (the die's circumradius is 1): pip_glyph draws it
-# 0.09 of the glyph, which spans 0.95 of a cube face's inradius (1/sqrt 3) each side of the middle.
-PIP_RADIUS = 0.09 * 2 * 0.95 / np.sqrt(3)
+PIP_RADIUS = 0.09  # a pip's usual radius, in sides of the pip pattern's glyph
+PIPS_HALF_SIDE = 0.95  # half the pip pattern's side, in the face's inradius
 GLYPH = 64  # side of the square canvas a numeral or pip pattern is drawn on
 GLYPH_HEIGHT = 0.62  # a numeral's height on that canvas (unless a long one fills its width)
 FONTS = (
@@ -238,7 +237,7 @@ def pip_glyph(value: int, size: float = 1.0, spread: float = 1.0) -> np.ndarray:
     """The pip pattern of a d6 face on a GLYPH x GLYPH float mask, pips `size` times the usual
     radius and `spread` times the usual distance from the middle."""
     canvas = np.zeros((GLYPH * 4, GLYPH * 4), np.uint8)
-    c, step, r = GLYPH * 2, GLYPH * spread, int(GLYPH * 0.36 * size)  # PIP_RADIUS, drawn 4x
+    c, step, r = GLYPH * 2, GLYPH * spread, int(4 * GLYPH * PIP_RADIUS * size)
     for dx, dy in PIPS[value]:
         cv2.circle(canvas, (int(c + dx * step), int(c + dy * step)), r, 255, -1, cv2.LINE_AA)
     return cv2.resize(canvas, (GLYPH, GLYPH), interpolation=cv2.INTER_AREA) / np.float32(255)
@@ -356,7 +355,7 @@ def decals(
         return []
     if kind == "d6" and style.pips:
         pips = pip_glyph(value, style.pip_size, style.pip_spread)
-        return [(c, body.face_up[face], 0.95 * r, pips)]
+        return [(c, body.face_up[face], PIPS_HALF_SIDE * r, pips)]
     text = face_text(kind if kind != "d4-barrel" else "d4", value)
     size = r * style.glyph_scale * (1.25 if kind in ("d10", "d%") else 1.0)
     if kind in ("d10", "d%"):  # numerals sit in the wide part of the kite, away from the pole
@@ -427,10 +426,9 @@ def render_die(spec: DieSpec, rng: np.random.Generator, style: DieStyle | None =
     colour = material.body * shade[..., None]
     ink_rgb = np.float32(material.ink) * shade[..., None] * 1.1
     if style.pips and kind == "d6" and style.pip_depth > 0:
-        pip_radius = PIP_RADIUS * style.pip_size * radius
-        ink_rgb = ink_rgb * (1 - 0.75 * pip_shadow(ink, light, style.pip_depth * pip_radius))[
-            ..., None
-        ]
+        face_side = 2 * PIPS_HALF_SIDE * face_inradius(kind, 0) * radius  # of the pattern, px
+        depth = style.pip_depth * PIP_RADIUS * style.pip_size * face_side
+        ink_rgb *= 1 - 0.75 * pip_shadow(ink, light, depth)[..., None]
     colour = colour * (1 - ink[..., None]) + ink_rgb * ink[..., None]
     colour += 255 * spec_map[..., None]
     opacity = alpha * (material.opacity + (1 - material.opacity) * ink)
