@@ -19,10 +19,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import square_crop
+from vision.crops import CROP_MARGIN, square_crop
 from vision.errors import ModelError
 from vision.model_file import load_card, open_session, softmax
-from vision.numerals import NumeralReader
+from vision.numerals import NumeralReader, centre_patch
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "dice.onnx"
 OUTPUTS = ("kind", "value", "state", "embedding")
@@ -99,6 +99,9 @@ class KindExpert:
     model: Classifier
     kind_columns: np.ndarray  # its kinds' columns in the kind output
     value_columns: tuple[np.ndarray, ...]  # per kind, its values' columns in both value outputs
+    # it reads the crop's middle 1/zoom, enlarged (the card entry's "zoom", 1 if none): a d4
+    # fills half its box, so its numerals are small in the crop the other kinds are read from
+    zoom: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -170,10 +173,13 @@ class Classifier:
             kinds = [self.kinds.index(k) for k in entry["kinds"]]
             if model.value_labels != self.value_labels:
                 raise ValueError("its values are not this model's")
+            zoom = float(entry.get("zoom", 1.0))
+            if not 1.0 <= zoom <= CROP_MARGIN:
+                raise ValueError(f"zoom {zoom} is not between 1 and {CROP_MARGIN}")
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelError(f"kind expert of {self.model_path} is unusable: {exc!r}") from exc
         values = tuple(self._kind_values[self.kinds[k]] for k in kinds)
-        return KindExpert(model, np.array(kinds), values)
+        return KindExpert(model, np.array(kinds), values, zoom)
 
     def _link(self, key: str, threads: int) -> ReaderLink | None:
         """The patch reader the card names under `key` (its file beside this one, the kinds it
@@ -288,7 +294,10 @@ class Classifier:
         rows = np.flatnonzero(likely >= READ_FROM)
         if not len(rows):
             return
-        theirs = expert.model._model_look([crops[i] for i in rows])["value"]
+        mine = [crops[i] for i in rows]
+        if expert.zoom != 1.0:  # the middle CROP_MARGIN / zoom of the die's box, as large
+            mine = [centre_patch(c, c.shape[0], CROP_MARGIN / expert.zoom) for c in mine]
+        theirs = expert.model._model_look(mine)["value"]
         outputs["value"] = outputs["value"].copy()
         for columns in expert.value_columns:
             cells = np.ix_(rows, columns)

@@ -11,8 +11,10 @@ import pytest
 from model_copies import model_with_card
 
 from vision.classify import DEFAULT_MODEL, EXPERTS, READ_FROM, Classifier
+from vision.crops import CROP_MARGIN
 from vision.errors import ModelError
 from vision.model_file import softmax
+from vision.numerals import centre_patch
 from vision.train.labels import KINDS
 from vision.train.realdata import load_photos, measured_on, real_crop
 from vision.train.render import render_crop
@@ -50,7 +52,11 @@ def test_the_expert_reads_only_the_d4_values_of_likely_d4s(
     assert likely.any() and not likely.all(), "the fixture should hold both cases"
     (columns,) = linked.experts[0].value_columns
     others = np.setdiff1d(np.arange(len(linked.value_labels)), columns)
-    theirs = linked.experts[0].model._model_look([c for c, y in zip(crops, likely) if y])
+    expert = linked.experts[0]
+    assert expert.zoom == CARD[EXPERTS][0]["zoom"] > 1.0
+    share = CROP_MARGIN / expert.zoom  # the expert sees the middle of each crop, enlarged
+    mine = [centre_patch(c, 96, share) for c, y in zip(crops, likely) if y]
+    theirs = expert.model._model_look(mine)
     mean = (softmax(plain["value"][np.ix_(likely, columns)]) + softmax(theirs["value"][:, columns]))
     assert np.allclose(np.exp(got["value"][np.ix_(likely, columns)]), mean / 2, atol=1e-6)
     assert np.allclose(got["value"][~likely], plain["value"][~likely])
@@ -67,7 +73,13 @@ def test_a_missing_expert_file_is_a_model_error(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "entry",
-    [{"file": "d4.onnx", "kinds": ["d7"]}, {"kinds": ["d4"]}, {"file": "d4.onnx", "kinds": 4}],
+    [
+        {"file": "d4.onnx", "kinds": ["d7"]},
+        {"kinds": ["d4"]},
+        {"file": "d4.onnx", "kinds": 4},
+        {"file": "d4.onnx", "kinds": ["d4"], "zoom": 0.5},  # would read beyond the crop
+        {"file": "d4.onnx", "kinds": ["d4"], "zoom": "near"},
+    ],
 )
 def test_a_malformed_expert_entry_is_a_model_error(tmp_path: Path, entry: dict) -> None:
     model = model_with_card(tmp_path, lambda card: card.update({EXPERTS: [entry]}))

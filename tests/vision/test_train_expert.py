@@ -47,7 +47,7 @@ def test_the_expert_trains_on_its_kinds_alone_and_writes_a_halved_model(
         print, "a test", "fresh weights",
     )
     assert seen == {"kinds": {"d4"}, "counts": (3, 1)}
-    assert entry == {"file": expert.FILE, "kinds": ["d4"]}
+    assert entry == {"file": expert.FILE, "kinds": ["d4"], "zoom": expert.ZOOM}
     model = Classifier(tmp_path / expert.FILE, linked=False)
     assert model.card["accuracy"] == {"measured": expert.FILE}
     assert model.card["training"]["trained_on_from"] == "fresh weights"

@@ -102,7 +102,8 @@ def _expert_line(linked: dict, expert: dict) -> str:
         f"(version {expert['version']}, {expert['size_bytes'] / 1e6:.2f} MB, weights "
         f"{train['weights']}), "
         f"{train['trained_on_from']} trained {train['minutes']} min more on those kinds alone "
-        f"({train['synthetic_crops']} renders + {train['real_crops']} real photo crops); alone, "
+        f"({train['synthetic_crops']} renders + {train['real_crops']} real photo crops); it "
+        f"reads the middle 1/{linked.get('zoom', 1.0):g} of the crop; alone, framed as trained, "
         f"on the held-out real photos of its kinds: {real}"
     )
 
