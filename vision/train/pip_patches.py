@@ -17,7 +17,7 @@ import numpy as np
 from vision.numerals import centre_patch
 from vision.train.dataset import cached_patches
 from vision.train.labels import KINDS
-from vision.train.render import random_style, render_crop
+from vision.train.render import GRAIN, random_style, render_crop
 
 PIP_VALUES = (1, 2, 3, 4, 5, 6)
 OTHER = "other"  # not a face of pips: the reader stands aside
@@ -43,11 +43,10 @@ BLURRED_SHARE = 0.25
 # degrees a side face shows larger than the top one, so no photo's top face can be told that way.
 OBLIQUE_SHARE = 0.35
 OBLIQUE_DEG = (20.0, 45.0)
-# Share of patches whose die has a sandy grain (DieStyle.grain) of GRAIN grey levels. Readers
-# without it stood aside on two thirds of the other camera's grainy red d6s, reading them far
-# better once a median filter had taken the grain away (26% -> 66% right).
+# Share of patches whose die has a sandy grain (DieStyle.grain) of render.GRAIN grey levels.
+# Readers without it stood aside on two thirds of the other camera's grainy red d6s, reading them
+# far better once a median filter had taken the grain away (26% -> 66% right).
 GRAINY_SHARE = 0.3
-GRAIN = (8.0, 40.0)
 # Share of pipped dice whose pips are drilled PIP_DEPTH pip radii deep (DieStyle.pip_depth): the
 # other camera's red d6 shows its gold pips as lit crescents, which flat-painted pips never do.
 DRILLED_SHARE = 0.5

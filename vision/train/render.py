@@ -27,6 +27,7 @@ from vision.train.materials import background, die_material, smooth_noise
 GLYPH_SCALES = (0.8, 1.15)
 RENDER_VERSION = 6  # part of the crop caches' names: bump when renders change
 SUPERSAMPLE = 2
+GRAIN = (8.0, 40.0)  # grey levels (std) of the grain on grainy dice in the pip reader's patches
 PIP_RADIUS = 0.09  # a pip's usual radius, in sides of the pip pattern's glyph
 PIPS_HALF_SIDE = 0.95  # half the pip pattern's side, in the face's inradius
 GLYPH = 64  # side of the square canvas a numeral or pip pattern is drawn on
@@ -243,6 +244,16 @@ def pip_glyph(value: int, size: float = 1.0, spread: float = 1.0) -> np.ndarray:
     return cv2.resize(canvas, (GLYPH, GLYPH), interpolation=cv2.INTER_AREA) / np.float32(255)
 
 
+def grainy(
+    colour: np.ndarray, paint: np.ndarray, strength: float, rng: np.random.Generator
+) -> np.ndarray:
+    """Float (H, W, 3) colour with a sandy grain of `strength` grey levels (std) on the plastic,
+    pixel by pixel, and none where `paint` (H, W, 0-1) covers it."""
+    h, w = paint.shape
+    grain = rng.normal(0, strength, (h, w, 1)) * (1 + rng.normal(0, 0.15, 3))
+    return np.clip(colour + grain * (1 - paint)[..., None], 0, 255)
+
+
 def pip_shadow(ink: np.ndarray, light: np.ndarray, depth: float) -> np.ndarray:
     """Where the drilled pips' floor lies in the shadow of their wall: a point of a pip is shaded
     when the point `depth` times the light's slant towards the light is off the pip (camera
@@ -438,10 +449,9 @@ def render_die(spec: DieSpec, rng: np.random.Generator, style: DieStyle | None =
     size = max(2, round(side / ss))
     colour = cv2.resize(np.clip(colour, 0, 255), (size, size), interpolation=cv2.INTER_AREA)
     opacity = cv2.resize(opacity, (size, size), interpolation=cv2.INTER_AREA)
-    if style.grain > 0:  # on the plastic, not its paint
-        plain = 1 - cv2.resize(ink, (size, size), interpolation=cv2.INTER_AREA)
-        grain = rng.normal(0, style.grain, (size, size, 1)) * (1 + rng.normal(0, 0.15, 3))
-        colour = np.clip(colour + grain * plain[..., None], 0, 255)
+    if style.grain > 0:
+        paint = cv2.resize(ink, (size, size), interpolation=cv2.INTER_AREA)
+        colour = grainy(colour, paint, style.grain, rng)
     label_kind = "d4" if kind == "d4-barrel" else kind
     return Sprite(colour * opacity[..., None], opacity, label_kind, spec.value)
 
