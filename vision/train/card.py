@@ -87,7 +87,7 @@ def _pips_line(linked: dict, pips: dict) -> str:
         f"elsewhere it stands aside (read '{pips['other']}'). Alone, on another camera's "
         f"{pipped['n']} real "
         f"pipped d6s: value right {pipped['value']:.1%}, stood aside {pipped['stood_aside']:.1%}; "
-        f"stood aside on {other['stood_aside']:.1%} of {other['n']} held-out numbered dice"
+        f"stood aside on {other['stood_aside']:.2%} of {other['n']} held-out numbered dice"
     )
 
 
