@@ -48,7 +48,7 @@ def test_a_short_run_exports_a_reader_the_classifier_links(tmp_path: Path) -> No
     write_readme(dice_card, readme, reader_cards(dice_card, tmp_path))
     text = readme.read_text()
     assert "- pips of d6: read by the pip reader pips.onnx" in text
-    assert "value right 50.0%, stood aside 25.0%" in text and "99.0% of 2676" in text
+    assert "value right 50.0%, stood aside 25.0%" in text and "99.00% of 2676" in text
 
 
 def test_build_reader_trains_exports_measures_and_writes_the_card(tmp_path: Path) -> None:

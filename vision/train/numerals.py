@@ -105,6 +105,7 @@ def train_numerals(
         "minutes": round((time.monotonic() - start) / 60, 1),
         "batch": config.batch,
         "patches": len(images),
+        "noise": config.noise,
         "threads": config.threads,
         "bf16": config.bf16,
         "parameters": parameter_count(model),
