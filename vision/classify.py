@@ -294,10 +294,10 @@ class Classifier:
         rows = np.flatnonzero(likely >= READ_FROM)
         if not len(rows):
             return
-        mine = [crops[i] for i in rows]
+        shown = [crops[i] for i in rows]
         if expert.zoom != 1.0:  # the middle CROP_MARGIN / zoom of the die's box, as large
-            mine = [centre_patch(c, c.shape[0], CROP_MARGIN / expert.zoom) for c in mine]
-        theirs = expert.model._model_look(mine)["value"]
+            shown = [centre_patch(c, c.shape[0], CROP_MARGIN / expert.zoom) for c in shown]
+        theirs = expert.model._model_look(shown)["value"]
         outputs["value"] = outputs["value"].copy()
         for columns in expert.value_columns:
             cells = np.ix_(rows, columns)
