@@ -99,9 +99,6 @@ class KindExpert:
     model: Classifier
     kind_columns: np.ndarray  # its kinds' columns in the kind output
     value_columns: tuple[np.ndarray, ...]  # per kind, its values' columns in both value outputs
-    # it reads the crop's middle 1/zoom, enlarged (the card entry's "zoom", 1 if none): a d4
-    # fills half its box, so its numerals are small in the crop the other kinds are read from
-    zoom: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -145,6 +142,11 @@ class Classifier:
             self.value_labels: tuple[str, ...] = tuple(self.card["values"])
             self.states: tuple[str, ...] = tuple(self.card["states"])
             self.input_size = int(self.card["input"]["size"])
+            # the share of the die's box it reads (its card's input.share, as a patch reader's):
+            # the whole crop (CROP_MARGIN) unless it says less
+            self.share = float(self.card["input"].get("share", CROP_MARGIN))
+            if not 0 < self.share <= CROP_MARGIN:
+                raise ValueError(f"input share {self.share} is not in (0, {CROP_MARGIN}]")
             # kinds a player must always check, with the share of sure readings that were right
             checks = self.card.get("accuracy", {}).get("always_check", {})
             self.always_check: dict[str, float] = {str(k): float(v) for k, v in checks.items()}
@@ -173,13 +175,10 @@ class Classifier:
             kinds = [self.kinds.index(k) for k in entry["kinds"]]
             if model.value_labels != self.value_labels:
                 raise ValueError("its values are not this model's")
-            zoom = float(entry.get("zoom", 1.0))
-            if not 1.0 <= zoom <= CROP_MARGIN:
-                raise ValueError(f"zoom {zoom} is not between 1 and {CROP_MARGIN}")
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelError(f"kind expert of {self.model_path} is unusable: {exc!r}") from exc
         values = tuple(self._kind_values[self.kinds[k]] for k in kinds)
-        return KindExpert(model, np.array(kinds), values, zoom)
+        return KindExpert(model, np.array(kinds), values)
 
     def _link(self, key: str, threads: int) -> ReaderLink | None:
         """The patch reader the card names under `key` (its file beside this one, the kinds it
@@ -226,13 +225,16 @@ class Classifier:
         return outputs
 
     def preprocess(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        """BGR uint8 crops -> float32 (N, 3, S, S) batch; crops of another size are resized."""
+        """BGR uint8 crops -> float32 (N, 3, S, S) batch; crops of another size are resized, and
+        a model that reads less than the whole crop (`share`) gets the middle it reads."""
         s = self.input_size
         batch = np.empty((len(crops), 3, s, s), np.float32)
         for i, crop in enumerate(crops):
             if crop.ndim != 3 or crop.shape[2] != 3:
                 raise ValueError(f"crop {i} is not a BGR image: shape {crop.shape}")
-            if crop.shape[:2] != (s, s):
+            if self.share < CROP_MARGIN:
+                crop = centre_patch(crop, s, self.share)
+            elif crop.shape[:2] != (s, s):
                 crop = cv2.resize(crop, (s, s), interpolation=cv2.INTER_AREA)
             batch[i] = crop.transpose(2, 0, 1)
         return batch
@@ -294,10 +296,7 @@ class Classifier:
         rows = np.flatnonzero(likely >= READ_FROM)
         if not len(rows):
             return
-        shown = [crops[i] for i in rows]
-        if expert.zoom != 1.0:  # the middle CROP_MARGIN / zoom of the die's box, as large
-            shown = [centre_patch(c, c.shape[0], CROP_MARGIN / expert.zoom) for c in shown]
-        theirs = expert.model._model_look(shown)["value"]
+        theirs = expert.model._model_look([crops[i] for i in rows])["value"]
         outputs["value"] = outputs["value"].copy()
         for columns in expert.value_columns:
             cells = np.ix_(rows, columns)

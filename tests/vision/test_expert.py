@@ -52,11 +52,7 @@ def test_the_expert_reads_only_the_d4_values_of_likely_d4s(
     assert likely.any() and not likely.all(), "the fixture should hold both cases"
     (columns,) = linked.experts[0].value_columns
     others = np.setdiff1d(np.arange(len(linked.value_labels)), columns)
-    expert = linked.experts[0]
-    assert expert.zoom == CARD[EXPERTS][0]["zoom"] > 1.0
-    share = CROP_MARGIN / expert.zoom  # the expert sees the middle of each crop, enlarged
-    mine = [centre_patch(c, 96, share) for c, y in zip(crops, likely) if y]
-    theirs = expert.model._model_look(mine)
+    theirs = linked.experts[0].model._model_look([c for c, y in zip(crops, likely) if y])
     mean = (softmax(plain["value"][np.ix_(likely, columns)]) + softmax(theirs["value"][:, columns]))
     assert np.allclose(np.exp(got["value"][np.ix_(likely, columns)]), mean / 2, atol=1e-6)
     assert np.allclose(got["value"][~likely], plain["value"][~likely])
@@ -77,13 +73,33 @@ def test_a_missing_expert_file_is_a_model_error(tmp_path: Path) -> None:
         {"file": "d4.onnx", "kinds": ["d7"]},
         {"kinds": ["d4"]},
         {"file": "d4.onnx", "kinds": 4},
-        {"file": "d4.onnx", "kinds": ["d4"], "zoom": 0.5},  # would read beyond the crop
-        {"file": "d4.onnx", "kinds": ["d4"], "zoom": "near"},
     ],
 )
 def test_a_malformed_expert_entry_is_a_model_error(tmp_path: Path, entry: dict) -> None:
     model = model_with_card(tmp_path, lambda card: card.update({EXPERTS: [entry]}))
     with pytest.raises(ModelError, match="kind expert"):
+        Classifier(model)
+
+
+def test_the_expert_reads_the_middle_of_the_crop_its_card_names(
+    tmp_path: Path, crops: list[np.ndarray]
+) -> None:
+    """The shipped expert's card has it read the middle of the die's box, enlarged; the dice
+    model reads the whole crop. Preprocessing gives the expert exactly that middle."""
+    linked = Classifier(DEFAULT_MODEL)
+    expert = linked.experts[0].model
+    assert linked.share == CROP_MARGIN and expert.share < CROP_MARGIN
+    middle = [centre_patch(c, 96, expert.share) for c in crops]
+    assert np.array_equal(expert.preprocess(crops), linked.preprocess(middle))
+    assert not np.array_equal(expert.preprocess(crops), linked.preprocess(crops))
+
+
+@pytest.mark.parametrize("share", [0.0, CROP_MARGIN + 0.1, "near"])
+def test_a_model_reading_an_impossible_share_is_a_model_error(
+    tmp_path: Path, share: object
+) -> None:
+    model = model_with_card(tmp_path, lambda card: card["input"].update(share=share))
+    with pytest.raises(ModelError, match="share|could not convert"):
         Classifier(model)
 
 

@@ -8,6 +8,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from vision.classify import Classifier
+from vision.crops import CROP_MARGIN
 from vision.train import expert
 from vision.train.dataset import Arrays
 from vision.train.labels import KINDS, VALUE_LABELS
@@ -47,10 +48,11 @@ def test_the_expert_trains_on_its_kinds_alone_and_writes_a_halved_model(
         print, "a test", "fresh weights",
     )
     assert seen == {"kinds": {"d4"}, "counts": (3, 1)}
-    assert entry == {"file": expert.FILE, "kinds": ["d4"], "zoom": expert.ZOOM}
+    assert entry == {"file": expert.FILE, "kinds": ["d4"]}
     model = Classifier(tmp_path / expert.FILE, linked=False)
     assert model.card["accuracy"] == {"measured": expert.FILE}
     assert model.card["training"]["trained_on_from"] == "fresh weights"
+    assert model.share == expert.SHARE < CROP_MARGIN  # it reads the middle of the crop
     assert (tmp_path / expert.FILE).stat().st_size < 2.0e6  # float16: half of DiceNet's 3.5 MB
     assert len(model.classify([synthetic.images[0]])) == 1
 

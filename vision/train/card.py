@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from vision.classify import EXPERTS, LINKED, SAYS_KIND_FROM
+from vision.crops import CROP_MARGIN
 
 # A kind is trusted when the held-out real photos of it the model was sure of were right at least
 # this often, over at least TRUSTED_MIN_SURE photos; every reading of another kind with real
@@ -102,9 +103,9 @@ def _expert_line(linked: dict, expert: dict) -> str:
         f"(version {expert['version']}, {expert['size_bytes'] / 1e6:.2f} MB, weights "
         f"{train['weights']}), "
         f"{train['trained_on_from']} trained {train['minutes']} min more on those kinds alone "
-        f"({train['synthetic_crops']} renders + {train['real_crops']} real photo crops); it "
-        f"reads the middle 1/{linked.get('zoom', 1.0):g} of the crop; alone, framed as trained, "
-        f"on the held-out real photos of its kinds: {real}"
+        f"({train['synthetic_crops']} renders + {train['real_crops']} real photo crops), "
+        f"reading the middle {expert['input'].get('share', CROP_MARGIN):.3g} of the die's box; "
+        f"alone, on the held-out real photos of its kinds: {real}"
     )
 
 

@@ -63,11 +63,17 @@ def card_head(path: Path, version: str, size: int, cut: tuple[str, str]) -> dict
 
 
 def write_card(
-    path: Path, version: str, accuracy: dict, training: dict, links: dict | None = None
+    path: Path,
+    version: str,
+    accuracy: dict,
+    training: dict,
+    links: dict | None = None,
+    share: float = CROP_MARGIN,
 ) -> dict:
     """Write models/<name>.json next to the .onnx: labels, input, checksum, measured accuracy,
     and the patch readers it takes some kinds' values from (`links`: by the card's key, such as
-    "numerals", each reader's file and kinds)."""
+    "numerals", each reader's file and kinds). A model that reads only the middle `share` of the
+    die's box (vision.classify.Classifier.share) has it in its input."""
     crop = (
         f"vision.crops.square_crop: square of {CROP_MARGIN} x the box's longer side around its "
         "centre, edge-replicated, INTER_AREA resize"
@@ -88,6 +94,8 @@ def write_card(
         "accuracy": accuracy,
         "training": training,
     }
+    if share < CROP_MARGIN:
+        card["input"]["share"] = share
     path.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
     return card
 
