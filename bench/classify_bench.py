@@ -43,8 +43,7 @@ def main() -> None:
         _ten_crops(rng, classifier.input_size, link.kinds, link.reader.probabilities,
                    link.reader.model_path, "patch reader", "four turns each")
     for expert in classifier.experts:
-        kinds = tuple(classifier.kinds[k] for k in expert.kind_columns)
-        _ten_crops(rng, classifier.input_size, kinds, expert.model.look,
+        _ten_crops(rng, classifier.input_size, expert.kinds, expert.model.look,
                    expert.model.model_path, "kind expert", "second look included")
 
 

@@ -121,8 +121,8 @@ def check_model(model_path: Path | str | None = None) -> Check:
         found += (f"; {', '.join(link.kinds)} values read by {link.reader.model_path.name} "
                   f"(version {link.reader.card.get('version', '?')})")
     for expert in classifier.experts:
-        kinds = ", ".join(classifier.kinds[k] for k in expert.kind_columns)
-        found += (f"; {kinds} values also read by the expert {expert.model.model_path.name} "
+        found += (f"; {', '.join(expert.kinds)} values also read by the expert "
+                  f"{expert.model.model_path.name} "
                   f"(version {expert.model.card.get('version', '?')})")
     if classifier.always_check:
         checked = ", ".join(classifier.always_check)

@@ -97,7 +97,8 @@ class KindExpert:
     97.6% of the time instead of 88.2% / 91.7% (the dice model alone: 83.2%)."""
 
     model: Classifier
-    kind_columns: np.ndarray  # its kinds' columns in the kind output
+    kinds: tuple[str, ...]  # the kinds whose values it reads
+    kind_columns: np.ndarray  # their columns in the kind output
     value_columns: tuple[np.ndarray, ...]  # per kind, its values' columns in both value outputs
 
 
@@ -178,7 +179,7 @@ class Classifier:
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelError(f"kind expert of {self.model_path} is unusable: {exc!r}") from exc
         values = tuple(self._kind_values[self.kinds[k]] for k in kinds)
-        return KindExpert(model, np.array(kinds), values)
+        return KindExpert(model, tuple(entry["kinds"]), np.array(kinds), values)
 
     def _link(self, key: str, threads: int) -> ReaderLink | None:
         """The patch reader the card names under `key` (its file beside this one, the kinds it

@@ -37,6 +37,7 @@ def test_the_shipped_card_links_a_d4_expert_beside_it() -> None:
     assert [e["kinds"] for e in CARD[EXPERTS]] == [["d4"]]
     clf = Classifier(DEFAULT_MODEL)
     (expert,) = clf.experts
+    assert expert.kinds == ("d4",) and clf.kinds[expert.kind_columns[0]] == "d4"
     assert expert.model.value_labels == clf.value_labels
     assert not expert.model.experts and not expert.model.links  # an expert links nothing
 

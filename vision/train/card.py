@@ -86,8 +86,8 @@ def _pips_line(linked: dict, pips: dict) -> str:
         f"{train['minutes']} min on {train['patches']} patches cut from renders and no photo; "
         f"where it reads pips it says the value and, from {SAYS_KIND_FROM:.0%} likely, the kind; "
         f"elsewhere it stands aside (read '{pips['other']}'). Alone, on another camera's "
-        f"{pipped['n']} real "
-        f"pipped d6s: value right {pipped['value']:.1%}, stood aside {pipped['stood_aside']:.1%}; "
+        f"{pipped['n']} real pipped d6s: value right {pipped['value']:.1%}, stood aside "
+        f"{pipped['stood_aside']:.1%}; "
         f"stood aside on {other['stood_aside']:.2%} of {other['n']} held-out numbered dice"
     )
 
