@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run test model bench tools lint clean
+.PHONY: setup run test model bench tools fonts lint clean
 
 setup: $(STAMP)
 
@@ -30,11 +30,19 @@ run: setup
 test: setup tools
 	$(PY) -m pytest
 
+# Debian's TrueType faces the renderer draws numerals in: without them `make model` falls back to
+# Hershey faces and trains on other renders than the shipped models' (render.missing_faces).
+FONTS := fonts-dejavu-core fonts-liberation
+fonts: setup
+	@$(PY) -c 'from vision.train.render import missing_faces as m; raise SystemExit(bool(m()))' || { \
+	  echo "installing Debian's $(FONTS) for the renders"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(FONTS) >/dev/null; }
+
 # Reproduces models/*.onnx from scratch (needs the `train` extra: CPU torch), within the hour
 # counted from STARTED (when make began, before the venv and installs).
 STARTED := $(shell date +%s)
 # TABLE_PHOTOS="dir ...": also train on tables' own dice photos (`rollscribe photos DIR`).
-model: setup
+model: setup fonts
 	$(PY) -m pip install --quiet -e '.[train,dev]'
 	$(PY) -m vision.train --started $(STARTED) $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
 
