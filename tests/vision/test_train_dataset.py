@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from vision.train.dataset import IGNORE, Arrays
+from vision.train.dataset import IGNORE, Arrays, _render_chunk
 from vision.train.labels import KINDS
 
 
@@ -32,3 +32,15 @@ def test_of_kinds_marks_the_dice_of_those_kinds_and_never_an_empty_crop() -> Non
     assert data.of_kinds(("d4",)).tolist() == [True, False, False, True]
     assert data.of_kinds(("d4", "d20")).tolist() == [True, True, False, True]
     assert data.of_kinds(("d6",)).tolist() == [False] * 4
+
+
+def test_renders_can_be_drawn_of_chosen_kinds_alone() -> None:
+    _, labels = _render_chunk((5, 12, 32), kinds=("d4",))
+    drawn = set(labels[:, 0].tolist())
+    assert KINDS.index("d4") in drawn
+    assert drawn <= {KINDS.index("d4"), IGNORE}  # empty crops have no kind
+
+
+def test_renders_take_every_kind_in_turn_by_default() -> None:
+    _, labels = _render_chunk((0, 14, 32))
+    assert set(labels[:, 0].tolist()) - {IGNORE} == set(range(len(KINDS)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
 from typing import TypeVar
@@ -62,13 +63,15 @@ def _labels(kind: str, value: int, state: str) -> tuple[int, int, int]:
     return k, v, STATES.index(state)
 
 
-def _render_chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Render one seeded chunk: images and (kind, value, state, level) rows."""
+def _render_chunk(
+    args: tuple[int, int, int], kinds: tuple[str, ...] = KINDS
+) -> tuple[np.ndarray, np.ndarray]:
+    """Render one seeded chunk, the dice's kinds taken in turn from `kinds`: images and (kind,
+    value, state, level) rows."""
     seed, count, size = args
     rng = np.random.default_rng(seed)
     images = np.empty((count, size, size, 3), np.uint8)
     labels = np.empty((count, 4), np.int64)
-    kinds = KINDS
     for i in range(count):
         r = rng.random()
         state = "flat" if r < 0.88 else ("cocked" if r < 0.94 else "empty")
@@ -113,13 +116,21 @@ def cached_patches(
     return images, labels
 
 
-def synthetic(count: int, seed: int, workers: int = 2, size: int = CACHE_SIZE) -> Arrays:
-    """`count` rendered crops (cached by count/seed/size), rendered by `workers` processes."""
-    cache = artifacts_dir() / f"synthetic-v{RENDER_VERSION}-{count}-{seed}-{size}.npz"
+def synthetic(
+    count: int,
+    seed: int,
+    workers: int = 2,
+    size: int = CACHE_SIZE,
+    kinds: tuple[str, ...] = KINDS,
+) -> Arrays:
+    """`count` rendered crops of `kinds` (cached by kinds/count/seed/size), rendered by `workers`
+    processes. Of every kind alike, cocked dice and empty crops included."""
+    named = "" if kinds == KINDS else "-" + "-".join(kinds)
+    cache = artifacts_dir() / f"synthetic-v{RENDER_VERSION}{named}-{count}-{seed}-{size}.npz"
     if cache.exists():
         data = np.load(cache)
         return Arrays(*(data[f] for f in Arrays.__annotations__))
-    parts = render_chunks(_render_chunk, count, seed, size, workers)
+    parts = render_chunks(partial(_render_chunk, kinds=kinds), count, seed, size, workers)
     images = np.concatenate([p[0] for p in parts])
     labels = np.concatenate([p[1] for p in parts])
     data = Arrays(images, labels[:, 0], labels[:, 1], labels[:, 2], labels[:, 3].astype(bool))
