@@ -66,3 +66,17 @@ def test_expert_only_without_dice_weights_is_refused_before_any_work(
         parse_args(["--expert-only"])
     assert "--expert-only needs --init" in capsys.readouterr().err
     assert parse_args(["--expert-only", "--init", "w.pt"]).init == Path("w.pt")
+
+
+def test_the_expert_draws_renders_of_its_kinds_alone_from_a_stream_of_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[tuple] = []
+    monkeypatch.setattr(
+        expert.dataset, "synthetic",
+        lambda count, seed, workers, kinds: asked.append((count, seed, workers, kinds)),
+    )
+    expert.own_renders(seed=0, workers=2)
+    assert asked == [(expert.RENDERS, expert.RENDER_SEED, 2, expert.KINDS_READ)]
+    # the dice model's renders are seeds 1 and 3 after the run's, its held-out renders seed 2
+    assert expert.RENDER_SEED not in (1, 2, 3)

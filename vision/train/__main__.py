@@ -187,7 +187,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.synthetic_extra:
         extra = dataset.synthetic(args.synthetic_extra, args.seed + 3, args.workers)
         syn_train = dataset.concat(syn_train, extra)
-    log(f"data ready: {len(syn_train)} renders, {len(real_train)} real crops")
+    # the d4 expert's renders: the dice model's of its kinds and its own, drawn before the dice
+    # model trains so that the deadline counts the time they take
+    syn_expert = syn_train.take(syn_train.of_kinds(expert.KINDS_READ))
+    if args.expert_minutes > 0:
+        syn_expert = dataset.concat(syn_expert, expert.own_renders(args.seed, args.workers))
+    log(f"data ready: {len(syn_train)} renders, {len(syn_expert)} for the d4 expert, "
+        f"{len(real_train)} real crops")
 
     init = None
     if args.init:
@@ -198,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
                             bf16=bf16, threads=args.threads)
 
     def train_expert(dice: DiceNet, source: str) -> dict:
-        entry = expert.build_expert(dice, syn_train, real_train, varied(train_photos), table,
+        entry = expert.build_expert(dice, syn_expert, real_train, varied(train_photos), table,
                                     expert_config, args.out.parent, log, command, source)
         return {EXPERTS: [entry]}
 
