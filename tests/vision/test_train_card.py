@@ -47,6 +47,14 @@ def test_the_models_readme_names_the_checked_kinds(tmp_path) -> None:
     assert "d%, d12: no real photos" in text
 
 
+def test_sure_readings_right_all_but_one_in_thousands_are_not_shown_as_all(tmp_path) -> None:
+    card = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    card["accuracy"]["real_held_out_unsure_gate"]["all"]["value_right_when_sure"] = 0.9995
+    readme = tmp_path / "README.md"
+    write_readme(card, readme)
+    assert "| 99.95% |" in readme.read_text()
+
+
 def test_a_kind_with_enough_table_photos_is_judged_on_them_alone() -> None:
     shared = {"d6": _row(500, 0.9, 1.0), "d20": _row(700, 0.3, 0.5), "all": _row(1200, 0.5, 0.8)}
     table = {"d20": _row(40, 0.9, 1.0), "d6": _row(TRUSTED_MIN_SURE - 1, 1.0, 0.5),

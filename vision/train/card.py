@@ -193,7 +193,7 @@ def write_readme(card: dict, path: Path, readers: dict[str, dict] | None = None)
         ]
         for kind, r in gate.items():
             lines.append(
-                f"| {kind} | {r['n']} | {r['sure']:.1%} | {r['value_right_when_sure']:.1%} |"
+                f"| {kind} | {r['n']} | {r['sure']:.1%} | {r['value_right_when_sure']:.2%} |"
             )
         checked = acc.get("always_check", {})
         unmeasured = [k for k in card["kinds"] if k not in gate]
