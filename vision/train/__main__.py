@@ -189,11 +189,12 @@ def main(argv: list[str] | None = None) -> int:
         syn_train = dataset.concat(syn_train, extra)
     # the d4 expert's renders: the dice model's of its kinds and its own, drawn before the dice
     # model trains so that the deadline counts the time they take
-    syn_expert = syn_train.take(syn_train.of_kinds(expert.KINDS_READ))
+    syn_expert = syn_train
     if args.expert_minutes > 0:
-        syn_expert = dataset.concat(syn_expert, expert.own_renders(args.seed, args.workers))
-    log(f"data ready: {len(syn_train)} renders, {len(syn_expert)} for the d4 expert, "
-        f"{len(real_train)} real crops")
+        own = expert.own_renders(args.seed, args.workers)
+        syn_expert = dataset.concat(syn_train.take(syn_train.of_kinds(expert.KINDS_READ)), own)
+        log(f"{len(own)} renders of {', '.join(expert.KINDS_READ)} alone for the expert")
+    log(f"data ready: {len(syn_train)} renders, {len(real_train)} real crops")
 
     init = None
     if args.init:
