@@ -44,7 +44,7 @@ SHARE = CROP_MARGIN / 1.15
 # d4s of 48,000, each seen about 27-43 times in the expert's ten minutes, and the real d4 photos
 # of five dice showing one or two values each seen some 40-65 times: room to learn which die
 # shows which value instead of reading it). Two ten-minute experts from the same dice weights
-# (a weak start: recipe 3.4.0 given 25 minutes but only 3,400 steps), read beside model 3.2.0:
+# (a weak start: recipe 3.4.0 given 25 minutes but only 3,478 steps), read beside model 3.2.0:
 # without them held-out real d4 76.7% (alone 77.2%), 353 d4 renders of a new seed 72.0%; with
 # them 86.6% (alone 86.6%), 72.8%. The navy/gold die, which shows 1 and 2 in training and 4
 # held out, went 57% -> 87%. Expert 1.1.0 is this recipe, trained 15 minutes from that start.
