@@ -40,6 +40,7 @@ from vision.train.realdata import (
     measured_on,
     varied,
 )
+from vision.train.recover import starting_weights
 from vision.train.render import missing_faces
 from vision.train.train import TrainConfig, bf16_is_fast, train
 
@@ -110,7 +111,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         default="auto",
         help="training arithmetic; auto: bfloat16 where the CPU has it natively",
     )
-    p.add_argument("--init", type=Path, help="go on training these weights (artifacts/*.pt)")
+    p.add_argument(
+        "--init",
+        type=Path,
+        help="go on training these weights: a checkpoint (artifacts/*.pt) or a dice model's "
+        "ONNX file (models/dice.onnx: the shipped model)",
+    )
     p.add_argument("--out", type=Path, default=REPO / "models" / "dice.onnx")
     p.add_argument(
         "--checkpoint", type=Path, help="where the torch weights go (default artifacts/<out>.pt)"
@@ -196,10 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         log(f"{len(own)} renders of {', '.join(expert.KINDS_READ)} alone for the expert")
     log(f"data ready: {len(syn_train)} renders, {len(real_train)} real crops")
 
-    init = None
-    if args.init:
-        init = DiceNet()
-        init.load_state_dict(torch.load(args.init))
+    init = starting_weights(args.init, syn_train, real_train) if args.init else None
     table = np.array([is_table(p) for p in train_photos], bool)
     expert_config = replace(expert.ExpertConfig(), minutes=args.expert_minutes, seed=args.seed,
                             bf16=bf16, threads=args.threads)

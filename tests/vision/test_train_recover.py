@@ -1,0 +1,96 @@
+"""Torch weights recovered from an ONNX export compute what the file does (needs the train extra)."""
+
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from vision.train.dataset import Arrays
+from vision.train.export import export_onnx, halve_weights
+from vision.train.model import INPUT_SIZE, DiceNet
+from vision.train.recover import dice_net_from_onnx, starting_weights
+
+
+def trained_looking_net(seed: int) -> DiceNet:
+    """A DiceNet whose batch norms hold statistics and scales of their own, as after training
+    (a fresh one's are the identity, which would hide a folding mistake)."""
+    torch.manual_seed(seed)
+    net = DiceNet()
+    with torch.no_grad():
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.normal_(0, 0.5)
+                m.running_var.uniform_(0.5, 2.0)
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.normal_(0, 0.2)
+    return net.eval()
+
+
+def crops(n: int, seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, 256, (n, INPUT_SIZE, INPUT_SIZE, 3), np.uint8)
+
+
+@pytest.mark.parametrize("halved", [False, True])
+def test_recovered_net_reads_as_the_file_does(tmp_path: Path, halved: bool) -> None:
+    path = tmp_path / "dice.onnx"
+    export_onnx(trained_looking_net(3), path)
+    if halved:
+        halve_weights(path)
+    net = dice_net_from_onnx(path, crops(64, 0)).eval()
+    x = crops(5, 1)
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    names = [o.name for o in session.get_outputs()]
+    from_file = dict(
+        zip(
+            names,
+            session.run(None, {"image": x.transpose(0, 3, 1, 2).astype(np.float32)}),
+            strict=True,
+        )
+    )
+    with torch.no_grad():
+        recovered = net(torch.from_numpy(x).permute(0, 3, 1, 2).float())
+    for name, out in zip(("kind", "value", "state", "embedding"), recovered, strict=True):
+        np.testing.assert_allclose(out.numpy(), from_file[name], rtol=1e-3, atol=1e-3)
+
+
+def test_training_mode_starts_where_the_file_is(tmp_path: Path) -> None:
+    """On a batch like its calibration crops, batch statistics give back the shipped features."""
+    path = tmp_path / "dice.onnx"
+    export_onnx(trained_looking_net(4), path)
+    calibration = crops(128, 2)
+    net = dice_net_from_onnx(path, calibration)
+    x = torch.from_numpy(calibration).permute(0, 3, 1, 2).float()
+    with torch.no_grad():
+        shipped = net.eval().features((x - net.mean) / 64.0)
+        training = net.train().features((x - net.mean) / 64.0)
+    assert float((training - shipped).abs().max()) < 1e-3 * float(shipped.abs().max())
+
+
+def test_a_file_of_another_network_is_refused_clearly(tmp_path: Path) -> None:
+    path = tmp_path / "other.onnx"
+    export_onnx(torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3)).eval(), path, outputs=("out",))
+    with pytest.raises(ValueError, match="not a dice model"):
+        dice_net_from_onnx(path, crops(8, 0))
+
+
+def test_training_starts_alike_from_a_checkpoint_or_its_export(tmp_path: Path) -> None:
+    net = trained_looking_net(5)
+    torch.save(net.state_dict(), tmp_path / "dice.pt")
+    export_onnx(net, tmp_path / "dice.onnx")
+
+    def arrays(n: int, seed: int) -> Arrays:
+        labels = np.zeros(n, np.int64)
+        return Arrays(crops(n, seed), labels, labels, labels, np.zeros(n, bool))
+
+    synthetic, real = arrays(40, 6), arrays(20, 7)
+    x = torch.from_numpy(crops(4, 8)).permute(0, 3, 1, 2).float()
+    with torch.no_grad():
+        outs = [
+            starting_weights(tmp_path / name, synthetic, real, count=50).eval()(x)
+            for name in ("dice.pt", "dice.onnx")
+        ]
+    for a, b in zip(*outs, strict=True):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-3, atol=1e-3)
