@@ -48,6 +48,7 @@ FRAGMENTS_SPAN = 3.5  # the pieces of one die span at most this many piece sides
 SURE_PIECE = 0.5  # two boxes read at least this surely may be a photo of dice, not a close-up
 MARKS_INSIDE = 0.75  # share of the boxes inside a close-up die for them to be its marks ...
 MARK_SIDE = 0.3  # ... each under this share of the die's side
+REGION_SPAN = 2.0  # a die's region spans at most this many times what its marks span
 # Dice cannot overlap: this many boxes or more whose centres lie, in the median, closer to their
 # nearest neighbour than CROWDED_GAP box sides, most of them (CROWDED_UNSURE) read unsure, are the
 # numerals and facets of one die the tray detector took apart (a dark d20 on a wood table: 20 to
@@ -293,13 +294,25 @@ class DiceReader:
             whole = read_as(die_of_marks(frame, found.dice))
             if whole:
                 return whole
+        region = die_region(frame, found.dice) if all(d.unsure for d in dice) else None
+        if region is not None:
+            # every box doubted, all on the one region unlike the photo's corners: the marks or
+            # pieces of a die whose outline the detector missed (a dark die on a dark table, a
+            # d4 cut in two by its edge); kept if read surer than any box, and sure unless the
+            # boxes are small marks on it
+            whole = read_as(close_up_box(frame, region))
+            surer = bool(whole) and whole[0].confidence > max(d.confidence for d in dice)
+            if surer and (marks_on(region, found.dice) or not whole[0].unsure):
+                return whole
         pieces = fragments_of_one(found.dice)
         if pieces is not None:
             # one die on a busy surface can fall apart into a few pieces: read it whole too and
-            # keep that if the classifier is sure of it, and surer than of any piece
+            # keep that if the classifier is surer of it than of any piece, and sure of it
+            # unless it doubts every piece too (then one doubtful die, not several)
             joined = read_as(pieces)
             best = max(d.confidence for d in dice)
-            if joined and not joined[0].unsure and joined[0].confidence > best:
+            doubted = all(d.unsure for d in dice)
+            if joined and joined[0].confidence > best and (doubted or not joined[0].unsure):
                 return joined
         return dice
 
@@ -483,10 +496,29 @@ def crowded_marks(dice: Sequence[DieReading]) -> bool:
     return float(np.median(gaps.min(axis=1))) < CROWDED_GAP * side
 
 
+def die_region(frame: np.ndarray, pieces: Sequence[DieBox]) -> Box | None:
+    """The region unlike the photo's corners (shots.unlike_corners) when it holds most of the
+    boxes and is not far larger than they span: on a blotchy table the region is a blotch, or
+    the whole photo."""
+    region = unlike_corners(frame)
+    if region is None:
+        return None
+    x0, y0, x1, y1 = region
+    inside = [
+        p.box
+        for p in pieces
+        if x0 <= (p.box[0] + p.box[2]) / 2 <= x1 and y0 <= (p.box[1] + p.box[3]) / 2 <= y1
+    ]
+    if not inside or len(inside) < MARKS_INSIDE * len(pieces):
+        return None
+    a0, b0, a1, b1 = around(inside)
+    return region if max(x1 - x0, y1 - y0) <= REGION_SPAN * max(a1 - a0, b1 - b0) else None
+
+
 def die_of_marks(frame: np.ndarray, marks: Sequence[DieBox]) -> DieBox:
     """The die whose marks the boxes are: the region unlike the photo's corners when they lie on
     it (it holds the die's outline, which the marks miss), else the box around them."""
-    region = unlike_corners(frame)
+    region = die_region(frame, marks)
     if region is not None and marks_on(region, marks):
         return close_up_box(frame, region)
     return DieBox(box=around([m.box for m in marks]), cut=any(m.cut for m in marks), elongation=1.0)

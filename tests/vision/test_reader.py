@@ -29,6 +29,7 @@ from vision.reader import (
     check_image,
     crowded_marks,
     die_of_marks,
+    die_region,
     fragments_of_one,
     load_image,
     marks_on,
@@ -268,3 +269,26 @@ def test_a_dies_marks_are_read_as_the_region_they_lie_on_else_as_the_box_around_
     plain = np.full((300, 300, 3), 160, np.uint8)  # nothing unlike the corners
     die = die_of_marks(plain, marks)
     assert die.box == (120, 130, 182, 187) and die.cut
+
+
+def test_the_region_of_a_dies_boxes_holds_them_and_is_not_far_larger() -> None:
+    """A d4 cut in two along an edge, or a dark die whose marks alone were boxed: the region
+    unlike the corners is its die. On a blotchy table the region is a blotch or the whole
+    photo, far larger than what the boxes span: no die region then."""
+
+    def piece(x: int, y: int, side: int) -> DieBox:
+        return DieBox((x, y, x + side, y + side), cut=False, elongation=1.0)
+
+    frame = np.full((300, 300, 3), 160, np.uint8)
+    frame[100:200, 90:210] = (40, 30, 120)  # the die
+    halves = [piece(95, 105, 60), piece(150, 135, 55)]
+    region = die_region(frame, halves)
+    assert region is not None
+    assert all(abs(a - b) <= 3 for a, b in zip(region, (90, 100, 210, 200), strict=True))
+    elsewhere = [piece(10, 230, 40), piece(240, 10, 40), halves[0]]
+    assert die_region(frame, elsewhere) is None  # most boxes off the region
+    blotch = np.full((300, 300, 3), 160, np.uint8)
+    blotch[20:290, 30:280] = (40, 30, 120)  # a region far larger than the boxes span
+    assert die_region(blotch, [piece(120, 130, 30), piece(150, 140, 30)]) is None
+    assert die_region(np.full((300, 300, 3), 160, np.uint8), halves) is None  # no region
+
