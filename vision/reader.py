@@ -28,10 +28,10 @@ from companion.reading import DieReading, TrayReading, join_reasons
 from vision.capture import FrameSource
 from vision.classify import Classifier
 from vision.crops import square_crop
-from vision.detect import Box, Detection, DieBox, at_border, detect, shrink
+from vision.detect import Detection, DieBox, detect, shrink
 from vision.errors import ImageError, VisionError
+from vision.photo_mode import photo_dice
 from vision.prototypes import Match, Prototypes
-from vision.shots import close_up, unlike_corners
 
 JPEG_SIDE = 480  # long side of the JPEG kept with a reading (history, panel)
 JPEG_QUALITY = 70
@@ -43,19 +43,6 @@ CUT_AWAY = "cut by the frame edge"
 NOT_EXPECTED = "not among the expected dice"
 COCKED_D6 = "d6 looks cocked (outline not square)"
 GUESSED_BOX = "no die outline found: the middle of the image was read as one die"
-FALLBACK_SIDE = 0.6  # of the image's short side: the box read when no die outline is found
-FRAGMENTS_SPAN = 3.5  # the pieces of one die span at most this many piece sides
-SURE_PIECE = 0.5  # two boxes read at least this surely may be a photo of dice, not a close-up
-MARKS_INSIDE = 0.75  # share of the boxes inside a close-up die for them to be its marks ...
-MARK_SIDE = 0.3  # ... each under this share of the die's side
-REGION_SPAN = 2.0  # a die's region spans at most this many times what its marks span
-# Dice cannot overlap: this many boxes or more whose centres lie, in the median, closer to their
-# nearest neighbour than CROWDED_GAP box sides, most of them (CROWDED_UNSURE) read unsure, are the
-# numerals and facets of one die the tray detector took apart (a dark d20 on a wood table: 20 to
-# 40 boxes). Rendered trays of 6 to 25 dice, read as photos, keep a median gap of 1.1 sides or more.
-CROWDED = 5
-CROWDED_GAP = 1.0
-CROWDED_UNSURE = 0.75
 D6_ELONGATION = 1.6  # long/short side of a d6's outline above which it is not lying flat
 
 
@@ -247,7 +234,11 @@ class DiceReader:
         found = detect(frame, at_least=len(expect) if expect else 0)
         dice = self._read_dice(frame, found, expect)
         if self.photo_fallback:
-            dice = self._photo_dice(frame, found, dice, expect)
+
+            def read_as(box: DieBox) -> list[DieReading]:
+                return self._read_dice(frame, replace(found, dice=(box,)), expect)
+
+            dice = photo_dice(frame, found.dice, dice, read_as)
         return self._tray(frame, dice)
 
     def _tray(self, frame: np.ndarray, dice: Sequence[DieReading]) -> TrayReading:
@@ -260,61 +251,6 @@ class DiceReader:
                 die = replace(die, unsure=True, why_unsure=join_reasons(die.why_unsure, why))
             checked.append(die)
         return tray_reading(frame, checked, self.keep_crops)
-
-    def _photo_dice(
-        self,
-        frame: np.ndarray,
-        found: Detection,
-        dice: list[DieReading],
-        expect: list[str] | None,
-    ) -> list[DieReading]:
-        """The dice of a photo, which may show one die closer than a tray camera ever would."""
-
-        def read_as(box: DieBox) -> list[DieReading]:
-            return self._read_dice(frame, replace(found, dice=(box,)), expect)
-
-        shot = close_up(frame) if len(dice) != 1 else None
-        if shot is not None:
-            # a photo of a die taken close: the tray detector, tuned for dice of tray size, boxes
-            # its numerals or pips as dice (or nothing); the region unlike the corners is the die
-            sure = [d.confidence for d in dice if d.confidence >= SURE_PIECE]
-            # pieces read surely are dice, unless they lie on the close-up die, small beside
-            # it, and the die reads surer than any of them
-            if len(sure) < 2 or marks_on(shot.box, found.dice):
-                whole = read_as(close_up_box(frame, shot.box))
-                if whole and (len(sure) < 2 or whole[0].confidence > max(sure)):
-                    return whole
-        if not dice:
-            # nothing read: no outline found, or only parts of a die that fills the photo
-            # (its pips), which the classifier saw hold no die
-            return read_as(middle_of(frame))
-        if crowded_marks(dice):
-            # boxes overlapping like no dice can: one die's marks; read it whole (flagged if the
-            # classifier doubts it) rather than report its numerals as dice
-            whole = read_as(die_of_marks(frame, found.dice))
-            if whole:
-                return whole
-        region = die_region(frame, found.dice) if all(d.unsure for d in dice) else None
-        if region is not None:
-            # every box doubted, all on the one region unlike the photo's corners: the marks or
-            # pieces of a die whose outline the detector missed (a dark die on a dark table, a
-            # d4 cut in two by its edge); kept if read surer than any box, and sure unless the
-            # boxes are small marks on it
-            whole = read_as(close_up_box(frame, region))
-            surer = bool(whole) and whole[0].confidence > max(d.confidence for d in dice)
-            if surer and (marks_on(region, found.dice) or not whole[0].unsure):
-                return whole
-        pieces = fragments_of_one(found.dice)
-        if pieces is not None:
-            # one die on a busy surface can fall apart into a few pieces: read it whole too and
-            # keep that if the classifier is surer of it than of any piece, and sure of it
-            # unless it doubts every piece too (then one doubtful die, not several)
-            joined = read_as(pieces)
-            best = max(d.confidence for d in dice)
-            doubted = all(d.unsure for d in dice)
-            if joined and joined[0].confidence > best and (doubted or not joined[0].unsure):
-                return joined
-        return dice
 
     def _read_dice(
         self, frame: np.ndarray, found: Detection, expect: list[str] | None
@@ -459,86 +395,6 @@ class Settler:
         return self.still >= self.rule.still_frames
 
 
-def marks_on(box: Box, pieces: Sequence[DieBox]) -> bool:
-    """Whether boxes look like the marks on one big die in `box`: most of them inside it and
-    each far smaller than it (dice huddled in a clump are each a good part of the clump)."""
-    x0, y0, x1, y1 = box
-    inside = [
-        p
-        for p in pieces
-        if x0 <= (p.box[0] + p.box[2]) / 2 <= x1 and y0 <= (p.box[1] + p.box[3]) / 2 <= y1
-    ]
-    if len(inside) < MARKS_INSIDE * len(pieces):
-        return False
-    side = float(np.median([max(p.box[2] - p.box[0], p.box[3] - p.box[1]) for p in inside]))
-    return side < MARK_SIDE * max(x1 - x0, y1 - y0)
-
-
-def around(boxes: Sequence[Box]) -> Box:
-    """The box around boxes."""
-    return (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
-    )
-
-
-def crowded_marks(dice: Sequence[DieReading]) -> bool:
-    """Whether read boxes crowd and overlap like the marks of one die, not lie apart like dice."""
-    if len(dice) < CROWDED or sum(d.unsure for d in dice) < CROWDED_UNSURE * len(dice):
-        return False
-    boxes = np.array([d.box for d in dice], np.float64)
-    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
-    side = float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
-    gaps = np.linalg.norm(centres[:, None] - centres[None], axis=-1)
-    np.fill_diagonal(gaps, np.inf)
-    return float(np.median(gaps.min(axis=1))) < CROWDED_GAP * side
-
-
-def die_region(frame: np.ndarray, pieces: Sequence[DieBox]) -> Box | None:
-    """The region unlike the photo's corners (shots.unlike_corners) when it holds most of the
-    boxes and is not far larger than they span: on a blotchy table the region is a blotch, or
-    the whole photo."""
-    region = unlike_corners(frame)
-    if region is None:
-        return None
-    x0, y0, x1, y1 = region
-    inside = [
-        p.box
-        for p in pieces
-        if x0 <= (p.box[0] + p.box[2]) / 2 <= x1 and y0 <= (p.box[1] + p.box[3]) / 2 <= y1
-    ]
-    if not inside or len(inside) < MARKS_INSIDE * len(pieces):
-        return None
-    a0, b0, a1, b1 = around(inside)
-    return region if max(x1 - x0, y1 - y0) <= REGION_SPAN * max(a1 - a0, b1 - b0) else None
-
-
-def die_of_marks(frame: np.ndarray, marks: Sequence[DieBox]) -> DieBox:
-    """The die whose marks the boxes are: the region unlike the photo's corners when they lie on
-    it (it holds the die's outline, which the marks miss), else the box around them."""
-    region = die_region(frame, marks)
-    if region is not None and marks_on(region, marks):
-        return close_up_box(frame, region)
-    return DieBox(box=around([m.box for m in marks]), cut=any(m.cut for m in marks), elongation=1.0)
-
-
-def fragments_of_one(dice: Sequence[DieBox]) -> DieBox | None:
-    """The box around three or more small boxes huddled together as the pieces of one die, or
-    None when they are spread like separate dice."""
-    if len(dice) < 3:
-        return None
-    x0, y0, x1, y1 = around([d.box for d in dice])
-    piece = float(np.median([max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dice]))
-    span, short = max(x1 - x0, y1 - y0), max(1, min(x1 - x0, y1 - y0))
-    # a die's pieces stay within a few piece sides of each other, in a squarish box (dice
-    # huddled together look the same: the reader keeps the whole only if the classifier is sure)
-    if span > FRAGMENTS_SPAN * piece or span > 1.6 * short:
-        return None
-    return DieBox(box=(x0, y0, x1, y1), cut=any(d.cut for d in dice), elongation=1.0)
-
-
 def tray_reading(
     frame: np.ndarray, dice: Sequence[DieReading], keep_crops: bool = False
 ) -> TrayReading:
@@ -556,22 +412,6 @@ def tray_reading(
         if keep_crops
         else (),
     )
-
-
-def close_up_box(frame: np.ndarray, box: Box) -> DieBox:
-    """A close-up photo's die as a DieBox (cut when it reaches the photo's edge)."""
-    x0, y0, x1, y1 = box
-    return DieBox(
-        box=box, cut=bool(at_border(x0, y0, x1 - x0, y1 - y0, frame.shape)), elongation=1.0
-    )
-
-
-def middle_of(frame: np.ndarray) -> DieBox:
-    """The middle of a photo, where its one die most likely is (marked as a guess)."""
-    h, w = frame.shape[:2]
-    side = int(FALLBACK_SIDE * min(h, w))
-    box = ((w - side) // 2, (h - side) // 2, (w + side) // 2, (h + side) // 2)
-    return DieBox(box=box, cut=False, elongation=1.0, guessed=True)
 
 
 def unsure_reasons(face_why: str | None, kind: str, die: DieBox, unexpected: bool) -> str:

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         expect = parse_expect(args.expect)
         # loaded once for every image of the run; photo mode, so a die photographed close is
-        # read as one die (vision.reader.DiceReader._photo_dice), not as its numerals
+        # read as one die (vision.photo_mode), not as its numerals
         classifier = Classifier(args.model)
         taught, note = load_taught(args.taught, classifier) if args.taught else (None, None)
         reader = DiceReader(classifier=classifier, photo_fallback=True, prototypes=taught)

@@ -16,6 +16,7 @@ from companion.reading import DieReading
 from vision.classify import FaceReading
 from vision.detect import DieBox, detect
 from vision.errors import ImageError, ModelError, VisionError
+from vision.photo_mode import middle_of
 from vision.reader import (
     COCKED_D6,
     CUT_AWAY,
@@ -27,13 +28,7 @@ from vision.reader import (
     Settling,
     assign,
     check_image,
-    crowded_marks,
-    die_of_marks,
-    die_region,
-    fragments_of_one,
     load_image,
-    marks_on,
-    middle_of,
     parse_expect,
     thumbnail_jpeg,
     unsure_reasons,
@@ -209,86 +204,3 @@ def test_photo_fallback_box_is_the_middle_and_flagged() -> None:
     box = middle_of(np.zeros((200, 300, 3), np.uint8))
     assert box.box == (90, 40, 210, 160) and box.guessed and not box.cut
     assert unsure_reasons(*_face("d12"), box, unexpected=False) == GUESSED_BOX
-
-
-def test_pieces_huddled_together_may_be_one_die() -> None:
-    def box(x: int, y: int, side: int = 30) -> DieBox:
-        return DieBox((x, y, x + side, y + side), cut=False, elongation=1.0)
-
-    pieces = [box(100, 100), box(135, 105), box(110, 140), box(150, 150, 25)]
-    whole = fragments_of_one(pieces)
-    assert whole is not None and whole.box == (100, 100, 175, 175)
-    assert fragments_of_one(pieces[:2]) is None  # two boxes are two dice
-    spread = [box(100, 100), box(400, 120), box(250, 300)]
-    assert fragments_of_one(spread) is None
-    in_a_row = [box(100, 100), box(131, 100), box(162, 100)]
-    assert fragments_of_one(in_a_row) is None  # not square: dice side by side
-
-
-def test_small_boxes_on_a_close_up_die_are_its_marks_and_a_clump_of_dice_is_not() -> None:
-    def box(x: int, y: int, side: int) -> DieBox:
-        return DieBox((x, y, x + side, y + side), cut=False, elongation=1.0)
-
-    die = (50, 40, 450, 430)
-    numerals = [box(200, 150, 40), box(260, 300, 35), box(120, 250, 30), box(0, 0, 30)]
-    assert marks_on(die, numerals)  # three of four inside, each a tenth of the die
-    assert not marks_on(die, [*numerals, box(460, 440, 30), box(0, 440, 30)])  # half outside
-    clump = [box(x, y, 190) for x in (60, 250) for y in (45, 235)]  # four dice filling the box
-    assert not marks_on(die, clump)
-
-
-def _read(box: tuple[int, int, int, int], confidence: float) -> DieReading:
-    return DieReading("d4", 1, confidence, box, unsure=confidence < 0.7)
-
-
-def test_boxes_overlapping_like_no_dice_can_are_one_dies_marks() -> None:
-    """A dark d20 on wood: the tray detector boxes its numerals and facet edges, small boxes
-    crowding closer than their own size, read unsure; dice lie at least a side apart."""
-    marks = [
-        _read((100 + 9 * i, 100 + 7 * (i % 3), 112 + 9 * i, 112 + 7 * (i % 3)), 0.3)
-        for i in range(8)
-    ]
-    assert crowded_marks(marks)
-    assert not crowded_marks(marks[:4])  # too few to tell from a few dice touching
-    sure = [_read(m.box, 0.9) if i % 2 else m for i, m in enumerate(marks)]
-    assert not crowded_marks(sure)  # half of them read surely as dice
-    apart = [_read((100 + 40 * i, 100, 130 + 40 * i, 130), 0.3) for i in range(8)]
-    assert not crowded_marks(apart)  # a row of dice, each 10 px from the next
-
-
-def test_a_dies_marks_are_read_as_the_region_they_lie_on_else_as_the_box_around_them() -> None:
-    def mark(x: int, y: int, cut: bool = False) -> DieBox:
-        return DieBox((x, y, x + 12, y + 12), cut=cut, elongation=1.0)
-
-    marks = [mark(120, 130), mark(150, 140), mark(170, 175, cut=True)]
-    frame = np.full((300, 300, 3), 160, np.uint8)
-    frame[100:200, 90:210] = (40, 30, 120)  # the die: unlike the corners, the marks on it
-    die = die_of_marks(frame, marks)
-    assert all(abs(a - b) <= 3 for a, b in zip(die.box, (90, 100, 210, 200), strict=True))
-    assert not die.cut
-    plain = np.full((300, 300, 3), 160, np.uint8)  # nothing unlike the corners
-    die = die_of_marks(plain, marks)
-    assert die.box == (120, 130, 182, 187) and die.cut
-
-
-def test_the_region_of_a_dies_boxes_holds_them_and_is_not_far_larger() -> None:
-    """A d4 cut in two along an edge, or a dark die whose marks alone were boxed: the region
-    unlike the corners is its die. On a blotchy table the region is a blotch or the whole
-    photo, far larger than what the boxes span: no die region then."""
-
-    def piece(x: int, y: int, side: int) -> DieBox:
-        return DieBox((x, y, x + side, y + side), cut=False, elongation=1.0)
-
-    frame = np.full((300, 300, 3), 160, np.uint8)
-    frame[100:200, 90:210] = (40, 30, 120)  # the die
-    halves = [piece(95, 105, 60), piece(150, 135, 55)]
-    region = die_region(frame, halves)
-    assert region is not None
-    assert all(abs(a - b) <= 3 for a, b in zip(region, (90, 100, 210, 200), strict=True))
-    elsewhere = [piece(10, 230, 40), piece(240, 10, 40), halves[0]]
-    assert die_region(frame, elsewhere) is None  # most boxes off the region
-    blotch = np.full((300, 300, 3), 160, np.uint8)
-    blotch[20:290, 30:280] = (40, 30, 120)  # a region far larger than the boxes span
-    assert die_region(blotch, [piece(120, 130, 30), piece(150, 140, 30)]) is None
-    assert die_region(np.full((300, 300, 3), 160, np.uint8), halves) is None  # no region
-
