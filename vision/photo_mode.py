@@ -62,7 +62,8 @@ def photo_dice(
         whole = read_as(die_of_marks(frame, boxes))
         if whole:
             return whole
-    region = die_region(frame, boxes) if all(d.unsure for d in dice) else None
+    doubted = all(d.unsure for d in dice)
+    region = die_region(frame, boxes) if doubted else None
     if region is not None:
         # every box doubted, all on the one region unlike the photo's corners: the marks or
         # pieces of a die whose outline the detector missed (a dark die on a dark table, a
@@ -79,7 +80,6 @@ def photo_dice(
         # unless it doubts every piece too (then one doubtful die, not several)
         joined = read_as(pieces)
         best = max(d.confidence for d in dice)
-        doubted = all(d.unsure for d in dice)
         if joined and joined[0].confidence > best and (doubted or not joined[0].unsure):
             return joined
     return dice
