@@ -82,7 +82,9 @@ def photo_dice(
         best = max(d.confidence for d in dice)
         if joined and joined[0].confidence > best and (doubted or not joined[0].unsure):
             return joined
-    return dice
+    # dice cannot overlap: a doubted box centred on a die read surely is a piece of that die
+    sure = [d.box for d in dice if not d.unsure]
+    return [d for d in dice if not d.unsure or not centred_in_any(d.box, sure)]
 
 
 def centred_in(box: Box, pieces: Sequence[DieBox]) -> list[DieBox]:
@@ -93,6 +95,12 @@ def centred_in(box: Box, pieces: Sequence[DieBox]) -> list[DieBox]:
         for p in pieces
         if x0 <= (p.box[0] + p.box[2]) / 2 <= x1 and y0 <= (p.box[1] + p.box[3]) / 2 <= y1
     ]
+
+
+def centred_in_any(box: Box, boxes: Sequence[Box]) -> bool:
+    """Whether `box`'s centre lies in any of `boxes`."""
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
 
 
 def marks_on(box: Box, pieces: Sequence[DieBox]) -> bool:

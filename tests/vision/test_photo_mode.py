@@ -13,6 +13,7 @@ from vision.photo_mode import (
     die_region,
     fragments_of_one,
     marks_on,
+    photo_dice,
 )
 
 
@@ -96,3 +97,21 @@ def test_the_region_of_a_dies_boxes_holds_them_and_is_not_far_larger() -> None:
     blotch[20:290, 30:280] = (40, 30, 120)  # a region far larger than the boxes span
     assert die_region(blotch, [piece(120, 130, 30), piece(150, 140, 30)]) is None
     assert die_region(np.full((300, 300, 3), 160, np.uint8), halves) is None  # no region
+
+
+def test_a_doubted_box_centred_on_a_sure_die_is_a_piece_of_it() -> None:
+    """Dice cannot overlap: of a die read surely and a doubted box centred on it, only the die
+    is kept; a doubted box elsewhere is still a die."""
+
+    def reading(box: tuple[int, int, int, int], confidence: float) -> DieReading:
+        return DieReading("d8", 1, confidence, box, unsure=confidence < 0.7)
+
+    def no_second_look(box: DieBox) -> list[DieReading]:
+        raise AssertionError(f"no box needs reading again here, {box} was")
+
+    die, piece, other = (100, 100, 160, 160), (120, 125, 150, 150), (300, 300, 360, 360)
+    dice = [reading(die, 0.9), reading(piece, 0.3), reading(other, 0.4)]
+    boxes = [DieBox(d.box, cut=False, elongation=1.0) for d in dice]
+    table = np.full((480, 480, 3), 160, np.uint8)
+    kept = photo_dice(table, boxes, dice, no_second_look)
+    assert [d.box for d in kept] == [die, other]
