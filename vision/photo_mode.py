@@ -11,12 +11,13 @@ for), so that photos of several dice apart still read as several dice.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 
 import numpy as np
 
 from companion.reading import DieReading
 from vision.detect import Box, DieBox, at_border
-from vision.shots import close_up, unlike_corners
+from vision.shots import close_up_in, unlike_corners
 
 FALLBACK_SIDE = 0.6  # of the image's short side: the box read when no die outline is found
 FRAGMENTS_SPAN = 3.5  # the pieces of one die span at most this many piece sides
@@ -41,7 +42,12 @@ def photo_dice(
 ) -> list[DieReading]:
     """The dice of a photo, given the tray detector's `boxes` and the `dice` read from them;
     `read_as` reads one box as a die (an empty list when the classifier sees no die in it)."""
-    shot = close_up(frame) if len(dice) != 1 else None
+
+    @cache
+    def unlike() -> Box | None:  # the region unlike the photo's corners, found once if at all
+        return unlike_corners(frame)
+
+    shot = close_up_in(frame.shape, unlike()) if len(dice) != 1 else None
     if shot is not None:
         # a photo of a die taken close: the tray detector, tuned for dice of tray size, boxes
         # its numerals or pips as dice (or nothing); the region unlike the corners is the die
@@ -59,11 +65,11 @@ def photo_dice(
     if crowded_marks(dice):
         # boxes overlapping like no dice can: one die's marks; read it whole (flagged if the
         # classifier doubts it) rather than report its numerals as dice
-        whole = read_as(die_of_marks(frame, boxes))
+        whole = read_as(die_of_marks(frame, boxes, unlike()))
         if whole:
             return whole
     doubted = all(d.unsure for d in dice)
-    region = die_region(frame, boxes) if doubted else None
+    region = die_region(unlike(), boxes) if doubted else None
     if region is not None:
         # every box doubted, all on the one region unlike the photo's corners: the marks or
         # pieces of a die whose outline the detector missed (a dark die on a dark table, a
@@ -84,30 +90,20 @@ def photo_dice(
             return joined
     # dice cannot overlap: a doubted box centred on a die read surely is a piece of that die
     sure = [d.box for d in dice if not d.unsure]
-    return [d for d in dice if not d.unsure or not centred_in_any(d.box, sure)]
+    return [d for d in dice if not d.unsure or not any(centred_in(d.box, s) for s in sure)]
 
 
-def centred_in(box: Box, pieces: Sequence[DieBox]) -> list[DieBox]:
-    """The boxes whose centres lie in `box`."""
-    x0, y0, x1, y1 = box
-    return [
-        p
-        for p in pieces
-        if x0 <= (p.box[0] + p.box[2]) / 2 <= x1 and y0 <= (p.box[1] + p.box[3]) / 2 <= y1
-    ]
-
-
-def centred_in_any(box: Box, boxes: Sequence[Box]) -> bool:
-    """Whether `box`'s centre lies in any of `boxes`."""
-    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
+def centred_in(inner: Box, outer: Box) -> bool:
+    """Whether `inner`'s centre lies in `outer`."""
+    x, y = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
+    return outer[0] <= x <= outer[2] and outer[1] <= y <= outer[3]
 
 
 def marks_on(box: Box, pieces: Sequence[DieBox]) -> bool:
     """Whether boxes look like the marks on one big die in `box`: most of them inside it and
     each far smaller than it (dice huddled in a clump are each a good part of the clump)."""
     x0, y0, x1, y1 = box
-    inside = centred_in(box, pieces)
+    inside = [p for p in pieces if centred_in(p.box, box)]
     if len(inside) < MARKS_INSIDE * len(pieces):
         return False
     side = float(np.median([max(p.box[2] - p.box[0], p.box[3] - p.box[1]) for p in inside]))
@@ -136,25 +132,24 @@ def crowded_marks(dice: Sequence[DieReading]) -> bool:
     return float(np.median(gaps.min(axis=1))) < CROWDED_GAP * side
 
 
-def die_region(frame: np.ndarray, pieces: Sequence[DieBox]) -> Box | None:
+def die_region(region: Box | None, pieces: Sequence[DieBox]) -> Box | None:
     """The region unlike the photo's corners (shots.unlike_corners) when it holds most of the
     boxes and is not far larger than they span: on a blotchy table the region is a blotch, or
     the whole photo."""
-    region = unlike_corners(frame)
     if region is None:
         return None
     x0, y0, x1, y1 = region
-    inside = centred_in(region, pieces)
+    inside = [p for p in pieces if centred_in(p.box, region)]
     if not inside or len(inside) < MARKS_INSIDE * len(pieces):
         return None
     a0, b0, a1, b1 = around([p.box for p in inside])
     return region if max(x1 - x0, y1 - y0) <= REGION_SPAN * max(a1 - a0, b1 - b0) else None
 
 
-def die_of_marks(frame: np.ndarray, marks: Sequence[DieBox]) -> DieBox:
-    """The die whose marks the boxes are: the region unlike the photo's corners when they lie on
-    it (it holds the die's outline, which the marks miss), else the box around them."""
-    region = die_region(frame, marks)
+def die_of_marks(frame: np.ndarray, marks: Sequence[DieBox], unlike: Box | None) -> DieBox:
+    """The die whose marks the boxes are: `unlike`, the region unlike the photo's corners, when
+    they lie on it (it holds the die's outline, which the marks miss), else the box around them."""
+    region = die_region(unlike, marks)
     if region is not None and marks_on(region, marks):
         return close_up_box(frame, region)
     return DieBox(box=around([m.box for m in marks]), cut=any(m.cut for m in marks), elongation=1.0)

@@ -113,8 +113,12 @@ def unlike_corners(frame: np.ndarray) -> tuple[int, int, int, int] | None:
 def close_up(frame: np.ndarray) -> ShotDie | None:
     """The die of a close-up photo (one region unlike the corners spanning CLOSE_UP of the short
     side or more), or None when the photo is not a close-up."""
-    h, w = frame.shape[:2]
-    region = unlike_corners(frame)
+    return close_up_in(frame.shape, unlike_corners(frame))
+
+
+def close_up_in(shape: tuple[int, ...], region: tuple[int, int, int, int] | None) -> ShotDie | None:
+    """close_up for a photo of `shape` whose region unlike the corners is already known."""
+    h, w = shape[:2]
     if region is None:
         return None
     x0, y0, x1, y1 = region

@@ -15,6 +15,7 @@ from vision.photo_mode import (
     marks_on,
     photo_dice,
 )
+from vision.shots import unlike_corners
 
 
 def test_pieces_huddled_together_may_be_one_die() -> None:
@@ -69,11 +70,11 @@ def test_a_dies_marks_are_read_as_the_region_they_lie_on_else_as_the_box_around_
     marks = [mark(120, 130), mark(150, 140), mark(170, 175, cut=True)]
     frame = np.full((300, 300, 3), 160, np.uint8)
     frame[100:200, 90:210] = (40, 30, 120)  # the die: unlike the corners, the marks on it
-    die = die_of_marks(frame, marks)
+    die = die_of_marks(frame, marks, unlike_corners(frame))
     assert all(abs(a - b) <= 3 for a, b in zip(die.box, (90, 100, 210, 200), strict=True))
     assert not die.cut
     plain = np.full((300, 300, 3), 160, np.uint8)  # nothing unlike the corners
-    die = die_of_marks(plain, marks)
+    die = die_of_marks(plain, marks, unlike_corners(plain))
     assert die.box == (120, 130, 182, 187) and die.cut
 
 
@@ -88,15 +89,16 @@ def test_the_region_of_a_dies_boxes_holds_them_and_is_not_far_larger() -> None:
     frame = np.full((300, 300, 3), 160, np.uint8)
     frame[100:200, 90:210] = (40, 30, 120)  # the die
     halves = [piece(95, 105, 60), piece(150, 135, 55)]
-    region = die_region(frame, halves)
+    region = die_region(unlike_corners(frame), halves)
     assert region is not None
     assert all(abs(a - b) <= 3 for a, b in zip(region, (90, 100, 210, 200), strict=True))
     elsewhere = [piece(10, 230, 40), piece(240, 10, 40), halves[0]]
-    assert die_region(frame, elsewhere) is None  # most boxes off the region
+    assert die_region(region, elsewhere) is None  # most boxes off the region
     blotch = np.full((300, 300, 3), 160, np.uint8)
     blotch[20:290, 30:280] = (40, 30, 120)  # a region far larger than the boxes span
-    assert die_region(blotch, [piece(120, 130, 30), piece(150, 140, 30)]) is None
-    assert die_region(np.full((300, 300, 3), 160, np.uint8), halves) is None  # no region
+    assert die_region(unlike_corners(blotch), [piece(120, 130, 30), piece(150, 140, 30)]) is None
+    assert unlike_corners(np.full((300, 300, 3), 160, np.uint8)) is None
+    assert die_region(None, halves) is None  # no region
 
 
 def test_a_doubted_box_centred_on_a_sure_die_is_a_piece_of_it() -> None:
