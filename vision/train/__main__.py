@@ -26,6 +26,7 @@ import torch
 from vision.classify import EXPERTS, Classifier
 from vision.train import dataset, expert, numerals, pips
 from vision.train.card import reader_cards, update_card, write_readme
+from vision.train.compare import COMPARED, changes, previous_accuracy, verdict
 from vision.train.deadline import DEADLINE, training_minutes
 from vision.train.evaluate import measure, remeasure
 from vision.train.export import export_onnx, write_card
@@ -166,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     command = "python -m vision.train " + " ".join(argv)
     t0 = time.monotonic()
     started = args.started if args.started is not None else time.time()
+    previous = previous_accuracy(args.out)  # before this run writes over the card
 
     def log(msg: str) -> None:
         print(f"[{(time.monotonic() - t0) / 60:5.1f} min] {msg}", flush=True)
@@ -215,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.expert_only:
         assert init is not None  # parse_args saw to it
         update_card(args.out, train_expert(init, f"the dice weights {args.init}"))
-        report(remeasure(args.out, args.table_photos)["accuracy"], log)
+        report(remeasure(args.out, args.table_photos)["accuracy"], log, previous)
         return 0
 
     expert_minutes = max(args.expert_minutes, 0.0)
@@ -266,17 +268,23 @@ def main(argv: list[str] | None = None) -> int:
     card = write_card(args.out, args.version, accuracy, training, links)
     write_readme(card, args.out.parent / "README.md", reader_cards(card, args.out.parent))
     log(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
-    report(accuracy, log)
+    report(accuracy, log, previous)
     return 0
 
 
-def report(accuracy: dict, log: Callable[[str], None]) -> None:
-    """Log a card's accuracy, a line per kind and set of photos."""
-    for name in ("real_held_out", "real_table_held_out", "real_other_camera_d6",
-                 "synthetic_held_out"):
+def report(accuracy: dict, log: Callable[[str], None], previous: dict | None = None) -> None:
+    """Log a card's accuracy, a line per kind and set of photos, then how it compares with the
+    `previous` card's (the models the run replaced), if there was one."""
+    for name in COMPARED:
         for kind, r in accuracy.get(name, {}).items():
             log(f"{name:22s} {kind:4s} n={r['n']:5d} kind {r['kind']:.4f} value {r['value']:.4f}")
     log(f"unsure rates {accuracy['synthetic_unsure_rate']}")
+    if previous:
+        lines, worse = changes(previous, accuracy)
+        log("against the models this run replaced:")
+        for line in lines:
+            log(line)
+        log(verdict(worse))
 
 
 if __name__ == "__main__":
