@@ -125,8 +125,8 @@ SIX_NINE = {6: 9, 9: 6, 16: 19, 19: 16}
 def test_six_and_nine_are_not_taken_for_each_other(classifier: Classifier) -> None:
     """A 6 seen upside down is a 9: the renders mark them as real dice do (underline, dot or
     bar), and the model must read the mark, whichever way the die is turned. On renders of two
-    seeds never trained on, 1.6% of the 762 dice showing 6, 9, 16, 19, 60 or 90 were read as the other
-    (one of them sure); on the 345 held-out real d10 6s and d20 9s, none."""
+    seeds never trained on, 1.6% of the 762 dice showing 6, 9, 16, 19, 60 or 90 were read as
+    the other (one of them sure); on the 345 held-out real d10 6s and d20 9s, none."""
     rng = np.random.default_rng(69)
     cases = [(k, v) for k, faces in (("d10", (6, 9)), ("d12", (6, 9)), ("d20", SIX_NINE))
              for v in faces for _ in range(8)]
