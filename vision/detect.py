@@ -463,19 +463,29 @@ def iou(a: Sequence[float], b: Sequence[float]) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def matched(found: Sequence[Sequence[float]], truth: Sequence[Sequence[float]]) -> int:
-    """How many found boxes match a true box one to one (IoU >= 0.5, best pairs first): the
-    count behind detection recall (/ truth) and precision (/ found)."""
-    pairs = sorted(
+def pairs(
+    found: Sequence[Sequence[float]], truth: Sequence[Sequence[float]]
+) -> list[tuple[int, int]]:
+    """Found boxes matched one to one with true boxes (IoU >= 0.5, best pairs first), as
+    (found index, true index): which die was read as which."""
+    scored = sorted(
         ((iou(f, t), i, j) for i, f in enumerate(found) for j, t in enumerate(truth)),
         reverse=True,
     )
     used_f: set[int] = set()
     used_t: set[int] = set()
-    for score, i, j in pairs:
+    out = []
+    for score, i, j in scored:
         if score < 0.5:
             break
         if i not in used_f and j not in used_t:
             used_f.add(i)
             used_t.add(j)
-    return len(used_f)
+            out.append((i, j))
+    return out
+
+
+def matched(found: Sequence[Sequence[float]], truth: Sequence[Sequence[float]]) -> int:
+    """How many found boxes match a true box one to one (`pairs`): the count behind detection
+    recall (/ truth) and precision (/ found)."""
+    return len(pairs(found, truth))

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from tray_scenes import make_scene, match_counts
 
-from vision.detect import detect, die_radius, foreground_mask, matched, working_image
+from vision.detect import detect, die_radius, foreground_mask, matched, pairs, working_image
 from vision.reader import load_image
 from vision.samples import sample_frames, truth
 from vision.train.render import render_tray
@@ -171,3 +171,13 @@ def test_knowing_how_many_dice_were_rolled_cuts_merged_dice_apart() -> None:
     single = np.full((960, 1280, 3), (70, 110, 40), np.uint8)
     _square(single, 600, 500, 100, 15, (230, 230, 230))
     assert len(detect(single, at_least=2).dice) == 1
+
+
+def test_found_boxes_pair_one_to_one_with_true_dice_best_first() -> None:
+    truth = [(0, 0, 10, 10), (20, 0, 30, 10)]
+    found = [(1, 0, 11, 10), (0, 0, 10, 10), (40, 40, 50, 50), (24, 0, 34, 10)]
+    # the exact box takes the first die; the shifted one is left over, and a box half off the
+    # second die (IoU 0.43) is no match
+    assert pairs(found, truth) == [(1, 0)]
+    assert matched(found, truth) == 1
+    assert pairs([(21, 0, 31, 10), *found], truth) == [(2, 0), (0, 1)]
