@@ -19,12 +19,20 @@ import numpy as np
 
 from bench.timing import round_medians
 from vision.classify import DEFAULT_MODEL
-from vision.detect import detect, matched
+from vision.detect import detect, matched, pairs
 from vision.reader import DiceReader, load_image
 from vision.samples import sample_frames
 from vision.train.labels import KINDS
-from vision.train.realdata import Photo, datasets_root, load_photos, measured_on
-from vision.train.render import render_crop, render_photo, render_tray
+from vision.train.materials import background
+from vision.train.realdata import Photo, datasets_root, die_sprite, load_photos, measured_on
+from vision.train.render import (
+    paste,
+    photo_spots,
+    render_crop,
+    render_photo,
+    render_tray,
+    shadow,
+)
 
 TRAYS = 60  # rendered trays scored for detection
 REAL_PHOTOS = 300
@@ -32,6 +40,7 @@ READ_PHOTOS = 600  # held-out real photos read end to end
 CLOSE_UPS = 140  # rendered close-up photos of one die (480 px, the die ~3/4 of the photo)
 LONE_DICE = 240  # rendered photos of one die alone on a table (320 px, the die 110 px across)
 FEW_DICE = 120  # rendered photos of two to four dice apart on a table (480 px)
+REAL_TOGETHER = 120  # photos of two to four held-out real dice set apart on a rendered table
 DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 
@@ -203,6 +212,59 @@ def reading_photos_of_dice_apart() -> None:
     )
 
 
+def real_dice_together(rng: np.random.Generator, photos: list[Photo], count: int, side: int = 480,
+                       diameter: float = 110) -> tuple[np.ndarray, list[tuple[str, int, tuple]]]:
+    """A photo of `count` real dice, cut out of random photos among `photos`, set apart on a
+    rendered table as render_photo sets rendered ones; per die its kind, value and box."""
+    scene = background(rng, side, side)
+    dice = []
+    for u, v in photo_spots(count)[:count]:
+        sprite = None
+        while sprite is None:
+            size = diameter * float(rng.uniform(0.85, 1.15))
+            sprite = die_sprite(photos[int(rng.integers(len(photos)))], size)
+        at = np.array((u, v)) * side + rng.normal(0, 0.02 * side, 2)
+        box = paste(scene, sprite, at[0], at[1], shadow(rng, size))
+        dice.append((sprite.kind, sprite.value, box))
+    return np.clip(scene + 0.5, 0, 255).astype(np.uint8), dice
+
+
+def reading_real_dice_together() -> None:
+    """Photo mode on 2 to 4 held-out real dice set apart on a rendered table: the shared sets
+    hold photos of one die each, never a roll of several, and this is the nearest to a player's
+    photo of a roll that they give. Dice found (recall, precision), and of the dice found the
+    kind and value read right, read as sure, and right when sure."""
+    if not DEFAULT_MODEL.is_file() or not (datasets_root() / "ucffool" / "labels.csv").is_file():
+        print("real dice together: no model or no ../shared/datasets, skipped")
+        return
+    photos = [p for p in measured_on(load_photos()) if p.sequence != "skovy"]
+    reader = DiceReader(photo_fallback=True)
+    rng = np.random.default_rng(2026)
+    total = found = kinds = sure = sure_right = 0
+    values: dict[str, list[int]] = {}
+    for n in range(REAL_TOGETHER):
+        photo, dice = real_dice_together(rng, photos, 2 + n % 3)
+        read = reader.read_frame(photo).dice
+        total += len(dice)
+        found += len(read)
+        for i, j in pairs([d.box for d in read], [d[2] for d in dice]):
+            kind, value, _ = dice[j]
+            right = (read[i].die, read[i].value) == (kind, value)
+            kinds += read[i].die == kind
+            values.setdefault(kind, []).append(right)
+            sure += not read[i].unsure
+            sure_right += right and not read[i].unsure
+    hits = sum(len(v) for v in values.values())
+    per_kind = ", ".join(f"{k} {np.mean(v):.0%}" for k, v in sorted(values.items()))
+    print(
+        f"held-out real dice set together on rendered tables ({REAL_TOGETHER} photos, 480 px, "
+        f"{total} dice): recall {hits / total:.3f}, precision {hits / max(1, found):.3f}; of "
+        f"those found kind {kinds / max(1, hits):.1%}, value "
+        f"{sum(map(sum, values.values())) / max(1, hits):.1%} ({per_kind}), read as sure "
+        f"{sure / max(1, hits):.1%}, of those right {sure_right / max(1, sure):.1%}"
+    )
+
+
 def end_to_end() -> None:
     if not DEFAULT_MODEL.is_file():
         print(f"end to end: {DEFAULT_MODEL} not built yet (make model), skipped")
@@ -268,6 +330,7 @@ def main() -> None:
     reading_real_photos()
     reading_close_ups()
     reading_photos_of_dice_apart()
+    reading_real_dice_together()
     end_to_end()
     cli_peak_memory()
 

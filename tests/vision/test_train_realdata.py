@@ -2,14 +2,17 @@
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
+from vision.crops import CROP_MARGIN
 from vision.train.realdata import (
     HELD_OUT_SEQUENCES,
     Photo,
     datasets_root,
     die_alpha,
+    die_sprite,
     is_held_out,
     load_photos,
     load_table_photos,
@@ -153,3 +156,24 @@ def test_a_table_photo_is_already_a_crop(tmp_path: Path) -> None:
     cv2.imwrite(str(tmp_path / "c.png"), crop)
     out = real_crop(Photo(tmp_path / "c.png", "d6", 3, "table:t:game-1", "x", True), 96)
     assert np.abs(out.astype(int) - cv2.resize(crop, (96, 96), interpolation=cv2.INTER_AREA)).max() <= 1
+
+
+def test_a_photos_die_is_cut_out_to_be_set_on_another_table(tmp_path) -> None:
+    image = np.full((200, 240, 3), (60, 110, 40), np.uint8)  # a green table
+    cv2.circle(image, (120, 100), 40, (30, 30, 200), -1)  # a red die 80 px across
+    cv2.putText(image, "4", (108, 114), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (255, 255, 255), 3)
+    path = tmp_path / "die.png"
+    cv2.imwrite(str(path), image)
+    sprite = die_sprite(Photo(path, "d6", 4, "seq", "", True), 110)
+    assert sprite is not None and (sprite.kind, sprite.value) == ("d6", 4)
+    side = round(110 * CROP_MARGIN)  # the die 110 px across, with the crop's margin around it
+    assert sprite.alpha.shape == (side, side) and sprite.rgb.shape == (side, side, 3)
+    # the die's disc (white numeral included) is kept, the table left out
+    assert sprite.alpha[side // 2, side // 2] > 0.95 and sprite.alpha[2, 2] < 0.05
+    assert 0.35 < (sprite.alpha > 0.5).mean() < 0.6  # pi/4 of (1/1.3)^2 = 0.46
+    red = sprite.rgb[side // 2 - 30, side // 2] / sprite.alpha[side // 2 - 30, side // 2]
+    assert red[2] > 150 and red[1] < 80
+    cv2.imwrite(str(path), np.full((200, 240, 3), 90, np.uint8))  # no die: nothing to cut out
+    assert die_sprite(Photo(path, "d6", 4, "seq", "", True), 110) is None
+    with pytest.raises(OSError, match="cannot read"):
+        die_sprite(Photo(tmp_path / "missing.jpg", "d6", 4, "seq", "", True), 110)

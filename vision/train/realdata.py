@@ -18,6 +18,7 @@ import numpy as np
 
 from vision.crops import CROP_MARGIN, square_crop
 from vision.train.labels import FACE_VALUES
+from vision.train.render import Sprite
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -224,6 +225,25 @@ def die_alpha(crop: np.ndarray) -> np.ndarray | None:
     if not 0.2 <= share <= 0.8 or (mask > 0).sum() < 0.85 * (filled > 0).sum():
         return None
     return cv2.GaussianBlur(filled.astype(np.float32) / 255.0, (3, 3), 0)
+
+
+def die_sprite(photo: Photo, diameter: float) -> Sprite | None:
+    """The photo's die cut out of its surface (die_alpha) at about `diameter` px across, to be
+    set with other real dice on another table; None when it cannot be cut out. The shared sets
+    hold photos of one die each, never of a roll of several."""
+    image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise OSError(f"cannot read {photo.path}")
+    x0, y0, x1, y1 = box = locate_die(image)
+    side = round(max(x1 - x0, y1 - y0) * CROP_MARGIN)
+    crop = square_crop(image, box, side)  # the photo's own pixels, the crop's margin around
+    alpha = die_alpha(crop)
+    if alpha is None:
+        return None
+    size = max(8, round(diameter * CROP_MARGIN))
+    crop = cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32)
+    alpha = cv2.resize(alpha, (size, size), interpolation=cv2.INTER_LINEAR)
+    return Sprite(crop * alpha[..., None], alpha, photo.kind, photo.value)
 
 
 def real_crop(photo: Photo, size: int) -> np.ndarray:

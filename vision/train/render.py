@@ -572,7 +572,8 @@ def camera_effects(scene: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def _shadow(rng: np.random.Generator, diameter: float) -> tuple[float, float, float]:
+def shadow(rng: np.random.Generator, diameter: float) -> tuple[float, float, float]:
+    """A die's soft shadow for `paste`: its offset (up to 0.15 of the die across) and strength."""
     ang = rng.uniform(0, 2 * np.pi)
     dist = rng.uniform(0.02, 0.15) * diameter
     return (dist * np.cos(ang), dist * np.sin(ang), rng.uniform(0.2, 0.6))
@@ -626,7 +627,7 @@ def render_crop(
         if i >= len(items):
             continue
         sprite, pos, d = items[i]
-        b = paste(scene, sprite, pos[0], pos[1], _shadow(rng, d))
+        b = paste(scene, sprite, pos[0], pos[1], shadow(rng, d))
         if state != "empty" and sprite is main_sprite:
             box = b
     if state == "empty":
@@ -643,6 +644,12 @@ def render_crop(
     return Crop(crop, main_sprite.kind, main_sprite.value, state, main.level and state != "empty")
 
 
+def photo_spots(count: int) -> list[tuple[float, float]]:
+    """Where a photo of `count` dice apart has them, as shares of its side: one in the middle,
+    or up to four about its quarters."""
+    return [(0.5, 0.5)] if count == 1 else [(0.27, 0.27), (0.73, 0.3), (0.3, 0.73), (0.72, 0.72)]
+
+
 def render_photo(
     rng: np.random.Generator, side: int, kinds: Sequence[str], diameter: float
 ) -> tuple[np.ndarray, list[tuple[str, int, tuple[float, float, float, float]]]]:
@@ -650,9 +657,7 @@ def render_photo(
     the middle, or up to four about the photo's quarters. Returns the photo and, per die, its
     kind, top value and box."""
     scene = background(rng, side, side)
-    spots = (
-        [(0.5, 0.5)] if len(kinds) == 1 else [(0.27, 0.27), (0.73, 0.3), (0.3, 0.73), (0.72, 0.72)]
-    )
+    spots = photo_spots(len(kinds))
     if len(kinds) > len(spots):
         raise ValueError(f"at most {len(spots)} dice in a photo, not {len(kinds)}")
     dice = []
@@ -660,7 +665,7 @@ def render_photo(
         spec = random_spec(rng, kind, diameter=diameter * float(rng.uniform(0.85, 1.15)))
         at = np.array((u, v)) * side + rng.normal(0, 0.02 * side, 2)
         sprite = render_die(spec, rng)
-        box = paste(scene, sprite, at[0], at[1], _shadow(rng, spec.diameter))
+        box = paste(scene, sprite, at[0], at[1], shadow(rng, spec.diameter))
         dice.append((sprite.kind, sprite.value, box))
     return camera_effects(scene, rng), dice
 
@@ -718,7 +723,7 @@ def render_tray(
         spec = random_spec(rng, kind, None, d)
         spec = DieSpec(spec.kind, spec.value, d, spec.spin, min(spec.tilt, 12.0), 0.0)
         sprite = render_die(spec, rng)
-        box = paste(scene, sprite, pos[0], pos[1], _shadow(rng, d))
+        box = paste(scene, sprite, pos[0], pos[1], shadow(rng, d))
         placed.append((pos, d))
         dice.append((sprite.kind, sprite.value, tuple(round(v) for v in box)))
     image = camera_effects(scene, np.random.default_rng(seed + 1))
