@@ -23,16 +23,8 @@ from vision.detect import detect, matched, pairs
 from vision.reader import DiceReader, load_image
 from vision.samples import sample_frames
 from vision.train.labels import KINDS
-from vision.train.materials import background
-from vision.train.realdata import Photo, datasets_root, die_sprite, load_photos, measured_on
-from vision.train.render import (
-    paste,
-    photo_spots,
-    render_crop,
-    render_photo,
-    render_tray,
-    shadow,
-)
+from vision.train.realdata import Photo, datasets_root, dice_together, load_photos, measured_on
+from vision.train.render import render_crop, render_photo, render_tray
 
 TRAYS = 60  # rendered trays scored for detection
 REAL_PHOTOS = 300
@@ -212,23 +204,6 @@ def reading_photos_of_dice_apart() -> None:
     )
 
 
-def real_dice_together(rng: np.random.Generator, photos: list[Photo], count: int, side: int = 480,
-                       diameter: float = 110) -> tuple[np.ndarray, list[tuple[str, int, tuple]]]:
-    """A photo of `count` real dice, cut out of random photos among `photos`, set apart on a
-    rendered table as render_photo sets rendered ones; per die its kind, value and box."""
-    scene = background(rng, side, side)
-    dice = []
-    for u, v in photo_spots(count)[:count]:
-        sprite = None
-        while sprite is None:
-            size = diameter * float(rng.uniform(0.85, 1.15))
-            sprite = die_sprite(photos[int(rng.integers(len(photos)))], size)
-        at = np.array((u, v)) * side + rng.normal(0, 0.02 * side, 2)
-        box = paste(scene, sprite, at[0], at[1], shadow(rng, size))
-        dice.append((sprite.kind, sprite.value, box))
-    return np.clip(scene + 0.5, 0, 255).astype(np.uint8), dice
-
-
 def reading_real_dice_together() -> None:
     """Photo mode on 2 to 4 held-out real dice set apart on a rendered table: the shared sets
     hold photos of one die each, never a roll of several, and this is the nearest to a player's
@@ -243,7 +218,7 @@ def reading_real_dice_together() -> None:
     total = found = kinds = sure = sure_right = 0
     values: dict[str, list[int]] = {}
     for n in range(REAL_TOGETHER):
-        photo, dice = real_dice_together(rng, photos, 2 + n % 3)
+        photo, dice = dice_together(rng, photos, 2 + n % 3)
         read = reader.read_frame(photo).dice
         total += len(dice)
         found += len(read)

@@ -9,12 +9,13 @@ import pytest
 
 from vision.capture import ReplaySource
 from vision.classify import DEFAULT_MODEL
-from vision.detect import iou
+from vision.detect import iou, pairs
 from vision.errors import CameraError
 from vision.prototypes import FacePrototype, Prototypes
 from vision.reader import CUT_AWAY, NOT_EXPECTED, DiceReader, SettleTimeout, Settling, load_image
 from vision.samples import sample_frames, truth
 from vision.train.labels import KINDS
+from vision.train.realdata import datasets_root, dice_together, load_photos, measured_on
 from vision.train.render import render_crop, render_photo
 
 pytestmark = pytest.mark.skipif(
@@ -250,3 +251,35 @@ def test_each_die_keeps_the_crop_the_classifier_read(reader: DiceReader, tmp_pat
         kept = real_crop(Photo(path, "d6", 1, "table:t:game-1", "x", True), size)
         read = square_crop(frame, die.box, size)
         assert np.abs(kept.astype(int) - read.astype(int)).mean() < 4.0
+
+
+@pytest.mark.skipif(
+    not (datasets_root() / "ucffool" / "labels.csv").is_file(), reason="no ../shared/datasets"
+)
+def test_held_out_real_dice_set_together_are_each_found_and_read() -> None:
+    """Two to four held-out real dice cut out of their photos and set apart on a rendered table
+    (realdata.dice_together), read as `rollscribe read` reads a photo: each die found once, its
+    kind right, its value nearly always, and a die read surely is read right. The bench reads
+    120 such photos (recall 98.3%, precision 99.7%, kind 100%, value 96.9%); these 24 (seed 11)
+    hold two tables patterned in strong stripes, where the detector loses a die or boxes its
+    numerals: 67 of 72 dice found, all their kinds and 62 values right, none sure and wrong."""
+    photos = [p for p in measured_on(load_photos()) if p.sequence != "skovy"]
+    reader = DiceReader(photo_fallback=True)
+    rng = np.random.default_rng(11)
+    total = found = paired = kinds = values = sure_wrong = 0
+    for n in range(24):
+        photo, dice = dice_together(rng, photos, 2 + n % 3)
+        read = reader.read_frame(photo).dice
+        total, found = total + len(dice), found + len(read)
+        for i, j in pairs([d.box for d in read], [d[2] for d in dice]):
+            kind, value, _ = dice[j]
+            paired += 1
+            kinds += read[i].die == kind
+            values += (read[i].die, read[i].value) == (kind, value)
+            sure_wrong += not read[i].unsure and (read[i].die, read[i].value) != (kind, value)
+    assert total == 72
+    # 67 found, 4 boxes more (a sand-ripple table whose pattern is as strong as the dice)
+    assert paired >= 0.9 * total and found - paired <= 5
+    assert kinds >= paired - 1
+    assert values >= 0.88 * paired
+    assert sure_wrong <= 1

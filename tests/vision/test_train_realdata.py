@@ -11,6 +11,7 @@ from vision.train.realdata import (
     HELD_OUT_SEQUENCES,
     Photo,
     datasets_root,
+    dice_together,
     die_alpha,
     die_sprite,
     is_held_out,
@@ -177,3 +178,31 @@ def test_a_photos_die_is_cut_out_to_be_set_on_another_table(tmp_path) -> None:
     assert die_sprite(Photo(path, "d6", 4, "seq", "", True), 110) is None
     with pytest.raises(OSError, match="cannot read"):
         die_sprite(Photo(tmp_path / "missing.jpg", "d6", 4, "seq", "", True), 110)
+
+
+def _disc_photo(path: Path, colour: tuple[int, int, int]) -> Path:
+    image = np.full((200, 240, 3), (60, 110, 40), np.uint8)
+    cv2.circle(image, (120, 100), 40, colour, -1)
+    cv2.imwrite(str(path), image)
+    return path
+
+
+def test_real_dice_are_set_apart_together_on_a_table(tmp_path) -> None:
+    photos = [
+        Photo(_disc_photo(tmp_path / f"{i}.png", colour), kind, value, "seq", "", True)
+        for i, (colour, kind, value) in enumerate(
+            [((30, 30, 200), "d6", 4), ((200, 60, 30), "d20", 17), ((40, 200, 230), "d8", 3)]
+        )
+    ]
+    photo, dice = dice_together(np.random.default_rng(3), photos, 4)
+    assert photo.shape == (480, 480, 3) and photo.dtype == np.uint8
+    assert len(dice) == 4 and {(k, v) for k, v, _ in dice} <= {(p.kind, p.value) for p in photos}
+    for i, (_, _, box) in enumerate(dice):
+        assert 0 <= box[0] < box[2] <= 480 and 0 <= box[1] < box[3] <= 480
+        assert 0.85 * 110 - 4 <= box[2] - box[0] <= 1.15 * 110 + 4  # the die, about 110 px
+        assert all(_iou(box, other) == 0 for _, _, other in dice[i + 1:])  # apart
+    with pytest.raises(ValueError, match="at most 4"):
+        dice_together(np.random.default_rng(3), photos, 5)
+    blank = [Photo(_disc_photo(tmp_path / "blank.png", (60, 110, 40)), "d6", 1, "s", "", True)]
+    with pytest.raises(ValueError, match="no die could be cut out"):
+        dice_together(np.random.default_rng(3), blank, 2)

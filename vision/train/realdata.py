@@ -18,7 +18,8 @@ import numpy as np
 
 from vision.crops import CROP_MARGIN, square_crop
 from vision.train.labels import FACE_VALUES
-from vision.train.render import Sprite
+from vision.train.materials import background
+from vision.train.render import Sprite, paste, photo_spots, shadow
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -227,6 +228,10 @@ def die_alpha(crop: np.ndarray) -> np.ndarray | None:
     return cv2.GaussianBlur(filled.astype(np.float32) / 255.0, (3, 3), 0)
 
 
+# photos dice_together tries before it gives up on a die (all but a few dice cut out)
+CUT_TRIES = 50
+
+
 def die_sprite(photo: Photo, diameter: float) -> Sprite | None:
     """The photo's die cut out of its surface (die_alpha) at about `diameter` px across, to be
     set with other real dice on another table; None when it cannot be cut out. The shared sets
@@ -244,6 +249,33 @@ def die_sprite(photo: Photo, diameter: float) -> Sprite | None:
     crop = cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32)
     alpha = cv2.resize(alpha, (size, size), interpolation=cv2.INTER_LINEAR)
     return Sprite(crop * alpha[..., None], alpha, photo.kind, photo.value)
+
+
+def dice_together(
+    rng: np.random.Generator, photos: list[Photo], count: int, side: int = 480,
+    diameter: float = 110,
+) -> tuple[np.ndarray, list[tuple[str, int, tuple[float, float, float, float]]]]:
+    """A photo of `count` real dice, cut out of random photos among `photos` (die_sprite), set
+    apart on a rendered table as render_photo sets rendered ones; per die its kind, value and
+    box. The shared sets hold photos of one die each: this is the nearest they come to a
+    player's photo of a roll."""
+    spots = photo_spots(count)
+    if count > len(spots):
+        raise ValueError(f"at most {len(spots)} dice in a photo, not {count}")
+    scene = background(rng, side, side)
+    dice = []
+    for u, v in spots[:count]:
+        for _ in range(CUT_TRIES):
+            size = diameter * float(rng.uniform(0.85, 1.15))
+            sprite = die_sprite(photos[int(rng.integers(len(photos)))], size)
+            if sprite is not None:
+                break
+        else:
+            raise ValueError(f"no die could be cut out of {CUT_TRIES} of these photos")
+        at = np.array((u, v)) * side + rng.normal(0, 0.02 * side, 2)
+        box = paste(scene, sprite, at[0], at[1], shadow(rng, size))
+        dice.append((sprite.kind, sprite.value, box))
+    return np.clip(scene + 0.5, 0, 255).astype(np.uint8), dice
 
 
 def real_crop(photo: Photo, size: int) -> np.ndarray:
