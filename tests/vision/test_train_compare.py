@@ -3,7 +3,7 @@
 import json
 
 from vision.classify import DEFAULT_MODEL
-from vision.train.compare import WORSE_BY, changes, previous_accuracy, verdict
+from vision.train.compare import WORSE_BY, changes, previous_accuracy, report, verdict
 
 
 def _row(kind: float, value: float, n: int = 100) -> dict[str, float]:
@@ -54,3 +54,20 @@ def test_the_replaced_card_is_read_before_it_is_written_over(tmp_path) -> None:
         len(accuracy[name]) for name in ("real_held_out", "real_other_camera_d6",
                                          "synthetic_held_out")
     )
+
+
+def test_a_run_logs_its_figures_then_the_comparison_when_it_replaced_models() -> None:
+    accuracy = {
+        "real_held_out": {"d8": _row(0.9653, 0.9628, 403)},
+        "synthetic_unsure_rate": {"cocked": 0.7, "empty": 1.0, "flat_unsure": 0.5},
+    }
+    first: list[str] = []
+    report(accuracy, first.append)  # a first run: nothing replaced, nothing compared
+    assert first == [
+        "real_held_out          d8   n=  403 kind 0.9653 value 0.9628",
+        "unsure rates {'cocked': 0.7, 'empty': 1.0, 'flat_unsure': 0.5}",
+    ]
+    again: list[str] = []
+    report(accuracy, again.append, {"real_held_out": {"d8": _row(1.0, 1.0, 403)}})
+    assert again[:2] == first and again[2] == "against the models this run replaced:"
+    assert "(worse)" in again[3] and again[-1].startswith("warning: 2 figures")

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +25,7 @@ import torch
 from vision.classify import EXPERTS, Classifier
 from vision.train import dataset, expert, numerals, pips
 from vision.train.card import reader_cards, update_card, write_readme
-from vision.train.compare import COMPARED, changes, previous_accuracy, verdict
+from vision.train.compare import previous_accuracy, report
 from vision.train.deadline import DEADLINE, training_minutes
 from vision.train.evaluate import measure, remeasure
 from vision.train.export import export_onnx, write_card
@@ -270,21 +269,6 @@ def main(argv: list[str] | None = None) -> int:
     log(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
     report(accuracy, log, previous)
     return 0
-
-
-def report(accuracy: dict, log: Callable[[str], None], previous: dict | None = None) -> None:
-    """Log a card's accuracy, a line per kind and set of photos, then how it compares with the
-    `previous` card's (the models the run replaced), if there was one."""
-    for name in COMPARED:
-        for kind, r in accuracy.get(name, {}).items():
-            log(f"{name:22s} {kind:4s} n={r['n']:5d} kind {r['kind']:.4f} value {r['value']:.4f}")
-    log(f"unsure rates {accuracy['synthetic_unsure_rate']}")
-    if previous:
-        lines, worse = changes(previous, accuracy)
-        log("against the models this run replaced:")
-        for line in lines:
-            log(line)
-        log(verdict(worse))
 
 
 if __name__ == "__main__":

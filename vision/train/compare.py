@@ -1,4 +1,5 @@
-"""How the models a training run wrote read against the ones it replaced.
+"""What a training run logs of the models it wrote, and how they read against the ones it
+replaced.
 
 `make model` writes over models/, and on a slow day its hour trains weaker models than the
 shipped ones (the shipped dice model had 40 minutes, a `make model` run about 22). The run's log
@@ -10,6 +11,7 @@ without the `train` extra.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 # The card's sets of photos compared, and the drop (a share, 0.005 = half a point) from which a
@@ -55,3 +57,18 @@ def verdict(worse: int) -> str:
         f"warning: {worse} figures read at least {WORSE_BY:.1%} worse than the models this run "
         "replaced; `git checkout models/` brings back the committed ones"
     )
+
+
+def report(accuracy: dict, log: Callable[[str], None], previous: dict | None = None) -> None:
+    """Log a card's accuracy, a line per kind and set of photos, then how it compares with the
+    `previous` card's (the models the run replaced), if there was one."""
+    for name in COMPARED:
+        for kind, r in accuracy.get(name, {}).items():
+            log(f"{name:22s} {kind:4s} n={r['n']:5d} kind {r['kind']:.4f} value {r['value']:.4f}")
+    log(f"unsure rates {accuracy['synthetic_unsure_rate']}")
+    if previous:
+        lines, worse = changes(previous, accuracy)
+        log("against the models this run replaced:")
+        for line in lines:
+            log(line)
+        log(verdict(worse))
