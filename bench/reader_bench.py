@@ -3,7 +3,9 @@
 Printed, never asserted. Goals from the issue: a 1280x960 frame with 10 dice read end to end in
 under 40 ms (median, model loaded), `rollscribe read` under 400 MB peak, the model under 10 MB.
 Detection is scored on rendered trays (1-25 dice, some touching) from seeds the samples and
-tests do not use, and on held-out real photos of one die each when ../shared/datasets is there.
+tests do not use, and on held-out real photos of one die each when ../shared/datasets is there;
+`rollscribe read` (photo mode) on those photos, on rendered photos of dice apart or close up, and
+on held-out real dice cut out and set together on rendered tables.
 """
 
 from __future__ import annotations
@@ -216,7 +218,7 @@ def reading_real_dice_together() -> None:
     reader = DiceReader(photo_fallback=True)
     rng = np.random.default_rng(2026)
     total = found = kinds = sure = sure_right = 0
-    values: dict[str, list[int]] = {}
+    values: dict[str, list[bool]] = {}
     for n in range(REAL_TOGETHER):
         photo, dice = dice_together(rng, photos, 2 + n % 3)
         read = reader.read_frame(photo).dice
