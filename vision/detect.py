@@ -41,6 +41,7 @@ MERGED_ASPECT = 1.7  # ... and so is a lone region this elongated (when more are
 HAND_AREA = 0.07  # a blob over this fraction of the frame is a hand (or an arm), not a die
 HAND_EDGE_AREA = 0.03  # ... or over this fraction while reaching in from the frame border
 HAND_MAX_AREA = 0.3  # a blob over this fraction of the frame is the tray itself, not a hand
+BESIDE_TRAY = 0.1  # share of the frame's side: a strip this narrow between tray and edge is table
 
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1
@@ -350,7 +351,9 @@ def detect(frame: np.ndarray, side: int = WORK_SIDE, at_least: int = 0) -> Detec
     if radius < 2.0:
         return Detection(dice=(), hand=hand, die_side=0.0)
     count, labels = split_dice(mask, dist, radius)
-    regions = [p for p in label_points(labels, count)[1:] if len(p)]
+    regions = [
+        p for p in label_points(labels, count)[1:] if len(p) and not _beside_tray(p, tray, mask.shape)
+    ]
     regions = _split_to(regions, at_least)
     dice = [
         found
@@ -360,6 +363,23 @@ def detect(frame: np.ndarray, side: int = WORK_SIDE, at_least: int = 0) -> Detec
     row = max(1, int(2 * radius / scale))
     dice.sort(key=lambda d: (d.box[1] // row, d.box[0]))
     return Detection(dice=tuple(dice), hand=hand, die_side=2.0 * radius / scale)
+
+
+def _beside_tray(points: np.ndarray, tray: Box, shape: tuple[int, ...]) -> bool:
+    """Whether a region's (x, y) pixels lie wholly in the strip between the tray floor's box and
+    the frame's edge, where that strip is narrow (BESIDE_TRAY): the table or rim around a tray,
+    which a patterned table breaks into a row of die-sized pieces along the frame. A die on the
+    floor reaches into the floor's box; a wide margin (a photo whose largest plain surface is a
+    mat on the table) keeps its dice."""
+    x0, y0, x1, y1 = tray
+    h, w = shape[:2]
+    xs, ys = points[:, 0], points[:, 1]
+    return bool(
+        (x0 <= BESIDE_TRAY * w and (xs < x0).all())
+        or (w - x1 <= BESIDE_TRAY * w and (xs >= x1).all())
+        or (y0 <= BESIDE_TRAY * h and (ys < y0).all())
+        or (h - y1 <= BESIDE_TRAY * h and (ys >= y1).all())
+    )
 
 
 def _split_to(regions: list[np.ndarray], wanted: int) -> list[np.ndarray]:

@@ -181,3 +181,15 @@ def test_found_boxes_pair_one_to_one_with_true_dice_best_first() -> None:
     assert pairs(found, truth) == [(1, 0)]
     assert matched(found, truth) == 1
     assert pairs([(21, 0, 31, 10), *found], truth) == [(2, 0), (0, 1)]
+
+
+@pytest.mark.parametrize(("seed", "n_dice"), [(5040, 6), (5023, 12)])
+def test_a_patterned_table_around_the_tray_is_not_taken_for_dice(seed: int, n_dice: int) -> None:
+    """Two of the bench's rendered trays whose textured table, in the narrow strip between the
+    tray and the frame's edge, broke into rows of die-sized pieces along the frame (26 and 28
+    boxes for 6 and 12 dice): a region wholly in that strip is table, not a die."""
+    image, dice = render_tray(n_dice, seed=seed)
+    truth = [d[2] for d in dice]
+    boxes = [d.box for d in detect(image).dice]
+    assert matched(boxes, truth) >= len(truth) - 1
+    assert len(boxes) <= len(truth) + 3, boxes  # 9 and 12 found
