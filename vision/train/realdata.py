@@ -260,11 +260,9 @@ def dice_together(
     box. The shared sets hold photos of one die each: this is the nearest they come to a
     player's photo of a roll."""
     spots = photo_spots(count)
-    if count > len(spots):
-        raise ValueError(f"at most {len(spots)} dice in a photo, not {count}")
     scene = background(rng, side, side)
     dice = []
-    for u, v in spots[:count]:
+    for u, v in spots:
         for _ in range(CUT_TRIES):
             size = diameter * float(rng.uniform(0.85, 1.15))
             sprite = die_sprite(photos[int(rng.integers(len(photos)))], size)

@@ -647,7 +647,11 @@ def render_crop(
 def photo_spots(count: int) -> list[tuple[float, float]]:
     """Where a photo of `count` dice apart has them, as shares of its side: one in the middle,
     or up to four about its quarters."""
-    return [(0.5, 0.5)] if count == 1 else [(0.27, 0.27), (0.73, 0.3), (0.3, 0.73), (0.72, 0.72)]
+    if count == 1:
+        return [(0.5, 0.5)]
+    if count > 4:
+        raise ValueError(f"at most 4 dice in a photo, not {count}")
+    return [(0.27, 0.27), (0.73, 0.3), (0.3, 0.73), (0.72, 0.72)][:count]
 
 
 def render_photo(
@@ -657,11 +661,8 @@ def render_photo(
     the middle, or up to four about the photo's quarters. Returns the photo and, per die, its
     kind, top value and box."""
     scene = background(rng, side, side)
-    spots = photo_spots(len(kinds))
-    if len(kinds) > len(spots):
-        raise ValueError(f"at most {len(spots)} dice in a photo, not {len(kinds)}")
     dice = []
-    for kind, (u, v) in zip(kinds, spots, strict=False):
+    for kind, (u, v) in zip(kinds, photo_spots(len(kinds)), strict=True):
         spec = random_spec(rng, kind, diameter=diameter * float(rng.uniform(0.85, 1.15)))
         at = np.array((u, v)) * side + rng.normal(0, 0.02 * side, 2)
         sprite = render_die(spec, rng)
