@@ -10,6 +10,7 @@ from vision.train.labels import KINDS, VALUE_LABELS
 from vision.train.model import EMBEDDING, INPUT_SIZE, DiceNet, parameter_count
 from vision.train.train import (
     NOISE_FIELDS,
+    SMALL_SIZE,
     TrainConfig,
     augment,
     camera_jitter,
@@ -37,6 +38,18 @@ def test_augment_resamples_to_the_input_size_in_range() -> None:
     x = augment(images, gen)
     assert x.shape == (5, 3, INPUT_SIZE, INPUT_SIZE)
     assert float(x.min()) >= 0 and float(x.max()) <= 255
+    small = augment(images, gen, size=SMALL_SIZE)
+    assert small.shape == (5, 3, SMALL_SIZE, SMALL_SIZE)
+
+
+def test_the_network_takes_the_low_resolution_phases_crops() -> None:
+    """The same weights read SMALL_SIZE crops (TrainConfig.small_share) and INPUT_SIZE ones:
+    the value embedding's central block still fits in the smaller feature map."""
+    model = DiceNet().eval()
+    for size in (SMALL_SIZE, INPUT_SIZE):
+        kind, value, _state, emb = model(torch.rand(2, 3, size, size) * 255)
+        assert kind.shape == (2, len(KINDS)) and value.shape == (2, len(VALUE_LABELS))
+        assert emb.shape == (2, EMBEDDING)
 
 
 def test_level_crops_keep_their_top_up_and_the_others_turn_all_ways() -> None:
@@ -156,13 +169,15 @@ def test_a_short_run_learns_and_hands_back_a_plain_float_model(bf16: bool) -> No
     )
     start = DiceNet()
     before = start.embed.weight.detach().clone()
-    config = TrainConfig(minutes=0.02, batch=16, bf16=bf16)
+    config = TrainConfig(minutes=0.05, batch=16, bf16=bf16, small_share=0.5)
     model, summary = train(
         data, data, config, log=lambda _: None, init=start, real_varied=np.arange(n) % 2 == 0,
         real_table=np.arange(n) % 4 == 0,
     )
     assert summary["steps"] >= 1 and summary["real_varied_crops"] == n // 2
     assert summary["real_table_crops"] == n // 4
+    # the first half of the time on small crops, the rest at the size the model reads
+    assert 1 <= summary["small_steps"] < summary["steps"]
     assert not model.training and model.embed.weight.dtype == torch.float32
     assert model.features[0].weight.is_contiguous()
     assert not torch.equal(before, model.embed.weight)
