@@ -181,3 +181,11 @@ def test_a_short_run_learns_and_hands_back_a_plain_float_model(bf16: bool) -> No
     assert not model.training and model.embed.weight.dtype == torch.float32
     assert model.features[0].weight.is_contiguous()
     assert not torch.equal(before, model.embed.weight)
+
+
+def test_training_on_from_trained_weights_skips_the_low_resolution_phase_unless_told() -> None:
+    from vision.train.__main__ import parse_args
+
+    assert parse_args([]).small_share == TrainConfig.small_share > 0
+    assert parse_args(["--init", "models/dice.onnx"]).small_share == 0
+    assert parse_args(["--init", "w.pt", "--small-share", "0.3"]).small_share == 0.3
