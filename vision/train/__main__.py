@@ -65,10 +65,10 @@ MODEL_VERSION = "3.5.0"
 # took 52:10 with 36 minutes here before the pip reader; the shipped dice model 3.2.0 trained 40
 # minutes (held-out real values 93.5%; a 36-minute run 91.7%), so the pip reader's nine minutes
 # came out of the dice model's. With 35 and the pip reader it took 54:59 on a fast day (that dice
-# model: held-out real 91.6%). The d4 expert's ten minutes (vision.train.expert) come out of them
-# too: the d4 is read worst by far, and the shipped expert's ten minutes raised held-out real d4s
-# from 64.4% to 79.5% (held-out values 93.5% -> 96.1%), where single runs of the dice model gave
-# 91.7% at 36 minutes and 93.5% at 40.
+# model: held-out real 91.6%). The d4 expert's minutes (vision.train.expert; ten, now seven)
+# come out of them too: the d4 is read worst by far, and the shipped expert's ten minutes raised
+# held-out real d4s from 64.4% to 79.5% (held-out values 93.5% -> 96.1%), where single runs of
+# the dice model gave 91.7% at 36 minutes and 93.5% at 40.
 # On a slower day vision.train.deadline cuts these minutes to end the run within the hour.
 MINUTES = 25.0
 
