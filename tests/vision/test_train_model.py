@@ -154,38 +154,44 @@ def test_value_embedding_sees_where_a_feature_is() -> None:
     assert float((emb[0] - emb[1]).abs().max()) > 1e-2
 
 
-@pytest.mark.parametrize("bf16", [True, False])
-def test_a_short_run_learns_and_hands_back_a_plain_float_model(bf16: bool) -> None:
-    """Whatever the arithmetic while training, the model comes back float32, NCHW, in eval mode
-    (what the ONNX export expects), and its weights moved."""
+def _crops(n: int) -> Arrays:
+    """n random crops with random labels, a third of them level."""
     rng = np.random.default_rng(0)
-    n = 64
-    data = Arrays(
+    return Arrays(
         rng.integers(0, 256, (n, 96, 96, 3), dtype=np.uint8),
         rng.integers(0, len(KINDS), n),
         rng.integers(0, len(VALUE_LABELS), n),
         np.zeros(n, np.int64),
         np.arange(n) % 3 == 0,
     )
+
+
+@pytest.mark.parametrize("bf16", [True, False])
+def test_a_short_run_learns_and_hands_back_a_plain_float_model(bf16: bool) -> None:
+    """Whatever the arithmetic while training, the model comes back float32, NCHW, in eval mode
+    (what the ONNX export expects), and its weights moved. Going on from trained weights, it
+    keeps their size throughout (no low-resolution phase)."""
+    n = 64
+    data = _crops(n)
     start = DiceNet()
     before = start.embed.weight.detach().clone()
-    config = TrainConfig(minutes=0.05, batch=16, bf16=bf16, small_share=0.5)
+    config = TrainConfig(minutes=0.02, batch=16, bf16=bf16, small_share=0.5)
     model, summary = train(
         data, data, config, log=lambda _: None, init=start, real_varied=np.arange(n) % 2 == 0,
         real_table=np.arange(n) % 4 == 0,
     )
     assert summary["steps"] >= 1 and summary["real_varied_crops"] == n // 2
     assert summary["real_table_crops"] == n // 4
-    # the first half of the time on small crops, the rest at the size the model reads
-    assert 1 <= summary["small_steps"] < summary["steps"]
+    assert summary["small_steps"] == 0 and summary["small_share"] == 0
     assert not model.training and model.embed.weight.dtype == torch.float32
     assert model.features[0].weight.is_contiguous()
     assert not torch.equal(before, model.embed.weight)
 
 
-def test_training_on_from_trained_weights_skips_the_low_resolution_phase_unless_told() -> None:
-    from vision.train.__main__ import parse_args
-
-    assert parse_args([]).small_share == TrainConfig.small_share > 0
-    assert parse_args(["--init", "models/dice.onnx"]).small_share == 0
-    assert parse_args(["--init", "w.pt", "--small-share", "0.3"]).small_share == 0.3
+def test_a_run_from_scratch_trains_its_first_share_on_small_crops() -> None:
+    data = _crops(32)
+    config = TrainConfig(minutes=0.05, batch=16, small_share=0.5)
+    model, summary = train(data, data, config, log=lambda _: None)
+    # the first half of the time on small crops, the rest at the size the model reads
+    assert 1 <= summary["small_steps"] < summary["steps"]
+    assert not model.training

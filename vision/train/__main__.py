@@ -107,8 +107,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument(
         "--small-share",
         type=float,
+        default=TrainConfig.small_share,
         help="share of the dice model's minutes trained on smaller crops (faster steps); "
-        f"default {TrainConfig.small_share:g}, or 0 with --init (the weights are trained already)",
+        "none with --init: trained weights keep their size",
     )
     p.add_argument(
         "--threads", type=int, default=2, help="torch threads (1 when other work shares the CPU)"
@@ -165,8 +166,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.expert_only and args.init is None:
         p.error("--expert-only needs --init: the dice model's weights")
-    if args.small_share is None:
-        args.small_share = 0.0 if args.init else TrainConfig.small_share
     return args
 
 

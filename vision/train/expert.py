@@ -69,8 +69,6 @@ class ExpertConfig(TrainConfig):
     minutes: float = 7.0
     lr: float = 1e-3
     focus: bool = False
-    # it starts from a model trained at full size: a low-resolution phase is not measured here
-    small_share: float = 0.0
 
 
 def own_renders(seed: int, workers: int) -> Arrays:

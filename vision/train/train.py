@@ -72,7 +72,9 @@ class TrainConfig(RunConfig):
     real_backdrop: float = 0.5
     # Share of the run's time trained on crops of SMALL_SIZE px instead of INPUT_SIZE: a step
     # there costs about half (0.17 s against 0.33 s), so the same minutes show more crops,
-    # and the run's second part at full size fits the network to the size it reads at.
+    # and the run's second part at full size fits the network to the size it reads at. Only a
+    # run from scratch has it: one going on from trained weights (`--init`, the d4 expert) keeps
+    # the size they were trained at (not measured otherwise).
     # Measured on a slow day, 20-minute runs from scratch (seed 0, no d4 expert; 3,687 steps
     # at 96 px against 5,552 with half of them at 64 px): held-out renders kind 96.7% -> 98.1%,
     # value 77.4% -> 79.3% (every kind better in both), held-out real value 90.5% -> 93.3%,
@@ -248,6 +250,7 @@ def train(
     if backdrops is not None:
         log(f"{int(backdrops.cut.sum())} of {len(real)} real dice cut out to change their table")
     syn_p = None
+    small_share = config.small_share if init is None else 0.0
     budget = config.minutes * 60.0
     start = time.monotonic()
     step = seen = small_steps = 0
@@ -274,7 +277,7 @@ def train(
         level = torch.from_numpy(np.concatenate([a.level[i] for a, i in parts]))
         value_weights = torch.ones(len(values))
         value_weights[n_syn:] = torch.from_numpy(real_value_w[idx_r])
-        size = SMALL_SIZE if progress < config.small_share else INPUT_SIZE
+        size = SMALL_SIZE if progress < small_share else INPUT_SIZE
         small_steps += size == SMALL_SIZE
         x = augment(imgs, gen, level, size).contiguous(memory_format=torch.channels_last)
         for group in opt.param_groups:
@@ -310,6 +313,6 @@ def train(
         "bf16": config.bf16,
         "focus": config.focus,
         "real_backdrop": config.real_backdrop,
-        "small_share": config.small_share,
+        "small_share": small_share,
         "small_steps": small_steps,
     }
