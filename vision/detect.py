@@ -345,7 +345,7 @@ def detect(frame: np.ndarray, side: int = WORK_SIDE, at_least: int = 0) -> Detec
     hand = hand or skin_hand(small, tray)
     mask[drop] = 0
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
-    radius = die_radius(dist)
+    radius = die_radius(_off_the_strips(dist, tray))
     if radius < SMALL_DICE and scale < 1.0 and side < MAX_SIDE:
         return detect(frame, side * 2, at_least)  # dice too small here (a big photo): look closer
     if radius < 2.0:
@@ -363,6 +363,25 @@ def detect(frame: np.ndarray, side: int = WORK_SIDE, at_least: int = 0) -> Detec
     row = max(1, int(2 * radius / scale))
     dice.sort(key=lambda d: (d.box[1] // row, d.box[0]))
     return Detection(dice=tuple(dice), hand=hand, die_side=2.0 * radius / scale)
+
+
+def _off_the_strips(dist: np.ndarray, tray: Box) -> np.ndarray:
+    """The distance map with the narrow strips between the tray floor's box and the frame's edge
+    (BESIDE_TRAY) cleared, for judging the dice's size: a patterned table there breaks into
+    pieces far bigger than dice, and their depth taken for the dice's made every die on one
+    rendered tray a crumb (8 of 8 missed)."""
+    x0, y0, x1, y1 = tray
+    h, w = dist.shape
+    inside = dist.copy()
+    if x0 <= BESIDE_TRAY * w:
+        inside[:, :x0] = 0
+    if w - x1 <= BESIDE_TRAY * w:
+        inside[:, x1:] = 0
+    if y0 <= BESIDE_TRAY * h:
+        inside[:y0] = 0
+    if h - y1 <= BESIDE_TRAY * h:
+        inside[y1:] = 0
+    return inside
 
 
 def _beside_tray(points: np.ndarray, tray: Box, shape: tuple[int, ...]) -> bool:

@@ -193,3 +193,16 @@ def test_a_patterned_table_around_the_tray_is_not_taken_for_dice(seed: int, n_di
     boxes = [d.box for d in detect(image).dice]
     assert matched(boxes, truth) >= len(truth) - 1
     assert len(boxes) <= len(truth) + 3, boxes  # 9 and 12 found
+
+
+def test_dice_are_sized_by_what_lies_on_the_tray_not_by_the_table_beside_it() -> None:
+    """A rendered tray (a dark plain floor on a blotchy table) whose table, in the strips beside
+    the tray, broke into pieces far bigger than dice: judged by them, every die was a crumb and
+    none of the eight was found."""
+    image, dice = render_tray(8, seed=9051)
+    truth = [d[2] for d in dice]
+    found = detect(image)
+    assert matched([d.box for d in found.dice], truth) == len(truth)
+    sides = [max(b[2] - b[0], b[3] - b[1]) for b in truth]
+    assert min(sides) <= found.die_side <= 1.5 * max(sides)
+
