@@ -25,6 +25,9 @@ WORK_SIDE = 320  # long side of the working image
 SMALL_DICE = 5.0  # working pixels of die inradius under which detection looks again, closer
 MAX_SIDE = 1280  # ... up to this long side
 GRADIENT_FLOOR = 2.0  # Lab units per pixel under which a surface counts as smooth
+# ... and the most that bar rises on a busy frame (3x the median gradient): a floor of soft
+# blotches, as a patterned mat has, raised it past the outlines of the dice lying on it
+GRADIENT_CEILING = 8.0
 SURFACE_AREA = 0.04  # a smooth region this big reaching the frame border is tray or table
 TRAY_AREA = 0.25  # ... and one this big anywhere is the tray floor
 SURFACE_SPAN = 0.5  # ... and so is one spanning over half the frame (a tray rim)
@@ -151,7 +154,8 @@ def background_mask(small_bgr: np.ndarray) -> tuple[np.ndarray, Box]:
     """
     lab = smooth_lab(small_bgr)
     grad = colour_gradient(lab)
-    smooth = (grad < max(GRADIENT_FLOOR, 3.0 * float(np.median(grad)))).astype(np.uint8)
+    bar = min(GRADIENT_CEILING, max(GRADIENT_FLOOR, 3.0 * float(np.median(grad))))
+    smooth = (grad < bar).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(smooth, connectivity=4)
     h, w = smooth.shape
     wide = stats[:, cv2.CC_STAT_WIDTH] > SURFACE_SPAN * w
