@@ -370,40 +370,37 @@ def detect(frame: np.ndarray, side: int = WORK_SIDE, at_least: int = 0) -> Detec
 
 
 def _off_the_strips(dist: np.ndarray, tray: Box) -> np.ndarray:
-    """The distance map with the narrow strips between the tray floor's box and the frame's edge
-    (BESIDE_TRAY) cleared, for judging the dice's size: a patterned table there breaks into
-    pieces far bigger than dice, and their depth taken for the dice's made every die on one
-    rendered tray a crumb (8 of 8 missed)."""
-    x0, y0, x1, y1 = tray
-    h, w = dist.shape
-    inside = dist.copy()
-    if x0 <= BESIDE_TRAY * w:
-        inside[:, :x0] = 0
-    if w - x1 <= BESIDE_TRAY * w:
-        inside[:, x1:] = 0
-    if y0 <= BESIDE_TRAY * h:
-        inside[:y0] = 0
-    if h - y1 <= BESIDE_TRAY * h:
-        inside[y1:] = 0
+    """The distance map with the narrow strips beside the tray (_strips) cleared, for judging
+    the dice's size: a patterned table there breaks into pieces far bigger than dice, and their
+    depth taken for the dice's made every die on one rendered tray a crumb (8 of 8 missed)."""
+    x0, y0, x1, y1 = _strips(tray, dist.shape)
+    inside = np.zeros_like(dist)
+    inside[y0:y1, x0:x1] = dist[y0:y1, x0:x1]
     return inside
 
 
 def _beside_tray(points: np.ndarray, tray: Box, shape: tuple[int, ...]) -> bool:
-    """Whether a region's (x, y) pixels lie wholly in the strip between the tray floor's box and
-    the frame's edge, where that strip is narrow (BESIDE_TRAY): the table or rim around a tray,
-    which a patterned table breaks into a row of die-sized pieces along the frame. A die on the
-    floor reaches into the floor's box; a wide margin (a photo whose largest plain surface is a
-    mat on the table) keeps its dice. Judged on the split regions, not with _not_dice's blobs:
-    the band is one blob with the rim, which reaches into the floor's box (judged as blobs, the
-    bench's precision stayed at 93.3% instead of 97.3%)."""
+    """Whether a region's (x, y) pixels lie wholly in a narrow strip beside the tray (_strips):
+    the table or rim around a tray, which a patterned table breaks into a row of die-sized
+    pieces along the frame. A die on the floor reaches into the floor's box; a wide margin (a
+    photo whose largest plain surface is a mat on the table) keeps its dice. Judged on the split
+    regions, not with _not_dice's blobs: the band is one blob with the rim, which reaches into
+    the floor's box (judged as blobs, the bench's precision stayed at 93.3% instead of 97.3%)."""
+    x0, y0, x1, y1 = _strips(tray, shape)
+    xs, ys = points[:, 0], points[:, 1]
+    return bool((xs < x0).all() or (xs >= x1).all() or (ys < y0).all() or (ys >= y1).all())
+
+
+def _strips(tray: Box, shape: tuple[int, ...]) -> Box:
+    """The box whose outside is the narrow strips between the tray floor's box and the frame's
+    edge (BESIDE_TRAY of the frame's side at most); a wider margin is no strip."""
     x0, y0, x1, y1 = tray
     h, w = shape[:2]
-    xs, ys = points[:, 0], points[:, 1]
-    return bool(
-        (x0 <= BESIDE_TRAY * w and (xs < x0).all())
-        or (w - x1 <= BESIDE_TRAY * w and (xs >= x1).all())
-        or (y0 <= BESIDE_TRAY * h and (ys < y0).all())
-        or (h - y1 <= BESIDE_TRAY * h and (ys >= y1).all())
+    return (
+        x0 if x0 <= BESIDE_TRAY * w else 0,
+        y0 if y0 <= BESIDE_TRAY * h else 0,
+        x1 if w - x1 <= BESIDE_TRAY * w else w,
+        y1 if h - y1 <= BESIDE_TRAY * h else h,
     )
 
 

@@ -207,7 +207,6 @@ def test_dice_are_sized_by_what_lies_on_the_tray_not_by_the_table_beside_it() ->
     assert min(sides) <= found.die_side <= 1.5 * max(sides)
 
 
-
 def test_dice_on_a_floor_of_soft_blotches_keep_their_outlines() -> None:
     """A rendered tray whose floor is soft blotches of two colours: they raised the bar an
     outline must pass (3x the median gradient) past the dice's own outlines, and 4 of its 10
