@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.crops import square_bounds, square_crop
 from vision.train import render
 from vision.train.geometry import solid
 from vision.train.labels import FACE_VALUES, KINDS, VALUE_LABELS, face_text, value_label
@@ -15,6 +16,7 @@ from vision.train.render import (
     TRUETYPE,
     DieSpec,
     DieStyle,
+    crop_region,
     glyph,
     pip_shadow,
     render_crop,
@@ -221,6 +223,21 @@ def test_render_crop_labels_and_size() -> None:
     crop = render_crop(rng, 80, "d%", 100)
     assert crop.image.shape == (80, 80, 3) and crop.image.dtype == np.uint8
     assert (crop.kind, crop.value, crop.state) == ("d%", 100, "flat")
+
+
+@pytest.mark.parametrize("box", [(100, 90, 160, 150), (-10, 170, 40, 230), (180, -20, 250, 30)])
+def test_the_camera_is_drawn_on_the_crops_part_of_the_scene_alone(box: tuple) -> None:
+    """The part camera_effects is given must hold the whole square the crop is cut from (and
+    the blur's reach), and cutting from it must give the crop cutting from the scene gives."""
+    scene = np.random.default_rng(0).uniform(0, 255, (240, 260, 3)).astype(np.float32)
+    region, (rx, ry) = crop_region(scene, box)
+    sx, sy, side = square_bounds(box)
+    assert rx == max(0, sx - render.EFFECTS_PAD) and ry == max(0, sy - render.EFFECTS_PAD)
+    assert rx + region.shape[1] == min(260, sx + side + render.EFFECTS_PAD)
+    assert ry + region.shape[0] == min(240, sy + side + render.EFFECTS_PAD)
+    assert region.size < scene.size / 2
+    shifted = (box[0] - rx, box[1] - ry, box[2] - rx, box[3] - ry)
+    assert np.array_equal(square_crop(region, shifted, 32), square_crop(scene, box, 32))
 
 
 def test_render_tray_is_deterministic_and_boxes_hold_dice() -> None:

@@ -54,8 +54,8 @@ PIP_DEPTH = (0.3, 1.5)
 # part of the patch caches' names: bump when the patches change. 4: pip sizes and spreads drawn
 # exactly, no longer rounded to hundredths (under a hundredth of a pip's radius; reader 1.0.0 had
 # 3); 5: OBLIQUE_SHARE of dice seen at a slant; 6: GRAINY_SHARE of grainy dice; 7: DRILLED_SHARE
-# of pipped dice with drilled pips
-PATCHES_VERSION = 7
+# of pipped dice with drilled pips; 8: render v7 (the camera's effects on the crop's part alone)
+PATCHES_VERSION = 8
 
 
 def pip_patch(rng: np.random.Generator, text: str, size: int = PATCH_SIZE) -> np.ndarray:
