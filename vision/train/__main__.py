@@ -59,12 +59,12 @@ from vision.train.train import TrainConfig, bf16_is_fast, train
 #        (train.TrainConfig.small_share), so the hour's minutes show 1.5x as many crops
 MODEL_VERSION = "3.5.0"
 # The dice model's training budget. `make model` must finish within the hour on this 2-core
-# machine: besides these minutes it trains the numeral reader (9.3 min with its patches in the
-# 57:13 run of 2026-11-26), the pip reader (9.9 min: 3.5 drawing, 6 training), draws 48,000
-# renders and crops the real photos (7.1 min), trains the d4 expert (vision.train.expert, 7 min)
-# and measures the models (1.1 min); installs take 0.6. So on a slow day vision.train.deadline
-# cuts these 25 minutes to about 21 to end the run within the hour (that run: 5,599 steps, held-
-# out real values 95.25% with its readers). The shipped dice model 3.2.0 trained 40 minutes
+# machine: besides these minutes it trains the numeral reader (9.8 min with its patches and the
+# installs in the 57:13 run of 2026-11-26 noon), the pip reader (9.3 min: 2.9 drawing, 6
+# training), draws 48,000 renders and crops the real photos (5.8 min with renders v7, 7.1 with
+# v6), trains the d4 expert (vision.train.expert, 7 min) and measures the models (1 min). So on
+# a slow day vision.train.deadline cuts these 25 minutes to about 23 to end the run within the
+# hour (that run: 6,154 steps, held-out real values 96.38% with its readers). The shipped dice model 3.2.0 trained 40 minutes
 # before the numeral and pip readers and the d4 expert took their shares: single runs gave 91.7%
 # at 36 minutes and 93.5% at 40, and the d4 expert's ten minutes then raised held-out real d4s
 # from 64.4% to 79.5% (all values 93.5% -> 96.1%), which is why the readers' minutes come out of
