@@ -98,7 +98,7 @@ def die_material(rng: np.random.Generator, h: int, w: int) -> Material:
         )
     else:
         colour = random_hue_colour(rng, (0.35, 1.0), (0.25, 0.95))
-    body = np.broadcast_to(colour, (h, w, 3)).astype(np.float32).copy()
+    body = np.broadcast_to(colour, (h, w, 3)).astype(np.float32)  # a new array
     if look == "marbled":
         other = (
             np.float32([rng.uniform(180, 255)] * 3)
