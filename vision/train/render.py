@@ -421,8 +421,6 @@ def render_die(spec: DieSpec, rng: np.random.Generator, style: DieStyle | None =
         # the face's ink is drawn in the face's own rectangle: a d20 shows ten faces
         x0, y0 = np.maximum(pts.min(axis=0) // 16 - 1, 0)
         x1, y1 = np.minimum(pts.max(axis=0) // 16 + 2, side)
-        if x1 <= x0 or y1 <= y0:
-            continue
         face_ink = np.zeros((y1 - y0, x1 - x0), np.float32)
         for dc, up, size, mask in decals(body, f, style):
             right = cross3(up, body.normal(f))
