@@ -71,17 +71,29 @@ class NumeralReader:
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """(N, len(texts)) probabilities for the middles of square die crops."""
+        return self.read_patches(self.patches(crops))
+
+    def patches(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """(N, S, S, 3) BGR patches: the middle of each square die crop that the reader reads."""
         s = self.input_size
         if not len(crops):
-            return np.zeros((0, len(self.texts)), np.float32)
-        return self.read_patches(np.stack([centre_patch(c, s, self.share) for c in crops]))
+            return np.zeros((0, s, s, 3), np.uint8)
+        return np.stack([centre_patch(c, s, self.share) for c in crops])
+
+    def batch(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """The network's float32 NCHW input for crops: each one's patch turned four ways."""
+        return self._turned(self.patches(crops))
+
+    @staticmethod
+    def _turned(patches: np.ndarray) -> np.ndarray:
+        batch = patches.transpose(0, 3, 1, 2).astype(np.float32)
+        return np.ascontiguousarray(np.concatenate([np.rot90(batch, k, axes=(2, 3))
+                                                    for k in range(4)]))
 
     def read_patches(self, patches: np.ndarray) -> np.ndarray:
         """(N, len(texts)) probabilities for (N, S, S, 3) BGR patches, averaged over the patch
         turned four ways (the reader learnt numerals at every angle; the mean is steadier)."""
         if not len(patches):
             return np.zeros((0, len(self.texts)), np.float32)
-        batch = patches.transpose(0, 3, 1, 2).astype(np.float32)
-        turned = np.concatenate([np.rot90(batch, k, axes=(2, 3)) for k in range(4)])
-        logits = self.session.run(None, {self.input_name: np.ascontiguousarray(turned)})[0]
+        logits = self.session.run(None, {self.input_name: self._turned(patches)})[0]
         return softmax(logits).reshape(4, len(patches), -1).mean(axis=0)

@@ -13,6 +13,7 @@ from vision.train import expert
 from vision.train.dataset import Arrays
 from vision.train.labels import KINDS, VALUE_LABELS
 from vision.train.model import DiceNet
+from vision.train.quantize import INT8
 
 
 def crops(kinds: list[str]) -> Arrays:
@@ -26,7 +27,7 @@ def crops(kinds: list[str]) -> Arrays:
     )
 
 
-def test_the_expert_trains_on_its_kinds_alone_and_writes_a_halved_model(
+def test_the_expert_trains_on_its_kinds_alone_and_writes_an_int8_model(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: dict[str, int] = {}
@@ -39,6 +40,7 @@ def test_the_expert_trains_on_its_kinds_alone_and_writes_a_halved_model(
 
     monkeypatch.setattr(expert, "train", train)
     monkeypatch.setattr(expert, "measure_expert", lambda path: {"measured": path.name})
+    monkeypatch.setattr(expert, "calibration_crops", lambda: crops(["d4"] * 64).images)
     synthetic = crops(["d4", "d6", "d4", "d20", "d4"])
     real = crops(["d8", "d4", "d6"])
     config = expert.ExpertConfig(minutes=0.01, seed=0, bf16=False, threads=1)
@@ -53,7 +55,8 @@ def test_the_expert_trains_on_its_kinds_alone_and_writes_a_halved_model(
     assert model.card["accuracy"] == {"measured": expert.FILE}
     assert model.card["training"]["trained_on_from"] == "fresh weights"
     assert model.share == expert.SHARE < CROP_MARGIN  # it reads the middle of the crop
-    assert (tmp_path / expert.FILE).stat().st_size < 2.0e6  # float16: half of DiceNet's 3.5 MB
+    assert (tmp_path / expert.FILE).stat().st_size < 2.0e6  # int8: half of DiceNet's 3.5 MB
+    assert model.card["weights"] == INT8
     assert len(model.classify([synthetic.images[0]])) == 1
 
 

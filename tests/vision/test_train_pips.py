@@ -12,12 +12,14 @@ pytest.importorskip("torch")
 from model_copies import model_with_card
 
 from vision.classify import Classifier
+from vision.model_file import file_sha256
 from vision.numerals import OUTPUTS, NumeralReader
-from vision.train import pips
+from vision.train import numerals, pips
 from vision.train.card import reader_cards, write_readme
 from vision.train.export import export_onnx
 from vision.train.numerals import NumeralConfig, build_reader, train_numerals
 from vision.train.pip_patches import OTHER, PATCH_SIZE, PIP_SHARE, TEXTS, pip_patch
+from vision.train.quantize import INT8
 
 
 def test_a_short_run_exports_a_reader_the_classifier_links(tmp_path: Path) -> None:
@@ -51,10 +53,14 @@ def test_a_short_run_exports_a_reader_the_classifier_links(tmp_path: Path) -> No
     assert "value right 50.0%, stood aside 25.0%" in text and "99.00% of 2676" in text
 
 
-def test_build_reader_trains_exports_measures_and_writes_the_card(tmp_path: Path) -> None:
+def test_build_reader_trains_exports_measures_and_writes_the_card(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The steps every patch reader shares, with the pip reader's recipe on a few patches and a
-    measurement that reads the exported file back."""
+    measurement that reads the exported (int8) file back."""
     rng = np.random.default_rng(5)
+    die_crops = rng.integers(0, 256, (32, 96, 96, 3), np.uint8)
+    monkeypatch.setattr(numerals, "calibration_crops", lambda workers: die_crops)
     labels = rng.integers(0, len(TEXTS), 32)
     images = np.stack([pip_patch(rng, TEXTS[i]) for i in labels])
     seen: list[NumeralReader] = []
@@ -72,6 +78,7 @@ def test_build_reader_trains_exports_measures_and_writes_the_card(tmp_path: Path
     assert card["accuracy"] == {"texts_read": len(TEXTS), "measured_on": "a test"}
     assert card["training"]["patches_version"] == recipe.patches_version
     assert card["training"]["command"] == "a command" and card["other"] == OTHER
+    assert card["weights"] == INT8 and card["sha256"] == file_sha256(tmp_path / pips.FILE)
     assert json.loads((tmp_path / "pips.json").read_text()) == card
     assert lines[0] == "32 pip patches ready"
     assert lines[-1] == 'pip reader: {"texts_read": 7}'

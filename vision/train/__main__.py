@@ -30,6 +30,7 @@ from vision.train.deadline import DEADLINE, training_minutes
 from vision.train.evaluate import measure, remeasure
 from vision.train.export import export_onnx, write_card
 from vision.train.model import DiceNet, parameter_count
+from vision.train.quantize import calibration_crops, quantize
 from vision.train.realdata import (
     HELD_OUT_SEQUENCES,
     REPO,
@@ -269,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     if expert_minutes:
         links.update(train_expert(model, "the dice model of the same run"))
     write_card(args.out, args.version, {}, training, links)
+    quantize(args.out, calibration_crops(args.workers))
 
     accuracy = measure(
         Classifier(args.out), args.workers, args.synthetic_test, args.seed, args.table_photos

@@ -63,13 +63,19 @@ def reader_cards(card: dict, folder: Path) -> dict[str, dict]:
     }
 
 
+def _file_line(card: dict) -> str:
+    """A model file's size and how its weights are kept (cards before int8 files say nothing:
+    float32)."""
+    return f"{card['size_bytes'] / 1e6:.2f} MB, weights {card.get('weights', 'float32')}"
+
+
 def _numerals_line(linked: dict, numerals: dict) -> str:
     held_out = numerals["accuracy"]["real_held_out"]
     real = ", ".join(f"{k} {r['value']:.1%}" for k, r in held_out.items())
     train = numerals["training"]
     return (
         f"- values of {', '.join(linked['kinds'])}: read by the numeral reader {linked['file']} "
-        f"(version {numerals['version']}, {numerals['size_bytes'] / 1e6:.2f} MB) from the middle "
+        f"(version {numerals['version']}, {_file_line(numerals)}) from the middle "
         f"of the crop ({numerals['input']['size']} px, four turns), trained {train['minutes']} min "
         f"on {train['patches']} rendered patches of printed numerals and no photo; alone, kind "
         f"given, it reads the held-out real photos' values: {real}"
@@ -81,7 +87,7 @@ def _pips_line(linked: dict, pips: dict) -> str:
     pipped, other = acc["real_pipped_d6"], acc["real_unpipped"]
     return (
         f"- pips of {', '.join(linked['kinds'])}: read by the pip reader {linked['file']} "
-        f"(version {pips['version']}, {pips['size_bytes'] / 1e6:.2f} MB) from the middle "
+        f"(version {pips['version']}, {_file_line(pips)}) from the middle "
         f"{pips['input']['share']} of the die ({pips['input']['size']} px, four turns), trained "
         f"{train['minutes']} min on {train['patches']} patches cut from renders and no photo; "
         f"where it reads pips it says the value and, from {SAYS_KIND_FROM:.0%} likely, the kind; "
@@ -100,8 +106,7 @@ def _expert_line(linked: dict, expert: dict) -> str:
     )
     return (
         f"- values of {', '.join(linked['kinds'])}: read by the kind expert {linked['file']} "
-        f"(version {expert['version']}, {expert['size_bytes'] / 1e6:.2f} MB, weights "
-        f"{train['weights']}), "
+        f"(version {expert['version']}, {_file_line(expert)}), "
         f"{train['trained_on_from']} trained {train['minutes']} min more on those kinds alone "
         f"({train['synthetic_crops']} renders + {train['real_crops']} real photo crops), "
         f"reading the middle {expert['input'].get('share', CROP_MARGIN):.3g} of the die's box; "
@@ -149,7 +154,7 @@ def write_readme(card: dict, path: Path, readers: dict[str, dict] | None = None)
         "",
         f"- input: {card['input']['size']} px square BGR crops ({card['input']['crop']})",
         outputs,
-        f"- size: {card['size_bytes'] / 1e6:.2f} MB, {train['parameters']:,} parameters",
+        f"- size: {_file_line(card)}, {train['parameters']:,} parameters",
         run,
         *_reader_lines(card, readers or {}),
         "",

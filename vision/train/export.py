@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import warnings
 from pathlib import Path
 
@@ -11,10 +10,10 @@ import torch
 
 from vision.classify import OUTPUTS
 from vision.crops import CROP_MARGIN
-from vision.model_file import file_sha256
 from vision.train.dataset import STATES
 from vision.train.labels import KINDS, VALUE_LABELS
 from vision.train.model import COSINE_SCALE, EMBEDDING, INPUT_SIZE
+from vision.train.quantize import file_fields
 
 OPSET = 17
 
@@ -48,8 +47,7 @@ def card_head(path: Path, version: str, size: int, cut: tuple[str, str]) -> dict
         "name": path.stem,
         "version": version,
         "file": path.name,
-        "sha256": file_sha256(path),
-        "size_bytes": path.stat().st_size,
+        **file_fields(path),
         "input": {
             "name": "image",
             "size": size,
@@ -98,27 +96,3 @@ def write_card(
         card["input"]["share"] = share
     path.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
     return card
-
-
-def halve_weights(path: Path, min_size: int = 1024) -> None:
-    """Store the model's large float32 weights as float16, each cast back to float32 in the graph:
-    the file is half as large and onnxruntime folds the casts away when it loads, so a session
-    computes in float32 as before (the weights lose precision beyond float16's 11 bits)."""
-    import onnx
-    from onnx import TensorProto, helper, numpy_helper
-
-    model = onnx.load(str(path))
-    graph = model.graph
-    casts = []
-    for init in graph.initializer:
-        if init.data_type != TensorProto.FLOAT or math.prod(init.dims) < min_size:
-            continue
-        name = init.name
-        half = numpy_helper.from_array(numpy_helper.to_array(init).astype("float16"), name + "_f16")
-        init.CopyFrom(half)
-        casts.append(helper.make_node("Cast", [name + "_f16"], [name], to=TensorProto.FLOAT))
-    nodes = casts + list(graph.node)  # casts first: ONNX graphs are topologically ordered
-    del graph.node[:]
-    graph.node.extend(nodes)
-    onnx.checker.check_model(model)
-    onnx.save(model, str(path))

@@ -29,6 +29,7 @@ from vision.train.labels import FACE_VALUES, face_text
 from vision.train.model import INPUT_SIZE, parameter_count
 from vision.train.numeral_model import NumeralNet
 from vision.train.numeral_patches import NUMBERED, PATCH_SIZE, PATCHES_VERSION, TEXTS, patches
+from vision.train.quantize import calibration_crops, quantize
 from vision.train.realdata import HELD_OUT_SEQUENCES, REPO
 from vision.train.train import RunConfig, bf16_is_fast, camera_jitter, learning_rate
 
@@ -218,6 +219,7 @@ def build_reader(
     training = {**summary, "patches_version": recipe.patches_version,
                 "trained_at": datetime.now(UTC).isoformat(timespec="seconds"), "command": command}
     recipe.write_card(out, {}, training)  # the checksum first, so the file loads to be measured
+    quantize(out, calibration_crops(workers))
     accuracy = recipe.measure(NumeralReader(out), workers, config.seed)
     figures = {k: v for k, v in accuracy.items() if k != "measured_on"}
     log(f"{recipe.name} reader: {json.dumps(figures)}")

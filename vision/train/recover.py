@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
@@ -22,25 +23,40 @@ from vision.train.dataset import Arrays
 from vision.train.model import DiceNet
 from vision.train.train import TrainConfig
 
+if TYPE_CHECKING:
+    import onnx
+
 # the heads' and buffers' initializers keep their torch names in the export
 NAMED = ("prototypes", "mean", "kind.weight", "kind.bias", "state.weight", "state.bias",
          "embed.weight", "embed.bias")
 
 
 def _initializers(path: Path) -> tuple[dict[str, np.ndarray], list[tuple[str, str]]]:
-    """The file's weights as float32 arrays by name (float16 ones, see export.halve_weights,
-    under the name their Cast gives them), and each convolution's (weight, bias) names in the
-    graph's order."""
+    """The file's weights as float32 arrays by name (an int8 file's, see vision.train.quantize,
+    dequantized under the name their DequantizeLinear gives them), and each convolution's
+    (weight, bias) names in the graph's order."""
     import onnx
     from onnx import numpy_helper
 
     graph = onnx.load(str(path)).graph
     arrays = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
     for node in graph.node:
-        if node.op_type == "Cast" and node.input[0] in arrays:
-            arrays[node.output[0]] = arrays[node.input[0]].astype(np.float32)
+        if node.op_type == "DequantizeLinear" and node.input[0] in arrays:
+            arrays[node.output[0]] = _dequantized(node, arrays)
     convs = [(n.input[1], n.input[2]) for n in graph.node if n.op_type == "Conv"]
     return arrays, convs
+
+
+def _dequantized(node: onnx.NodeProto, arrays: dict[str, np.ndarray]) -> np.ndarray:
+    """(stored - zero point) x scale, per channel along the node's axis when the scale is a row."""
+    stored, scale = arrays[node.input[0]], arrays[node.input[1]]
+    zero = arrays[node.input[2]] if len(node.input) > 2 else np.zeros_like(scale)
+    if scale.ndim:
+        axis = next((a.i for a in node.attribute if a.name == "axis"), 1)
+        shape = [1] * stored.ndim
+        shape[axis] = -1
+        scale, zero = scale.reshape(shape), zero.reshape(shape)
+    return ((stored.astype(np.float32) - zero.astype(np.float32)) * scale).astype(np.float32)
 
 
 def dice_net_from_onnx(path: Path, calibration: np.ndarray) -> DiceNet:
