@@ -8,26 +8,13 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from trained_nets import trained_looking_net
+
 from vision.train.dataset import Arrays
 from vision.train.export import export_onnx, write_card
-from vision.train.model import INPUT_SIZE, DiceNet
+from vision.train.model import INPUT_SIZE
 from vision.train.quantize import quantize
 from vision.train.recover import dice_net_from_onnx, starting_weights
-
-
-def trained_looking_net(seed: int) -> DiceNet:
-    """A DiceNet whose batch norms hold statistics and scales of their own, as after training
-    (a fresh one's are the identity, which would hide a folding mistake)."""
-    torch.manual_seed(seed)
-    net = DiceNet()
-    with torch.no_grad():
-        for m in net.modules():
-            if isinstance(m, torch.nn.BatchNorm2d):
-                m.running_mean.normal_(0, 0.5)
-                m.running_var.uniform_(0.5, 2.0)
-                m.weight.uniform_(0.5, 1.5)
-                m.bias.normal_(0, 0.2)
-    return net.eval()
 
 
 def crops(n: int, seed: int) -> np.ndarray:
