@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vision.classify import EXPERTS, Classifier
+from vision.classify import EXPERTS, LINKED, Classifier
 from vision.model_file import file_sha256, load_card
 from vision.numerals import NumeralReader
 from vision.train import dataset
@@ -133,7 +133,7 @@ def _models(folder: Path) -> list[Path]:
     """The dice model in `folder` and every model its card links (readers, experts)."""
     dice = folder / "dice.onnx"
     card = json.loads(dice.with_suffix(".json").read_text())
-    linked = [card[key]["file"] for key in ("numerals", "pips") if card.get(key)]
+    linked = [card[key]["file"] for key in LINKED if card.get(key)]
     linked += [entry["file"] for entry in card.get(EXPERTS, [])]
     return [dice, *(folder / name for name in linked)]
 
