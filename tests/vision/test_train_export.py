@@ -8,6 +8,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from trained_nets import TRAINING
+
 from vision.classify import Classifier
 from vision.model_file import file_sha256
 from vision.train.card import write_readme
@@ -20,14 +22,6 @@ ACCURACY = {
     "synthetic_held_out": {"d20": {"n": 7, "kind": 0.9, "value": 0.5}},
     "synthetic_unsure_rate": {"cocked": 0.8, "empty": 1.0, "flat_unsure": 0.2},
     "measured_on": "a test",
-}
-TRAINING = {
-    "minutes": 0.0,
-    "steps": 0,
-    "batch": 1,
-    "synthetic_crops": 0,
-    "real_crops": 0,
-    "parameters": 1,
 }
 
 

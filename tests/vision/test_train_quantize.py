@@ -10,24 +10,20 @@ torch = pytest.importorskip("torch")
 onnx = pytest.importorskip("onnx")
 
 from onnx import TensorProto, helper, numpy_helper
-from trained_nets import trained_looking_net
+from trained_nets import TRAINING, exported, trained_looking_net
 
 from vision.classify import Classifier
 from vision.model_file import file_sha256
-from vision.train.export import export_onnx, write_card
+from vision.train.export import write_card
 from vision.train.model import INPUT_SIZE
 from vision.train.quantize import INT8, is_int8, quantize
 
 REPO = Path(__file__).resolve().parents[2]
-TRAINING = {"minutes": 0.0, "steps": 0, "batch": 1, "synthetic_crops": 0, "real_crops": 0,
-            "parameters": 1}
 
 
 def dice_file(path: Path, seed: int) -> Path:
     """A trained-looking DiceNet's export with its card."""
-    export_onnx(trained_looking_net(seed), path)
-    write_card(path, "0.0.1", {}, TRAINING)
-    return path
+    return exported(trained_looking_net(seed), path)
 
 
 def crops(n: int, seed: int) -> np.ndarray:

@@ -8,10 +8,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from trained_nets import trained_looking_net
+from trained_nets import exported, trained_looking_net
 
 from vision.train.dataset import Arrays
-from vision.train.export import export_onnx, write_card
+from vision.train.export import export_onnx
 from vision.train.model import INPUT_SIZE
 from vision.train.quantize import quantize
 from vision.train.recover import dice_net_from_onnx, starting_weights
@@ -25,11 +25,8 @@ def crops(n: int, seed: int) -> np.ndarray:
 # rounds each convolution's input to 8 bits, which the recovered float net does not
 @pytest.mark.parametrize("int8, tolerance", [(False, 1e-3), (True, 0.08)])
 def test_recovered_net_reads_as_the_file_does(tmp_path: Path, int8: bool, tolerance: float) -> None:
-    path = tmp_path / "dice.onnx"
-    export_onnx(trained_looking_net(3), path)
+    path = exported(trained_looking_net(3), tmp_path / "dice.onnx")
     if int8:
-        write_card(path, "0.0.1", {}, {"minutes": 0, "steps": 0, "batch": 1,
-                                       "synthetic_crops": 0, "real_crops": 0, "parameters": 1})
         quantize(path, crops(64, 5))
     net = dice_net_from_onnx(path, crops(64, 0)).eval()
     x = crops(5, 1)

@@ -4,7 +4,8 @@ and the models beside it (models/numerals.onnx, models/pips.onnx, models/d4.onnx
 Steps: the numeral reader and the pip reader (vision.train.numerals, vision.train.pips: patches,
 a short run, export, measure), then real photo crops and synthetic renders (cached in
 artifacts/), a time-boxed training run, ONNX export, the d4 expert trained on from it
-(vision.train.expert), then accuracy of the exported file, reading with the readers and the
+(vision.train.expert), each model's convolutions made int8 after its export
+(vision.train.quantize), then accuracy of the exported file, reading with the readers and the
 expert, on held-out real sequences and held-out renders, written into the model card.
 `--expert-only --init W` trains just the d4 expert from dice weights W and links it into the
 card of --out, measured again.

@@ -31,6 +31,7 @@ from vision.classify import EXPERTS, LINKED, Classifier
 from vision.model_file import file_sha256, load_card
 from vision.numerals import NumeralReader
 from vision.train import dataset
+from vision.train.card import update_card
 
 if TYPE_CHECKING:
     import onnx
@@ -123,10 +124,10 @@ def quantize(path: Path, crops: np.ndarray) -> None:
             activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
             calibrate_method=CalibrationMethod.MinMax,
         )
-    card = json.loads(path.with_suffix(".json").read_text())
-    card.update(file_fields(path))
-    card.get("training", {}).pop("weights", None)  # a float16 file's note
-    path.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
+    training = json.loads(path.with_suffix(".json").read_text()).get("training", {})
+    # without a float16 file's note on its weights: the card's own "weights" says int8 now
+    update_card(path, {**file_fields(path),
+                       "training": {k: v for k, v in training.items() if k != "weights"}})
 
 
 def _models(folder: Path) -> list[Path]:
@@ -140,7 +141,6 @@ def _models(folder: Path) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     from vision.train import numerals, pips
-    from vision.train.card import update_card
     from vision.train.evaluate import remeasure
     from vision.train.expert import measure_expert
 
