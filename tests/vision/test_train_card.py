@@ -4,10 +4,12 @@ import json
 
 from vision.classify import DEFAULT_MODEL
 from vision.train.card import (
+    SMALL_DICE,
     TRUSTED_FROM,
     TRUSTED_MIN_SURE,
     always_check,
     reader_cards,
+    small_die_key,
     table_gate,
     write_readme,
 )
@@ -103,3 +105,26 @@ def test_the_readme_names_the_readers_the_card_links(tmp_path) -> None:
     write_readme(card, readme, readers)
     text = readme.read_text()
     assert "numeral reader" not in text and "pip reader" in text
+
+
+def test_the_readme_shows_the_held_out_photos_as_smaller_dice_where_measured(tmp_path) -> None:
+    card = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    readers = reader_cards(card, DEFAULT_MODEL.parent)
+    readme = tmp_path / "README.md"
+    for px in SMALL_DICE:
+        card["accuracy"].pop(small_die_key(px), None)
+        readers["numerals"]["accuracy"].pop(small_die_key(px), None)
+    write_readme(card, readme, readers)
+    text = readme.read_text()  # cards measured before: no row and no table claimed
+    assert "## Held-out real photo sequences as dice of" not in text and " px, d20 " not in text
+    for i, px in enumerate(SMALL_DICE):
+        row = {"n": 782, "kind": 1.0, "value": 0.9 - 0.1 * i}
+        card["accuracy"][small_die_key(px)] = {"d20": row, "all": row}
+        readers["numerals"]["accuracy"][small_die_key(px)] = {"d20": {"n": 782, "value": 0.8}}
+    write_readme(card, readme, readers)
+    text = readme.read_text()
+    sizes = " / ".join(map(str, SMALL_DICE))
+    assert f"as dice of {sizes} px, d20 " + " / ".join(["80.0%"] * len(SMALL_DICE)) in text
+    for i, px in enumerate(SMALL_DICE):
+        assert f"## Held-out real photo sequences as dice of {px} px give them" in text
+        assert f"| d20 | 782 | 100.00% | {0.9 - 0.1 * i:.2%} |" in text

@@ -17,6 +17,23 @@ from vision.crops import CROP_MARGIN
 TRUSTED_FROM = 0.95
 TRUSTED_MIN_SURE = 30
 
+# Die sizes (pixels across the die in the frame) the held-out real photos are also read at. Their
+# dice span 85-130 px of the photo (median 105) and are cut down to the reader's 96 px crops, so
+# they show more detail than the tray camera gives: there a 16 mm die spans 61-66 px
+# (hardware/README.md), a 12 mm one about 49, and a photo from further off shows dice smaller.
+SMALL_DICE = (64, 49, 37)
+
+
+def small_dice_text() -> str:
+    """SMALL_DICE in words, for the cards' `measured_on`: "64, 49 and 37 px"."""
+    *most, last = SMALL_DICE
+    return f"{', '.join(map(str, most))} and {last} px" if most else f"{last} px"
+
+
+def small_die_key(die_px: int) -> str:
+    """The card's key for the held-out photos read as dice of `die_px` pixels."""
+    return f"real_held_out_die_{die_px}px"
+
 
 def always_check(by_kind: dict[str, dict[str, float]]) -> dict[str, float]:
     """The kinds whose sure readings cannot be trusted, with how often they were right."""
@@ -70,15 +87,22 @@ def _file_line(card: dict) -> str:
 
 
 def _numerals_line(linked: dict, numerals: dict) -> str:
-    held_out = numerals["accuracy"]["real_held_out"]
-    real = ", ".join(f"{k} {r['value']:.1%}" for k, r in held_out.items())
+    acc = numerals["accuracy"]
+    real = ", ".join(f"{k} {r['value']:.1%}" for k, r in acc["real_held_out"].items())
+    sizes = [px for px in SMALL_DICE if small_die_key(px) in acc]
+    smaller = "".join(
+        f"; as dice of {' / '.join(map(str, sizes))} px, {kind} "
+        + " / ".join(f"{acc[small_die_key(px)][kind]['value']:.1%}" for px in sizes)
+        for kind in linked["kinds"]
+        if sizes and all(kind in acc[small_die_key(px)] for px in sizes)
+    )
     train = numerals["training"]
     return (
         f"- values of {', '.join(linked['kinds'])}: read by the numeral reader {linked['file']} "
         f"(version {numerals['version']}, {_file_line(numerals)}) from the middle "
         f"of the crop ({numerals['input']['size']} px, four turns), trained {train['minutes']} min "
         f"on {train['patches']} rendered patches of printed numerals and no photo; alone, kind "
-        f"given, it reads the held-out real photos' values: {real}"
+        f"given, it reads the held-out real photos' values: {real}{smaller}"
     )
 
 
@@ -165,6 +189,8 @@ def write_readme(card: dict, path: Path, readers: dict[str, dict] | None = None)
         "real_held_out": "Held-out real photo sequences",
         "real_table_held_out": "Held-out games of the table's own photos (`rollscribe photos`)",
         "real_other_camera_d6": "Real d6 crops from another camera (never trained on)",
+        **{small_die_key(px): f"Held-out real photo sequences as dice of {px} px give them"
+           for px in SMALL_DICE},
         "synthetic_held_out": "Held-out synthetic renders",
     }
     for key, title in titles.items():

@@ -14,9 +14,17 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from vision.train.card import SMALL_DICE, small_die_key
+
 # The card's sets of photos compared, and the drop (a share, 0.005 = half a point) from which a
 # figure counts as worse: a run-to-run spread smaller than that is noise, not a weaker model.
-COMPARED = ("real_held_out", "real_table_held_out", "real_other_camera_d6", "synthetic_held_out")
+COMPARED = (
+    "real_held_out",
+    *(small_die_key(px) for px in SMALL_DICE),
+    "real_table_held_out",
+    "real_other_camera_d6",
+    "synthetic_held_out",
+)
 WORSE_BY = 0.005
 
 

@@ -14,15 +14,21 @@ import argparse
 import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision.classify import Classifier, FaceReading
+from vision.crops import CROP_MARGIN
 from vision.train import dataset
 from vision.train.card import (
+    SMALL_DICE,
     always_check,
     reader_cards,
+    small_dice_text,
+    small_die_key,
     table_gate,
     update_card,
     write_readme,
@@ -37,6 +43,23 @@ from vision.train.realdata import (
     load_table_photos,
     measured_on,
 )
+
+
+def as_small_die(images: np.ndarray, die_px: int) -> np.ndarray:
+    """Crops (N, S, S, 3) as vision.crops.square_crop cuts them from a frame where the die
+    spans `die_px` pixels: brought down to that crop's side, then enlarged back to S."""
+    size = images.shape[1]
+    side = max(1, round(die_px * CROP_MARGIN))
+    return np.stack([
+        cv2.resize(cv2.resize(im, (side, side), interpolation=cv2.INTER_AREA), (size, size),
+                   interpolation=cv2.INTER_AREA)
+        for im in images
+    ])
+
+
+def small_dice(data: Arrays, die_px: int) -> Arrays:
+    """`data` with its crops as dice of `die_px` pixels give them (as_small_die)."""
+    return replace(data, images=as_small_die(data.images, die_px))
 
 
 def predict(classifier: Classifier, images: np.ndarray, batch: int = 256) -> list:
@@ -137,6 +160,9 @@ def measure(
     shared = [i for i, p in enumerate(photos) if p.sequence != "skovy" and not is_table(p)]
     gate = sure_accuracy(classifier, real_test, shared)
     accuracy = {"real_held_out": accuracy_by_kind(classifier, real_test, shared)}
+    for die_px in SMALL_DICE:
+        small = small_dice(real_test, die_px)
+        accuracy[small_die_key(die_px)] = accuracy_by_kind(classifier, small, shared)
     tables = ""
     if table:
         accuracy["real_table_held_out"] = accuracy_by_kind(classifier, real_test, table)
@@ -155,7 +181,9 @@ def measure(
         "synthetic_unsure_rate": state_recall(classifier, syn_test),
         "measured_on": "real: whole held-out capture sequences of shared/datasets/ucffool "
         f"({', '.join(sorted(HELD_OUT_SEQUENCES))}; 'judgement' photos excluded) "
-        f"and skovy's webcam d6 crops (another camera, never trained on){tables}; "
+        f"and skovy's webcam d6 crops (another camera, never trained on){tables}; the "
+        f"held-out sequences also as dice of {small_dice_text()} give them (each crop "
+        "brought down to the side square_crop would cut and enlarged back); "
         "synthetic: renders from a seed never used in training; "
         "read through vision.classify.Classifier as the reader reads (doubtful crops looked at "
         "again turned four ways)",
