@@ -17,6 +17,7 @@ from vision.train.train import (
     edge_bands,
     losses,
     noise_bank,
+    shrink_some,
     train,
 )
 
@@ -195,3 +196,21 @@ def test_a_run_from_scratch_trains_its_first_share_on_small_crops() -> None:
     # the first half of the time on small crops, the rest at the size the model reads
     assert 1 <= summary["small_steps"] < summary["steps"]
     assert not model.training
+
+
+def test_shrink_some_takes_the_fine_detail_of_a_share_of_crops_and_keeps_their_size() -> None:
+    """A one-pixel checkerboard drawn from fewer pixels and enlarged back loses its contrast:
+    the crops picked lose it, the others are untouched."""
+    board = (torch.arange(32)[:, None] + torch.arange(32)[None, :]) % 2 * 255.0
+    x = board.expand(200, 3, 32, 32).clone()
+    out = shrink_some(x.clone(), torch.Generator().manual_seed(4), 0.5, 8)
+    assert out.shape == x.shape
+    shrunk = [i for i in range(200) if not torch.equal(out[i], x[i])]
+    assert 70 < len(shrunk) < 130
+    for i in shrunk:
+        assert float(out[i].std()) < 0.9 * float(x[i].std())
+        assert abs(float(out[i].mean()) - 127.5) < 10  # the same light, less detail
+    assert torch.equal(shrink_some(x.clone(), torch.Generator(), 0.0, 8), x)
+    spared = torch.arange(200) % 2 == 0  # the numeral reader spares its 6s and 9s
+    out = shrink_some(x.clone(), torch.Generator().manual_seed(4), 1.0, 8, spared)
+    assert all(torch.equal(out[i], x[i]) == bool(spared[i]) for i in range(200))

@@ -24,16 +24,23 @@ import torch
 from torch.nn import functional as F
 
 from vision.numerals import OUTPUTS, PATCH_SHARE, NumeralReader
+from vision.train.card import SMALL_DICE, small_dice_text, small_die_key
 from vision.train.export import card_head, export_onnx
 from vision.train.labels import FACE_VALUES, face_text
 from vision.train.model import INPUT_SIZE, parameter_count
 from vision.train.numeral_model import NumeralNet
 from vision.train.numeral_patches import NUMBERED, PATCH_SIZE, PATCHES_VERSION, TEXTS, patches
 from vision.train.quantize import calibration_crops, quantize
-from vision.train.realdata import HELD_OUT_SEQUENCES, REPO
-from vision.train.train import RunConfig, bf16_is_fast, camera_jitter, learning_rate
+from vision.train.realdata import HELD_OUT_SEQUENCES, REPO, Photo
+from vision.train.train import (
+    RunConfig,
+    bf16_is_fast,
+    camera_jitter,
+    learning_rate,
+    shrink_some,
+)
 
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 FILE = "numerals.onnx"
 # The kinds whose value the classifier takes from the numeral reader (its card's `numerals`).
 # Model 3.2.0 reads held-out real d8s 100% and d10s 99.8% right, the numeral reader alone 78-94%
@@ -49,6 +56,13 @@ NUMERAL_KINDS = ("d20",)
 # share 0.55), 99.2% / 72.6% (0.5). Chosen on those held-out photos, so their figure flatters it
 # a little.
 OWN_WEIGHT = 0.25
+# A patch reader's share of patches drawn from fewer pixels in training, and the fewest: a 48 px
+# patch is the middle of a crop of a die 74 px across; from 16 px it is a die 25 px across.
+SHRUNK_SHARE = 0.5
+SMALLEST_PATCH = 24
+# Texts whose patches are never drawn from fewer pixels: a 6 and a 9 are told apart by a small
+# mark that fewer pixels lose, and a reader taught that they may look alike takes 9s for 6s.
+MARKED = ("6", "9")
 
 
 @dataclass(frozen=True)
@@ -65,34 +79,49 @@ class NumeralConfig(RunConfig):
     batch: int = 256
     patches: int = 60_000
     noise: float = 6.0  # the strongest sensor noise added in training (grey levels, std)
+    # Share of patches drawn from fewer pixels (train.shrink_some). The patches are cut from
+    # 96 px renders, where a die spans 74 px; at the table a die spans 50-80 px (hardware/
+    # README.md), and a photo from further off fewer.
+    shrunk: float = SHRUNK_SHARE
 
 
-def augment(images: torch.Tensor, gen: torch.Generator, noise: float) -> torch.Tensor:
+def augment(
+    images: torch.Tensor,
+    gen: torch.Generator,
+    noise: float,
+    shrunk: float = 0.0,
+    spared: torch.Tensor | None = None,
+) -> torch.Tensor:
     """uint8 (B, S, S, 3) patches -> float (B, 3, S, S), turned by a quarter turn (the patches
-    are drawn at every angle already) and jittered like another camera's."""
+    are drawn at every angle already), jittered like another camera's, and a `shrunk` share of
+    them, `spared` ones aside, drawn from fewer pixels (SMALLEST_PATCH at least), as a smaller
+    die gives them."""
     x = images.permute(0, 3, 1, 2).float()
     x = torch.rot90(x, int(torch.randint(0, 4, (1,), generator=gen)), (2, 3))
-    return camera_jitter(x, gen, noise)
+    return shrink_some(camera_jitter(x, gen, noise), gen, shrunk, SMALLEST_PATCH, spared)
 
 
 def train_numerals(
     images: np.ndarray, labels: np.ndarray, config: NumeralConfig, log: Callable[[str], None],
-    texts: int = len(TEXTS),
+    texts: int = len(TEXTS), marked_texts: Sequence[int] = (),
 ) -> tuple[NumeralNet, dict]:
     """Train a NumeralNet over `texts` classes on patches within config.minutes; returns it and
-    a summary (the pip reader is trained by it too)."""
+    a summary (the pip reader is trained by it too). Patches of the `marked_texts` (indices)
+    are never drawn from fewer pixels: see MARKED."""
     torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
     gen = torch.Generator().manual_seed(config.seed)
     model = NumeralNet(texts).to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     x_all, y_all = torch.from_numpy(images), torch.from_numpy(labels)
+    marked = torch.isin(y_all, torch.tensor(marked_texts))
     start = time.monotonic()
     step = 0
     model.train()
     while (progress := (time.monotonic() - start) / (config.minutes * 60.0)) < 1.0:
         idx = torch.randint(0, len(x_all), (config.batch,), generator=gen)
-        x = augment(x_all[idx], gen, config.noise).contiguous(memory_format=torch.channels_last)
+        x = augment(x_all[idx], gen, config.noise, config.shrunk, marked[idx])
+        x = x.contiguous(memory_format=torch.channels_last)
         for group in opt.param_groups:
             group["lr"] = learning_rate(config.lr, step, progress)
         with torch.autocast("cpu", torch.bfloat16, enabled=config.bf16):
@@ -111,6 +140,9 @@ def train_numerals(
         "batch": config.batch,
         "patches": len(images),
         "noise": config.noise,
+        "shrunk": config.shrunk,
+        "shrunk_from_px": SMALLEST_PATCH,
+        "never_shrunk": [TEXTS[i] for i in marked_texts],
         "threads": config.threads,
         "bf16": config.bf16,
         "parameters": parameter_count(model),
@@ -134,28 +166,41 @@ def read_values(texts: Sequence[str], probs: np.ndarray, kinds: Sequence[str]) -
 
 def measure(reader: NumeralReader, workers: int = 2, seed: int = 0) -> dict:
     """Value accuracy of the reader alone, the kind given: held-out real photos (the same
-    sequences the classifier's card uses) and patches from a seed never trained on."""
-    from vision.train.evaluate import held_out_crops  # the classifier's held-out photo crops
+    sequences the classifier's card uses, also as smaller dice give them) and patches from a
+    seed never trained on."""
+    from vision.train.evaluate import held_out_crops, small_dice  # the classifier's crops
 
     photos, crops = held_out_crops(INPUT_SIZE, workers)  # the dice model's crops
     rows = [i for i, p in enumerate(photos) if p.kind in NUMBERED and p.sequence != "skovy"]
-    probs = reader.probabilities(list(crops.images[rows]))
-    kinds = [photos[i].kind for i in rows]
-    read = read_values(reader.texts, probs, kinds)
-    real: dict[str, dict[str, float]] = {}
-    for kind in sorted(set(kinds)):
-        sel = [j for j, k in enumerate(kinds) if k == kind]
-        right = sum(read[j] == photos[rows[j]].value for j in sel)
-        real[kind] = {"n": len(sel), "value": round(right / len(sel), 4)}
+    held_out = [photos[i] for i in rows]
+    real = {"real_held_out": _values_right(reader, crops.images[rows], held_out)}
+    for die_px in SMALL_DICE:
+        small = small_dice(crops, die_px).images[rows]
+        real[small_die_key(die_px)] = _values_right(reader, small, held_out)
     images, labels = patches(2_000, seed + 2, workers)
     synthetic = float(np.mean(np.argmax(reader.read_patches(images), 1) == labels))
     return {
-        "real_held_out": real,
+        **real,
         "synthetic_held_out_texts": round(synthetic, 4),
         "measured_on": "real: the dice classifier's held-out capture sequences "
-        f"({', '.join(sorted(HELD_OUT_SEQUENCES))}), kind given; synthetic: 2,000 patches of a "
-        "seed never trained on, all texts",
+        f"({', '.join(sorted(HELD_OUT_SEQUENCES))}), kind given, also as dice of "
+        f"{small_dice_text()} give them; synthetic: 2,000 patches of a seed never trained on, "
+        "all texts",
     }
+
+
+def _values_right(
+    reader: NumeralReader, crops: np.ndarray, photos: Sequence[Photo]
+) -> dict[str, dict[str, float]]:
+    """Per kind: how many of the photos' crops the reader reads the value of right, kind given."""
+    kinds = [p.kind for p in photos]
+    read = read_values(reader.texts, reader.probabilities(list(crops)), kinds)
+    out: dict[str, dict[str, float]] = {}
+    for kind in sorted(set(kinds)):
+        sel = [j for j, k in enumerate(kinds) if k == kind]
+        right = sum(read[j] == photos[j].value for j in sel)
+        out[kind] = {"n": len(sel), "value": round(right / len(sel), 4)}
+    return out
 
 
 def write_reader_card(path: Path, version: str, size: int, share: float, body: dict) -> dict:
@@ -205,6 +250,7 @@ class Recipe:
     write_card: Callable[[Path, dict, dict], dict]  # path, accuracy, training
     measure: Callable[[NumeralReader, int, int], dict]  # reader, workers, seed
     link: Callable[[Path], dict | None]  # the dice card's entry for the reader at a path
+    marked: tuple[int, ...] = ()  # texts never drawn from fewer pixels (MARKED)
 
 
 def build_reader(
@@ -214,7 +260,7 @@ def build_reader(
     """Draw a reader's patches, train it, export it to `out` and write its measured card."""
     images, labels = recipe.patches(config.patches, config.seed + 1, workers)
     log(f"{len(images)} {recipe.name} patches ready")
-    model, summary = train_numerals(images, labels, config, log, recipe.texts)
+    model, summary = train_numerals(images, labels, config, log, recipe.texts, recipe.marked)
     export_onnx(model, out, recipe.patch_size, OUTPUTS)
     training = {**summary, "patches_version": recipe.patches_version,
                 "trained_at": datetime.now(UTC).isoformat(timespec="seconds"), "command": command}
@@ -268,7 +314,7 @@ RECIPE = Recipe(
     name="numeral", module="vision.train.numerals", description=__doc__ or "", file=FILE,
     key="numerals", defaults=NumeralConfig(), texts=len(TEXTS), patch_size=PATCH_SIZE,
     patches_version=PATCHES_VERSION, patches=patches, write_card=write_card, measure=measure,
-    link=link,
+    link=link, marked=tuple(TEXTS.index(t) for t in MARKED),
 )
 
 

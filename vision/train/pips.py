@@ -35,6 +35,10 @@ class PipConfig(NumeralConfig):
     # Reader 1.0.0 (noise up to 6) stood aside on most of the other camera's grainy red d6s:
     # its patches with std 20 of noise added it read 85% (no noise: 94%).
     noise: float = 24.0
+    # No patch drawn from fewer pixels (numerals.SHRUNK_SHARE): a run with half of them read the
+    # other camera's pips 64.9% right and stood aside on 33.1% (2026-11-26, 1,800 steps), where
+    # runs without read them 71.5-79.5% right, standing aside on 16.6-23.8%.
+    shrunk: float = 0.0
 
 
 def measure(reader: NumeralReader, workers: int = 2, seed: int = 0) -> dict:
