@@ -57,7 +57,9 @@ NUMERAL_KINDS = ("d20",)
 # a little.
 OWN_WEIGHT = 0.25
 # A patch reader's share of patches drawn from fewer pixels in training, and the fewest: a 48 px
-# patch is the middle of a crop of a die 74 px across; from 16 px it is a die 25 px across.
+# patch is the middle of the crop of a die 74 px across, one drawn from 24 px that of a die 37 px
+# across. Chosen over a third of them and over 16 px by 9-minute runs, measured as dice of 64, 49
+# and 37 px (docs/reader-history.md, "Dice smaller than the held-out photos'").
 SHRUNK_SHARE = 0.5
 SMALLEST_PATCH = 24
 # Texts whose patches are never drawn from fewer pixels: a 6 and a 9 are told apart by a small
@@ -80,7 +82,7 @@ class NumeralConfig(RunConfig):
     patches: int = 60_000
     noise: float = 6.0  # the strongest sensor noise added in training (grey levels, std)
     # Share of patches drawn from fewer pixels (train.shrink_some). The patches are cut from
-    # 96 px renders, where a die spans 74 px; at the table a die spans 50-80 px (hardware/
+    # 96 px renders, where a die spans 74 px; at the table a die spans 61-80 px (hardware/
     # README.md), and a photo from further off fewer.
     shrunk: float = SHRUNK_SHARE
 
@@ -106,8 +108,9 @@ def train_numerals(
     texts: int = len(TEXTS), marked_texts: Sequence[int] = (),
 ) -> tuple[NumeralNet, dict]:
     """Train a NumeralNet over `texts` classes on patches within config.minutes; returns it and
-    a summary (the pip reader is trained by it too). Patches of the `marked_texts` (indices)
-    are never drawn from fewer pixels: see MARKED."""
+    a summary (the pip reader is trained by it too). Patches of the `marked_texts` (indices
+    into numeral_patches.TEXTS; the pip reader spares none) are never drawn from fewer pixels:
+    see MARKED."""
     torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
     gen = torch.Generator().manual_seed(config.seed)
