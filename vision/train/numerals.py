@@ -57,14 +57,14 @@ NUMERAL_KINDS = ("d20",)
 # a little.
 OWN_WEIGHT = 0.25
 # A patch reader's share of patches drawn from fewer pixels in training, and the fewest: a 48 px
-# patch is the middle of the crop of a die 74 px across, one drawn from 24 px that of a die 37 px
-# across. Chosen over a third of them and over 16 px by 9-minute runs, measured as dice of 64, 49
-# and 37 px (docs/reader-history.md, "Dice smaller than the held-out photos'").
+# patch is the middle of the crop of a die 74 px across, one drawn from 16 px that of a die 25 px
+# across. 9-minute runs, held-out real d20s through the whole reader as 37 px dice: 92.3% and
+# 92.7% with these, 82.0-85.3% in three runs without; as 64 and 49 px dice and full size the
+# runs' spread (94-99%) hides any difference. From 24 px, 83.1-88.9% in three runs, and 6s and
+# 9s never shrunk did not keep 9s from being read as 6 (docs/reader-history.md, "Dice smaller
+# than the held-out photos'").
 SHRUNK_SHARE = 0.5
-SMALLEST_PATCH = 24
-# Texts whose patches are never drawn from fewer pixels: a 6 and a 9 are told apart by a small
-# mark that fewer pixels lose, and a reader taught that they may look alike takes 9s for 6s.
-MARKED = ("6", "9")
+SMALLEST_PATCH = 16
 
 
 @dataclass(frozen=True)
@@ -88,42 +88,34 @@ class NumeralConfig(RunConfig):
 
 
 def augment(
-    images: torch.Tensor,
-    gen: torch.Generator,
-    noise: float,
-    shrunk: float = 0.0,
-    spared: torch.Tensor | None = None,
+    images: torch.Tensor, gen: torch.Generator, noise: float, shrunk: float = 0.0
 ) -> torch.Tensor:
     """uint8 (B, S, S, 3) patches -> float (B, 3, S, S), turned by a quarter turn (the patches
     are drawn at every angle already), jittered like another camera's, and a `shrunk` share of
-    them, `spared` ones aside, drawn from fewer pixels (SMALLEST_PATCH at least), as a smaller
-    die gives them."""
+    them drawn from fewer pixels (SMALLEST_PATCH at least), as a smaller die gives them."""
     x = images.permute(0, 3, 1, 2).float()
     x = torch.rot90(x, int(torch.randint(0, 4, (1,), generator=gen)), (2, 3))
-    return shrink_some(camera_jitter(x, gen, noise), gen, shrunk, SMALLEST_PATCH, spared)
+    return shrink_some(camera_jitter(x, gen, noise), gen, shrunk, SMALLEST_PATCH)
 
 
 def train_numerals(
     images: np.ndarray, labels: np.ndarray, config: NumeralConfig, log: Callable[[str], None],
-    texts: int = len(TEXTS), marked_texts: Sequence[int] = (),
+    texts: int = len(TEXTS),
 ) -> tuple[NumeralNet, dict]:
     """Train a NumeralNet over `texts` classes on patches within config.minutes; returns it and
-    a summary (the pip reader is trained by it too). Patches of the `marked_texts` (indices
-    into numeral_patches.TEXTS; the pip reader spares none) are never drawn from fewer pixels:
-    see MARKED."""
+    a summary (the pip reader is trained by it too)."""
     torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
     gen = torch.Generator().manual_seed(config.seed)
     model = NumeralNet(texts).to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     x_all, y_all = torch.from_numpy(images), torch.from_numpy(labels)
-    marked = torch.isin(y_all, torch.tensor(marked_texts))
     start = time.monotonic()
     step = 0
     model.train()
     while (progress := (time.monotonic() - start) / (config.minutes * 60.0)) < 1.0:
         idx = torch.randint(0, len(x_all), (config.batch,), generator=gen)
-        x = augment(x_all[idx], gen, config.noise, config.shrunk, marked[idx])
+        x = augment(x_all[idx], gen, config.noise, config.shrunk)
         x = x.contiguous(memory_format=torch.channels_last)
         for group in opt.param_groups:
             group["lr"] = learning_rate(config.lr, step, progress)
@@ -145,7 +137,6 @@ def train_numerals(
         "noise": config.noise,
         "shrunk": config.shrunk,
         "shrunk_from_px": SMALLEST_PATCH,
-        "never_shrunk": [TEXTS[i] for i in marked_texts],
         "threads": config.threads,
         "bf16": config.bf16,
         "parameters": parameter_count(model),
@@ -253,7 +244,6 @@ class Recipe:
     write_card: Callable[[Path, dict, dict], dict]  # path, accuracy, training
     measure: Callable[[NumeralReader, int, int], dict]  # reader, workers, seed
     link: Callable[[Path], dict | None]  # the dice card's entry for the reader at a path
-    marked: tuple[int, ...] = ()  # texts never drawn from fewer pixels (MARKED)
 
 
 def build_reader(
@@ -263,7 +253,7 @@ def build_reader(
     """Draw a reader's patches, train it, export it to `out` and write its measured card."""
     images, labels = recipe.patches(config.patches, config.seed + 1, workers)
     log(f"{len(images)} {recipe.name} patches ready")
-    model, summary = train_numerals(images, labels, config, log, recipe.texts, recipe.marked)
+    model, summary = train_numerals(images, labels, config, log, recipe.texts)
     export_onnx(model, out, recipe.patch_size, OUTPUTS)
     training = {**summary, "patches_version": recipe.patches_version,
                 "trained_at": datetime.now(UTC).isoformat(timespec="seconds"), "command": command}
@@ -317,7 +307,7 @@ RECIPE = Recipe(
     name="numeral", module="vision.train.numerals", description=__doc__ or "", file=FILE,
     key="numerals", defaults=NumeralConfig(), texts=len(TEXTS), patch_size=PATCH_SIZE,
     patches_version=PATCHES_VERSION, patches=patches, write_card=write_card, measure=measure,
-    link=link, marked=tuple(TEXTS.index(t) for t in MARKED),
+    link=link,
 )
 
 

@@ -162,23 +162,14 @@ def noise_bank(shape: tuple[int, ...]) -> torch.Tensor:
     return torch.randn((NOISE_FIELDS, *shape), generator=torch.Generator().manual_seed(0))
 
 
-def shrink_some(
-    x: torch.Tensor,
-    gen: torch.Generator,
-    share: float,
-    smallest: int,
-    spared: torch.Tensor | None = None,
-) -> torch.Tensor:
-    """Float (B, 3, S, S) crops, a `share` of them (never the `spared` ones, a bool mask)
-    brought down to one random side from `smallest` to S and back up: the same die farther away
-    or through a coarser camera, whose crop the reader enlarges. Renders and the real photos'
-    dice are drawn at or above the size the reader reads, so without it a model never sees a
-    die that fills only part of its input pixels (the cards measure such dice:
-    vision.train.card.SMALL_DICE)."""
+def shrink_some(x: torch.Tensor, gen: torch.Generator, share: float, smallest: int) -> torch.Tensor:
+    """Float (B, 3, S, S) crops, a `share` of them brought down to one random side from
+    `smallest` to S and back up: the same die farther away or through a coarser camera, whose
+    crop the reader enlarges. Renders and the real photos' dice are drawn at or above the size
+    the reader reads, so without it a model never sees a die that fills only part of its input
+    pixels (the cards measure such dice: vision.train.card.SMALL_DICE)."""
     b, side = x.shape[0], x.shape[-1]
     pick = torch.rand(b, generator=gen) < share
-    if spared is not None:
-        pick &= ~spared
     if not pick.any() or smallest >= side:
         return x
     small = int(torch.randint(smallest, side, (1,), generator=gen))
