@@ -60,7 +60,7 @@ OWN_WEIGHT = 0.25
 # patch is the middle of the crop of a die 74 px across, one drawn from 16 px that of a die 25 px
 # across. 9-minute runs, held-out real d20s through the whole reader as 37 px dice: 92.3% and
 # 92.7% with these, 82.0-85.3% in three runs without; as 64 and 49 px dice and full size the
-# runs' spread (94-99%) hides any difference. From 24 px, 83.1-88.9% in three runs, and 6s and
+# runs' spread (94-99%) hides any difference. From 24 px, 83.1-88.9% in four runs, and 6s and
 # 9s never shrunk did not keep 9s from being read as 6 (docs/reader-history.md, "Dice smaller
 # than the held-out photos'").
 SHRUNK_SHARE = 0.5
@@ -162,14 +162,14 @@ def measure(reader: NumeralReader, workers: int = 2, seed: int = 0) -> dict:
     """Value accuracy of the reader alone, the kind given: held-out real photos (the same
     sequences the classifier's card uses, also as smaller dice give them) and patches from a
     seed never trained on."""
-    from vision.train.evaluate import held_out_crops, small_dice  # the classifier's crops
+    from vision.train.evaluate import as_small_die, held_out_crops  # the classifier's crops
 
     photos, crops = held_out_crops(INPUT_SIZE, workers)  # the dice model's crops
     rows = [i for i, p in enumerate(photos) if p.kind in NUMBERED and p.sequence != "skovy"]
     held_out = [photos[i] for i in rows]
     real = {"real_held_out": _values_right(reader, crops.images[rows], held_out)}
     for die_px in SMALL_DICE:
-        small = small_dice(crops, die_px).images[rows]
+        small = as_small_die(crops.images[rows], die_px)
         real[small_die_key(die_px)] = _values_right(reader, small, held_out)
     images, labels = patches(2_000, seed + 2, workers)
     synthetic = float(np.mean(np.argmax(reader.read_patches(images), 1) == labels))
