@@ -27,7 +27,7 @@ SMALL_DICE = (64, 49, 37)
 def small_dice_text() -> str:
     """SMALL_DICE in words, for the cards' `measured_on`: "64, 49 and 37 px"."""
     *most, last = SMALL_DICE
-    return f"{', '.join(map(str, most))} and {last} px" if most else f"{last} px"
+    return f"{', '.join(map(str, most))} and {last} px"
 
 
 def small_die_key(die_px: int) -> str:

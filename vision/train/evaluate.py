@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.classify import Classifier, FaceReading
-from vision.crops import CROP_MARGIN
+from vision.crops import square_bounds
 from vision.train import dataset
 from vision.train.card import (
     SMALL_DICE,
@@ -49,7 +49,7 @@ def as_small_die(images: np.ndarray, die_px: int) -> np.ndarray:
     """Crops (N, S, S, 3) as vision.crops.square_crop cuts them from a frame where the die
     spans `die_px` pixels: brought down to that crop's side, then enlarged back to S."""
     size = images.shape[1]
-    side = max(1, round(die_px * CROP_MARGIN))
+    side = square_bounds((0, 0, die_px, die_px))[2]
     return np.stack([
         cv2.resize(cv2.resize(im, (side, side), interpolation=cv2.INTER_AREA), (size, size),
                    interpolation=cv2.INTER_AREA)

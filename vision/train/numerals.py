@@ -82,7 +82,7 @@ class NumeralConfig(RunConfig):
     patches: int = 60_000
     noise: float = 6.0  # the strongest sensor noise added in training (grey levels, std)
     # Share of patches drawn from fewer pixels (train.shrink_some). The patches are cut from
-    # 96 px renders, where a die spans 74 px; at the table a die spans 61-80 px (hardware/
+    # 96 px renders, where a die spans 74 px; at the table a die spans 61-82 px (hardware/
     # README.md), and a photo from further off fewer.
     shrunk: float = SHRUNK_SHARE
 
