@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run test model bench tools fonts lint clean
+.PHONY: setup run test model tune bench tools fonts lint clean
 
 setup: $(STAMP)
 
@@ -45,6 +45,12 @@ STARTED := $(shell date +%s)
 model: setup fonts
 	$(PY) -m pip install --quiet -e '.[train,dev]'
 	$(PY) -m vision.train --started $(STARTED) $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
+
+# Trains the shipped models on from their files with tables' own dice photos (TABLE_PHOTOS="dir
+# ...", written by `rollscribe photos DIR`) instead of from scratch: vision/train/tune.py.
+tune: setup fonts
+	$(PY) -m pip install --quiet -e '.[train,dev]'
+	$(PY) -m vision.train --tune $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
 
 bench: setup
 	$(PY) -m bench

@@ -8,12 +8,14 @@ artifacts/), a time-boxed training run, ONNX export, the d4 expert trained on fr
 (vision.train.quantize), then accuracy of the exported file, reading with the readers and the
 expert, on held-out real sequences and held-out renders, written into the model card.
 `--expert-only --init W` trains just the d4 expert from dice weights W and links it into the
-card of --out, measured again.
+card of --out, measured again. `--tune --table-photos DIR` (`make tune`) trains the shipped
+models on from their files with a table's own photos instead (vision.train.tune).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from dataclasses import replace
@@ -24,7 +26,7 @@ import numpy as np
 import torch
 
 from vision.classify import EXPERTS, Classifier
-from vision.train import dataset, expert, numerals, pips
+from vision.train import dataset, expert, numerals, pips, tune
 from vision.train.card import reader_cards, update_card, write_readme
 from vision.train.compare import previous_accuracy, report
 from vision.train.deadline import DEADLINE, training_minutes
@@ -76,7 +78,11 @@ MINUTES = 25.0
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__)
-    p.add_argument("--minutes", type=float, default=MINUTES, help="training time budget")
+    p.add_argument(
+        "--minutes",
+        type=float,
+        help=f"the dice model's training budget (default {MINUTES:g}; --tune {tune.MINUTES:g})",
+    )
     p.add_argument(
         "--deadline",
         type=float,
@@ -97,7 +103,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--synthetic-test", type=int, default=2_800, help="rendered held-out crops")
     p.add_argument("--workers", type=int, default=2, help="rendering processes")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    p.add_argument(
+        "--lr",
+        type=float,
+        help=f"peak learning rate (default {TrainConfig.lr:g}; --tune {tune.LR:g})",
+    )
     p.add_argument(
         "--real-value-weight",
         type=float,
@@ -147,8 +157,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument(
         "--expert-minutes",
         type=float,
-        default=expert.ExpertConfig.minutes,
-        help="the d4 expert's training budget, trained on from the dice model (0: no expert)",
+        help="the d4 expert's training budget, trained on from the dice model (0: no expert; "
+        f"default {expert.ExpertConfig.minutes:g}); with --tune, on from the expert's own file "
+        "when the table's photos hold d4s (default 0: the expert is kept)",
     )
     p.add_argument(
         "--expert-only",
@@ -164,9 +175,21 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="a table's own dice photos (`rollscribe photos DIR`), trained on and measured on "
         "(one game in five held out); may be given again for more tables",
     )
+    p.add_argument(
+        "--tune",
+        action="store_true",
+        help="train the dice model of --out on from its file with the --table-photos "
+        "(`make tune`); the d4 expert and the readers stay (see --expert-minutes)",
+    )
     args = p.parse_args(argv)
+    if args.tune:
+        return tune.tune_args(args, p)
     if args.expert_only and args.init is None:
         p.error("--expert-only needs --init: the dice model's weights")
+    args.minutes = MINUTES if args.minutes is None else args.minutes
+    args.lr = TrainConfig.lr if args.lr is None else args.lr
+    if args.expert_minutes is None:
+        args.expert_minutes = expert.ExpertConfig.minutes
     return args
 
 
@@ -177,6 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     started = args.started if args.started is not None else time.time()
     previous = previous_accuracy(args.out)  # before this run writes over the card
+    shipped = json.loads(args.out.with_suffix(".json").read_text()) if args.tune else {}
 
     def log(msg: str) -> None:
         print(f"[{(time.monotonic() - t0) / 60:5.1f} min] {msg}", flush=True)
@@ -207,6 +231,10 @@ def main(argv: list[str] | None = None) -> int:
     # the d4 expert's renders: the dice model's of its kinds and its own, drawn before the dice
     # model trains so that the deadline counts the time they take
     syn_expert = syn_train
+    table_kinds = {p.kind for p in train_photos if is_table(p)}
+    expert_from = tune.expert_file(args.out, shipped, EXPERTS) if args.tune else None
+    if args.tune and not (expert_from and table_kinds & set(expert.KINDS_READ)):
+        args.expert_minutes = 0.0  # the expert has nothing new to learn: it is kept
     if args.expert_minutes > 0:
         own = expert.own_renders(args.seed, args.workers)
         syn_expert = dataset.concat(syn_train.take(syn_train.of_kinds(expert.KINDS_READ)), own)
@@ -220,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
 
     def train_expert(dice: DiceNet, source: str) -> dict:
         entry = expert.build_expert(dice, syn_expert, real_train, varied(train_photos), table,
-                                    expert_config, args.out.parent, log, command, source)
+                                    expert_config, args.out.parent, log, command, source,
+                                    tune.tuned_version(expert.VERSION) if args.tune else None)
         return {EXPERTS: [entry]}
 
     if args.expert_only:
@@ -259,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
         "table_photos": [str(d) for d in args.table_photos],
         "truetype_faces_missing": missing,
         "minutes_wanted": args.minutes,
+        **({"trained_on_from": str(args.init)} if args.init else {}),
+        **({"tuned_from_version": shipped["version"]} if args.tune else {}),
         "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "command": command,
     }
@@ -268,15 +299,23 @@ def main(argv: list[str] | None = None) -> int:
         for recipe, _ in readers
         if (entry := recipe.link(args.out.parent / recipe.file))
     }
-    if expert_minutes:
+    version = tune.tuned_version(shipped["version"]) if args.tune else args.version
+    if expert_minutes and expert_from:
+        # syn_expert holds renders of its kinds alone; its batch norms are measured on those
+        real_mine = real_train.take(real_train.of_kinds(expert.KINDS_READ))
+        start = starting_weights(expert_from, syn_expert, real_mine)
+        links.update(train_expert(start, f"the expert {expert_from} ({EXPERTS} of the card)"))
+    elif expert_minutes:
         links.update(train_expert(model, "the dice model of the same run"))
-    write_card(args.out, args.version, {}, training, links)
+    elif args.tune and shipped.get(EXPERTS):
+        links[EXPERTS] = shipped[EXPERTS]
+    write_card(args.out, version, {}, training, links)
     quantize(args.out, calibration_crops(args.workers))
 
     accuracy = measure(
         Classifier(args.out), args.workers, args.synthetic_test, args.seed, args.table_photos
     )
-    card = write_card(args.out, args.version, accuracy, training, links)
+    card = write_card(args.out, version, accuracy, training, links)
     write_readme(card, args.out.parent / "README.md", reader_cards(card, args.out.parent))
     log(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
     report(accuracy, log, previous)

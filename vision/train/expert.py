@@ -87,10 +87,12 @@ def build_expert(
     log: Callable[[str], None],
     command: str,
     source: str,
+    version: str | None = None,
 ) -> dict:
     """Train a copy of `dice` (whose weights `source` names) on the KINDS_READ rows, write FILE
-    and its card into `folder`, and return the entry a dice card lists it by under
-    vision.classify.EXPERTS."""
+    and its card (`version`, VERSION by default) into `folder`, and return the entry a dice card
+    lists it by under vision.classify.EXPERTS."""
+    version = version or VERSION
     mine_s, mine_r = synthetic.of_kinds(KINDS_READ), real.of_kinds(KINDS_READ)
     log(f"kind expert ({', '.join(KINDS_READ)}): {int(mine_s.sum())} renders, "
         f"{int(mine_r.sum())} real crops, {config.minutes:g} minutes")
@@ -114,9 +116,9 @@ def build_expert(
         "real_crops": int(mine_r.sum()),
         "command": command,
     }
-    write_card(path, VERSION, {}, training, share=SHARE)
+    write_card(path, version, {}, training, share=SHARE)
     quantize(path, calibration_crops())
-    write_card(path, VERSION, measure_expert(path), training, share=SHARE)
+    write_card(path, version, measure_expert(path), training, share=SHARE)
     return {"file": FILE, "kinds": list(KINDS_READ)}
 
 
