@@ -5,7 +5,8 @@ game and not taken back, its dice carry the values the game used: the reader's w
 objected, a player's where one set a die. Those are labels the shared photo sets cannot give:
 this table's dice, tray, light and camera, including the values of every d20 and d4 that players
 check by hand today. `rollscribe photos OUT` writes them as a folder of crops with a labels.csv,
-and `python -m vision.train --table-photos OUT` trains on them (whole games held out to measure).
+and `make tune TABLE_PHOTOS=OUT` trains the shipped models on with them (whole games held out to
+measure).
 """
 
 from __future__ import annotations
