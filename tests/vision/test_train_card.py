@@ -128,3 +128,15 @@ def test_the_readme_shows_the_held_out_photos_as_smaller_dice_where_measured(tmp
     for i, px in enumerate(SMALL_DICE):
         assert f"## Held-out real photo sequences as dice of {px} px give them" in text
         assert f"| d20 | 782 | 100.00% | {0.9 - 0.1 * i:.2%} |" in text
+
+
+def test_the_readme_says_which_model_a_run_went_on_from(tmp_path) -> None:
+    card = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    readme = tmp_path / "README.md"
+    card["training"].update(trained_on_from="models/dice.onnx", trained_on_from_version="3.1.0")
+    write_readme(card, readme)
+    assert "on from version 3.1.0 (models/dice.onnx)" in readme.read_text()
+    for key in ("trained_on_from", "trained_on_from_version"):
+        del card["training"][key]
+    write_readme(card, readme)
+    assert "on from version" not in readme.read_text()

@@ -61,6 +61,8 @@ from vision.train.train import TrainConfig, bf16_is_fast, train
 #        d6 75.5% / 70.9% (through `rollscribe read` 64.9%), against 3.2.0's 78.8% (73.5%)
 # 3.5.0: the same network and renders; the first half of the run on 64 px crops
 #        (train.TrainConfig.small_share), so the hour's minutes show 1.5x as many crops
+# 3.2.1 (shipped): 3.2.0 trained 10 minutes on from its file on renders v7 at lr 1e-3 (`--init
+#        models/dice.onnx`; docs/reader-history.md, "Dice model 3.2.1")
 MODEL_VERSION = "3.5.0"
 # The dice model's training budget. `make model` must finish within the hour on this 2-core
 # machine: besides these minutes it trains the numeral reader (9.8 min with its patches and the
@@ -201,6 +203,12 @@ def main(argv: list[str] | None = None) -> int:
     started = args.started if args.started is not None else time.time()
     previous = previous_accuracy(args.out)  # before this run writes over the card
     shipped = json.loads(args.out.with_suffix(".json").read_text()) if args.tune else {}
+    # the version of the model file trained on from (--init models/dice.onnx), read before a
+    # run that writes over it
+    init_card = args.init.with_suffix(".json") if args.init else None
+    init_version = None
+    if init_card is not None and init_card.is_file():
+        init_version = json.loads(init_card.read_text())["version"]
 
     def log(msg: str) -> None:
         print(f"[{(time.monotonic() - t0) / 60:5.1f} min] {msg}", flush=True)
@@ -289,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
         "truetype_faces_missing": missing,
         "minutes_wanted": args.minutes,
         **({"trained_on_from": str(args.init)} if args.init else {}),
-        **({"tuned_from_version": shipped["version"]} if args.tune else {}),
+        **({"trained_on_from_version": init_version} if init_version else {}),
         "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "command": command,
     }

@@ -171,6 +171,8 @@ def write_readme(card: dict, path: Path, readers: dict[str, dict] | None = None)
         f"{train['batch']}, {train['synthetic_crops']} rendered crops + "
         f"{train['real_crops']} real photo crops"
     )
+    if train.get("trained_on_from_version"):  # a run that went on from a model file
+        run += f", on from version {train['trained_on_from_version']} ({train['trained_on_from']})"
     lines = [
         f"# {card['file']} (version {card['version']})",
         "",
