@@ -44,9 +44,9 @@ def test_a_model_without_its_card_is_refused(out: Path, capsys: pytest.CaptureFi
 
 
 def test_minutes_and_rate_given_are_kept(out: Path) -> None:
-    given = namespace(out, minutes=3.0, expert_minutes=5.0, lr=5e-4, init=Path("w.pt"))
+    given = namespace(out, minutes=3.0, expert_minutes=5.0, lr=5e-4, init=out)
     args = tune_args(given, argparse.ArgumentParser())
-    assert (args.minutes, args.expert_minutes, args.lr, args.init) == (3.0, 5.0, 5e-4, Path("w.pt"))
+    assert (args.minutes, args.expert_minutes, args.lr, args.init) == (3.0, 5.0, 5e-4, out)
 
 
 @pytest.mark.parametrize(
@@ -54,6 +54,7 @@ def test_minutes_and_rate_given_are_kept(out: Path) -> None:
     [
         ({"table_photos": []}, "--tune needs --table-photos"),
         ({"expert_only": True}, "exclude each other"),
+        ({"init": Path("weights.pt")}, "not from --init"),
         ({"out": Path("/nowhere/dice.onnx")}, "dice.onnx, which is missing"),
     ],
 )

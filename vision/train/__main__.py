@@ -202,13 +202,12 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     started = args.started if args.started is not None else time.time()
     previous = previous_accuracy(args.out)  # before this run writes over the card
-    shipped = json.loads(args.out.with_suffix(".json").read_text()) if args.tune else {}
-    # the version of the model file trained on from (--init models/dice.onnx), read before a
-    # run that writes over it
-    init_card = args.init.with_suffix(".json") if args.init else None
-    init_version = None
-    if init_card is not None and init_card.is_file():
-        init_version = json.loads(init_card.read_text())["version"]
+    # the card of the model file trained on from (--init models/dice.onnx; --tune's own), read
+    # before a run that writes over it
+    init_card_path = args.init.with_suffix(".json") if args.init else None
+    init_card = {}
+    if init_card_path is not None and init_card_path.is_file():
+        init_card = json.loads(init_card_path.read_text())
 
     def log(msg: str) -> None:
         print(f"[{(time.monotonic() - t0) / 60:5.1f} min] {msg}", flush=True)
@@ -240,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     # model trains so that the deadline counts the time they take
     syn_expert = syn_train
     table_kinds = {p.kind for p in train_photos if is_table(p)}
-    expert_from = tune.expert_file(args.out, shipped, EXPERTS) if args.tune else None
+    expert_from = tune.expert_file(args.out, init_card, EXPERTS) if args.tune else None
     if args.tune and not (expert_from and table_kinds & set(expert.KINDS_READ)):
         args.expert_minutes = 0.0  # the expert has nothing new to learn: it is kept
     if args.expert_minutes > 0:
@@ -297,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         "truetype_faces_missing": missing,
         "minutes_wanted": args.minutes,
         **({"trained_on_from": str(args.init)} if args.init else {}),
-        **({"trained_on_from_version": init_version} if init_version else {}),
+        **({"trained_on_from_version": init_card["version"]} if init_card else {}),
         "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "command": command,
     }
@@ -307,7 +306,10 @@ def main(argv: list[str] | None = None) -> int:
         for recipe, _ in readers
         if (entry := recipe.link(args.out.parent / recipe.file))
     }
-    version = tune.tuned_version(shipped["version"]) if args.tune else args.version
+    version = tune.tuned_version(init_card["version"]) if args.tune else args.version
+    # the experts of the model trained on from, kept when none is trained and their files are
+    # beside --out (--tune; `--init models/dice.onnx --expert-minutes 0`)
+    kept = init_card.get(EXPERTS, [])
     if expert_minutes and expert_from:
         # syn_expert holds renders of its kinds alone; its batch norms are measured on those
         real_mine = real_train.take(real_train.of_kinds(expert.KINDS_READ))
@@ -315,8 +317,8 @@ def main(argv: list[str] | None = None) -> int:
         links.update(train_expert(start, f"the expert {expert_from} ({EXPERTS} of the card)"))
     elif expert_minutes:
         links.update(train_expert(model, "the dice model of the same run"))
-    elif args.tune and shipped.get(EXPERTS):
-        links[EXPERTS] = shipped[EXPERTS]
+    elif kept and all((args.out.parent / entry["file"]).is_file() for entry in kept):
+        links[EXPERTS] = kept
     write_card(args.out, version, {}, training, links)
     quantize(args.out, calibration_crops(args.workers))
 

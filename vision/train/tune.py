@@ -43,10 +43,12 @@ def tune_args(args: argparse.Namespace, parser: argparse.ArgumentParser) -> argp
         parser.error("--tune needs --table-photos DIR (written by `rollscribe photos DIR`)")
     if args.expert_only:
         parser.error("--tune and --expert-only exclude each other")
+    if args.init is not None and args.init != args.out:
+        parser.error("--tune goes on from --out's own file, not from --init")
     for path in (args.out, args.out.with_suffix(".json")):
         if not path.is_file():
             parser.error(f"--tune goes on from {path}, which is missing")
-    args.init = args.init or args.out
+    args.init = args.out
     args.numeral_minutes = args.pip_minutes = 0.0
     args.minutes = MINUTES if args.minutes is None else args.minutes
     args.expert_minutes = EXPERT_MINUTES if args.expert_minutes is None else args.expert_minutes
