@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.train.tune import EXPERT_MINUTES, LR, MINUTES, expert_file, tune_args, tuned_version
+from vision.train.tune import EXPERT_MINUTES, LR, MINUTES, tune_args, tuned_version
 
 
 def namespace(model: Path, **given: object) -> argparse.Namespace:
@@ -65,12 +65,6 @@ def test_a_tune_with_nothing_to_tune_on_or_from_is_refused(
         tune_args(namespace(out, **given), argparse.ArgumentParser(prog="train"))
     assert stop.value.code == 2
     assert message in capsys.readouterr().err
-
-
-def test_the_expert_is_the_one_the_card_links(out: Path) -> None:
-    card = {"experts": [{"file": "d4.onnx", "kinds": ["d4"]}]}
-    assert expert_file(out, card, "experts") == out.parent / "d4.onnx"
-    assert expert_file(out, {}, "experts") is None
 
 
 def test_a_tuned_version_names_what_it_came_from_once() -> None:

@@ -238,8 +238,11 @@ def main(argv: list[str] | None = None) -> int:
     # the d4 expert's renders: the dice model's of its kinds and its own, drawn before the dice
     # model trains so that the deadline counts the time they take
     syn_expert = syn_train
+    # the experts of the model trained on from: a tune trains its d4 expert on from that file
+    # (--expert-minutes), a run that trains none keeps them
+    kept = init_card.get(EXPERTS, [])
+    expert_from = args.out.parent / kept[0]["file"] if args.tune and kept else None
     table_kinds = {p.kind for p in train_photos if is_table(p)}
-    expert_from = tune.expert_file(args.out, init_card, EXPERTS) if args.tune else None
     if args.tune and not (expert_from and table_kinds & set(expert.KINDS_READ)):
         args.expert_minutes = 0.0  # the expert has nothing new to learn: it is kept
     if args.expert_minutes > 0:
@@ -256,7 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     def train_expert(dice: DiceNet, source: str) -> dict:
         entry = expert.build_expert(dice, syn_expert, real_train, varied(train_photos), table,
                                     expert_config, args.out.parent, log, command, source,
-                                    tune.tuned_version(expert.VERSION) if args.tune else None)
+                                    tune.tuned_version(expert.VERSION) if args.tune
+                                    else expert.VERSION)
         return {EXPERTS: [entry]}
 
     if args.expert_only:
@@ -307,9 +311,6 @@ def main(argv: list[str] | None = None) -> int:
         if (entry := recipe.link(args.out.parent / recipe.file))
     }
     version = tune.tuned_version(init_card["version"]) if args.tune else args.version
-    # the experts of the model trained on from, kept when none is trained and their files are
-    # beside --out (--tune; `--init models/dice.onnx --expert-minutes 0`)
-    kept = init_card.get(EXPERTS, [])
     if expert_minutes and expert_from:
         # syn_expert holds renders of its kinds alone; its batch norms are measured on those
         real_mine = real_train.take(real_train.of_kinds(expert.KINDS_READ))
@@ -318,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     elif expert_minutes:
         links.update(train_expert(model, "the dice model of the same run"))
     elif kept and all((args.out.parent / entry["file"]).is_file() for entry in kept):
-        links[EXPERTS] = kept
+        links[EXPERTS] = kept  # their files beside --out (--tune; `--init ... --expert-minutes 0`)
     write_card(args.out, version, {}, training, links)
     quantize(args.out, calibration_crops(args.workers))
 

@@ -87,12 +87,11 @@ def build_expert(
     log: Callable[[str], None],
     command: str,
     source: str,
-    version: str | None = None,
+    version: str = VERSION,
 ) -> dict:
     """Train a copy of `dice` (whose weights `source` names) on the KINDS_READ rows, write FILE
-    and its card (`version`, VERSION by default) into `folder`, and return the entry a dice card
-    lists it by under vision.classify.EXPERTS."""
-    version = version or VERSION
+    and its card (`version`) into `folder`, and return the entry a dice card lists it by under
+    vision.classify.EXPERTS."""
     mine_s, mine_r = synthetic.of_kinds(KINDS_READ), real.of_kinds(KINDS_READ)
     log(f"kind expert ({', '.join(KINDS_READ)}): {int(mine_s.sum())} renders, "
         f"{int(mine_r.sum())} real crops, {config.minutes:g} minutes")
