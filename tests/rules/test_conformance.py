@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -56,3 +59,18 @@ def test_random_play_conformance(name: str) -> None:
             outcome = state.outcome
             assert outcome is not None and outcome.winners
             assert set(outcome.winners) <= set(range(players))
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_named_assumption_is_cited_beside_its_code(name: str) -> None:
+    """Each reading chosen where a rulebook is silent sits in a comment next to the code it
+    shapes, so a player's question 'why did it do that?' leads to one place."""
+    game = get_game(name)
+    package = Path(sys.modules[game.__module__].__file__ or "").parent
+    sources = "\n".join(p.read_text() for p in sorted(package.glob("*.py"))
+                        if p.name != "rules.py")
+    assumptions = game.assumptions()
+    assert len(assumptions) >= 10
+    for assumption, reading in assumptions.items():
+        assert re.search(rf"#.*\b{assumption}\b", sources), f"{assumption} is not cited"
+        assert reading.endswith(".")

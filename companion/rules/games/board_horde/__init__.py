@@ -1,0 +1,77 @@
+"""Board Horde (shared/seeds/003_64bb71c60e1c6f9b.txt): the race board with one six-sided die.
+
+Modules: `rules` (points, options, named assumptions), `setup` (where tokens and items start),
+`position` (the position as plain data), `moves` (move values and their text), `flow` (turn
+steps and chance steps), `ranking` (the panel's ranked moves), `state` (the table's GameState).
+
+A turn: (with a stored potion: `go` or `potion ROLE` and its rolls) -> movement roll (chance) ->
+`move ROLE` / `enter ROLE` / `pass` -> what the square holds: a fight, trap or potion roll
+(chance) and the choices after it (`tame`/`keep`, `claim`/`keep`, `collect`/`drink`, `switch X`,
+`flick X`, `take ITEM`) -> an extra roll after a 6 while no hero waits in the portal -> next
+player. Heroes are `blue-rogue` ... `purple-mage` (seat 0 blue, 1 red, 2 purple); tokens `m1`
+(monsters), `t1` (traps), `p1` (potions).
+
+`state.describe()` (the phone panel's view; keys are stable):
+    game, phase (first|start|move-roll|move|spawn-roll|place|monster-roll|monster-choice|
+    trap-roll|fling-roll|trap-choice|potion-choice|potion-roll|teleport-roll|switch|flick|
+    item-choice|over), turn, current_player (seat | "chance" | null), squares, board (A|B),
+    roll_wanted ({dice, reason, player} | null), movement (the roll being used, or null),
+    extra_roll (bool),
+    players: [{seat, name, team, score, track (score on the 0-49 track), kept_traps,
+               kept_monsters, stored_potions, turns, active, escaped}],
+    heroes: [{id, team, role, at ('12', 'L12'/'R12' on Board B, 'portal' or 'out'), items,
+              label}],
+    tokens: [{id, kind (monster|trap|potion), at, owner (seat that tamed/claimed it | null),
+              label}],
+    items: [{id (sword|shoes|shield), at (a square, a hero id, or 'gone'), label}],
+    outcome: null | {winners, reason}, options.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ...core import JSON, Game
+from ...errors import RulesError
+from . import flow
+from .position import Position
+from .rules import ASSUMPTIONS, OPTIONS_SCHEMA, Options
+from .setup import start_position
+from .state import BoardHordeState
+
+
+class BoardHorde(Game):
+    """The rules: 2-3 players (Board B: 2), the board as set up, the house rules as options."""
+
+    name: ClassVar[str] = "board-horde"
+    title: ClassVar[str] = "Board Horde"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 3
+
+    @classmethod
+    def options_schema(cls) -> list[JSON]:
+        # ADVANCED_SKILLS_ABSENT: no option for the Advanced sheets; their skills are not in the text.
+        return [dict(item) for item in OPTIONS_SCHEMA]
+
+    @classmethod
+    def assumptions(cls) -> dict[str, str]:
+        return dict(ASSUMPTIONS)
+
+    def new_state(self, players: list[str], options: JSON | None = None) -> BoardHordeState:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise RulesError(f"{self.title} takes {self.min_players} to {self.max_players} "
+                             f"players, not {len(players)}")
+        names = [str(p).strip() for p in players]
+        if any(not n for n in names) or len(set(names)) != len(names):
+            raise RulesError("players need distinct, non-empty names")
+        opts = Options.from_json(options)
+        if opts.sides == 2 and len(names) != 2:  # BOARD_B_TWO_PLAYERS
+            raise RulesError(f"Board B is for two players, one side each, not {len(names)}")
+        return BoardHordeState(self, flow.start(start_position(names, opts)))
+
+    def state_from_json(self, data: JSON) -> BoardHordeState:
+        if data.get("game") != self.name:
+            raise RulesError(f"not a {self.name} state: {data.get('game')!r}")
+        if not isinstance(data.get("position"), dict):
+            raise RulesError(f"corrupt {self.name} state: no position")
+        return BoardHordeState(self, Position.from_json(data["position"]))

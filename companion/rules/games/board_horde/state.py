@@ -1,0 +1,119 @@
+"""The game state object the table session talks to, and the panel view (`describe`)."""
+
+from __future__ import annotations
+
+from ...core import CHANCE, JSON, Game, GameState, Move, Outcome, RankedMove, Roll, RollRequest
+from ...errors import BadRoll, IllegalMove, NothingToUndo
+from . import flow, ranking
+from .moves import Act, parse_move
+from .position import Position, role_of, seat_of
+from .rules import TEAMS
+
+
+class BoardHordeState(GameState):
+    """A game of Board Horde; each change makes a new Position, the old ones are the undo."""
+
+    def __init__(self, game: Game, position: Position) -> None:
+        self.game = game
+        self._pos = position
+        self._history: list[Position] = []
+
+    @property
+    def position(self) -> Position:
+        return self._pos
+
+    @property
+    def current_player(self) -> int | str | None:
+        kind = self._pos.step["kind"]
+        if kind == "over":
+            return None
+        return CHANCE if kind in flow.CHANCE_STEPS else self._pos.seat
+
+    def roll_wanted(self) -> RollRequest | None:
+        return flow.request(self._pos)
+
+    def legal_moves(self) -> list[Move]:
+        return list(flow.legal(self._pos))
+
+    def ranked_moves(self) -> list[RankedMove]:
+        return ranking.ranked(self._pos)
+
+    def parse_move(self, text: str) -> Move | Roll:
+        return Roll.parse(text) if text.strip().startswith("roll") else parse_move(text)
+
+    def apply(self, move: Move | Roll) -> None:
+        pos = self._pos
+        if pos.step["kind"] == "over":
+            raise IllegalMove("the game is over")
+        if isinstance(move, Roll):
+            wanted = self.roll_wanted()
+            if wanted is None:
+                raise BadRoll("no roll is wanted now: a player chooses a move")
+            new = flow.apply_roll(pos, int(wanted.check(move).dice[0].value))
+        elif not isinstance(move, Act):
+            raise IllegalMove(f"{move.text()!r} is not a Board Horde move")
+        elif (wanted := self.roll_wanted()) is not None:
+            raise IllegalMove(f"dice first: roll {' '.join(wanted.dice)} ({wanted.reason})")
+        else:
+            new = flow.apply_move(pos, move)
+        self._history.append(pos)
+        self._pos = new
+
+    def undo(self) -> None:
+        if not self._history:
+            raise NothingToUndo("nothing to undo")
+        self._pos = self._history.pop()
+
+    def scores(self) -> list[int]:
+        return list(self._pos.scores)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        pos = self._pos
+        return None if pos.winners is None else Outcome(tuple(pos.winners), pos.reason)
+
+    def to_json(self) -> JSON:
+        """The position only: a restored state starts with an empty undo history."""
+        return {"game": self.game.name, "position": self._pos.to_json()}
+
+    def describe(self) -> JSON:
+        """The panel's view; its keys are documented in the package docstring."""
+        pos = self._pos
+        wanted = self.roll_wanted()
+        players = []
+        for seat, name in enumerate(pos.names):
+            players.append({
+                "seat": seat, "name": name, "team": TEAMS[seat], "score": pos.scores[seat],
+                "track": pos.scores[seat] % 50, "kept_traps": pos.kept_traps[seat],
+                "kept_monsters": pos.kept_monsters[seat], "stored_potions": pos.stored[seat],
+                "turns": pos.turns[seat], "active": seat == pos.seat,
+                "escaped": sum(pos.where[h] == "out" for h in pos.heroes(seat)),
+            })
+        heroes = [{"id": h, "team": TEAMS[seat_of(h)], "role": role_of(h),
+                   "at": _place(pos, w), "items": pos.carried(h),
+                   "label": _place(pos, w) + "".join(f" +{i}" for i in pos.carried(h))}
+                  for h, w in pos.where.items()]
+        tokens = [{"id": t, "kind": token["kind"], "at": _place(pos, token["at"]),
+                   "owner": token["owner"],
+                   "label": f"{token['kind']} {_place(pos, token['at'])}" + (
+                       f" ({TEAMS[token['owner']]})" if token["owner"] is not None else "")}
+                  for t, token in sorted(pos.tokens.items(), key=lambda kv: kv[1]["at"])]
+        items = [{"id": i, "at": _place(pos, w), "label": _place(pos, w)}
+                 for i, w in pos.items.items()]
+        return {
+            "game": self.game.name, "phase": pos.step["kind"], "turn": pos.seat,
+            "current_player": self.current_player, "squares": pos.options.squares,
+            "board": pos.options.board, "roll_wanted": wanted.to_json() if wanted else None,
+            "movement": pos.step.get("value"), "extra_roll": pos.extra,
+            "players": players, "heroes": heroes, "tokens": tokens, "items": items,
+            "outcome": None if self.outcome is None else self.outcome.to_json(),
+            "options": pos.options.to_json(),
+        }
+
+
+def _place(pos: Position, where: object) -> str:
+    """'7', 'L7'/'R7' on Board B, 'portal' or 'out'."""
+    if not isinstance(where, list):
+        return str(where)
+    side, square = where
+    return str(square) if pos.options.sides == 1 else f"{'LR'[side]}{square}"
