@@ -23,6 +23,15 @@ def test_spread_layout_spaces_every_token_out_past_the_first_squares() -> None:
     assert len(set(squares)) == 15 and min(squares) > 7 and max(squares) <= 40
 
 
+def test_the_spread_layout_makes_room_around_squares_players_typed() -> None:
+    view = GAME.new_state(["Ann", "Bob"], {"monsters": "10 20", "items": "12 14 16"}).describe()
+    monsters = [t["at"] for t in view["tokens"] if t["kind"] == "monster"]
+    assert monsters == ["10", "20"]
+    squares = [t["at"] for t in view["tokens"]] + [i["at"] for i in view["items"]]
+    assert len(squares) == len(set(squares)) == 2 + 4 + 4 + 3
+    assert [i["at"] for i in view["items"]] == ["12", "14", "16"]
+
+
 def test_board_b_deals_tokens_to_both_sides_and_has_no_shield() -> None:
     view = GAME.new_state(["Ann", "Bob"], {"board": "B"}).describe()
     sides = [t["at"][0] for t in view["tokens"]]
@@ -190,9 +199,13 @@ def test_the_panel_view_names_every_hero_token_and_item() -> None:
     assert set(view) >= {"game", "phase", "turn", "current_player", "squares", "roll_wanted",
                          "players", "heroes", "tokens", "items", "outcome", "options"}
     rogue = next(h for h in view["heroes"] if h["id"] == "blue-rogue")
-    assert rogue["label"] == "12 +sword" and rogue["items"] == ["sword"]
-    assert view["tokens"] == [{"id": "t1", "kind": "trap", "at": "15", "owner": None,
-                               "label": "trap 15"}]
+    assert rogue["at"] == "12" and rogue["items"] == ["sword"]
+    assert view["tokens"] == [{"id": "t1", "kind": "trap", "at": "15", "owner": None}]
+    cells = view["track"]["sides"][0]["cells"]
+    assert len(cells) == 40 and cells[11]["marks"] == [
+        {"text": "R⚔", "title": "blue-rogue +sword", "team": "blue", "hero": True}]
+    assert cells[14]["marks"] == [{"text": "⚡", "title": "t1: trap", "team": None, "hero": False}]
+    assert len(view["track"]["portal"]) == 5 and view["track"]["out"] == []
     assert view["players"][0]["team"] == "blue" and view["current_player"] == CHANCE
 
 

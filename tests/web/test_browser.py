@@ -291,3 +291,38 @@ def test_an_unsure_die_is_flagged_then_corrected_and_confirmed(server, browser, 
     expect(page.locator("#pending-actions")).to_be_hidden()
     enemies = sorted(e["d20"] for e in table.snapshot()["state"]["enemies"])
     assert 7 in enemies and table.snapshot()["reading"]["pending"] is False
+
+
+def test_a_race_game_draws_its_board_and_a_hero_moves_on_it(server, browser, table):
+    """Board Horde from the phone: set up with typed monster squares, rolls through the camera,
+    and the move chosen shows its hero on the square the roll took it to."""
+    expect = sync_api.expect
+    errors: list[str] = []
+    me = phone(browser, errors)
+    me.goto(f"{server}/join?pin={PIN}")
+    me.goto(f"{server}/new")
+    expect(me.locator("#game option")).not_to_have_count(0)
+    me.select_option("#game", "board-horde")
+    me.fill("#opt-monsters", "10 20")
+    me.click("text=Start the game")
+    me.wait_for_url(f"{server}/")
+    expect(me.locator(".track .cell")).to_have_count(40)
+    expect(me.locator("[data-square='20'] .mark")).to_have_attribute("title", "m2: monster")
+    expect(me.locator(".chips-row .mark.hero")).to_have_count(6)  # every hero in the portal
+    reads = 0
+    while not table.snapshot()["moves"]:  # who goes first, then the first go's roll
+        assert reads < 10, "the game never offered a move"
+        version = table.version
+        me.click("#read")
+        reads += 1
+        assert table.wait_for_change(version, 3) != version
+    roll = table.snapshot()["reading"]["dice"][0]["value"]
+    best = table.snapshot()["moves"][0]["move"]  # 'enter ROLE' onto the square rolled
+    seat = table.snapshot()["current"]["seat"]
+    me.locator(".move").first.click()
+    hero = f"{('blue', 'red')[seat]}-{best.split()[1]}"
+    expect(me.locator(f"[data-square='{roll}'] .mark.hero")).to_have_attribute("title", hero)
+    expect(me.locator(".chips-row .mark.hero")).to_have_count(5)
+    me.screenshot(path=str(ARTIFACTS / "board-horde-phone.png"), full_page=True)
+    assert errors == []
+

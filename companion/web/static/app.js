@@ -4,6 +4,7 @@
 const RS = {
   canAct: document.body.dataset.canAct === "yes",
   seatColours: ["#e0a526", "#4fa3e0", "#e05a4f", "#6cc56c", "#b07ce0", "#e07cc0"],
+  teamColours: { blue: "#4fa3e0", red: "#e05a4f", purple: "#b07ce0" },
 
   el(tag, attrs = {}, ...children) {
     const node = document.createElement(tag);

@@ -45,8 +45,10 @@ function optionValue(input) {
   if (type === "bool") return input.checked;
   if (type === "int" || type === "integer") return input.value === "" ? null : Number.parseInt(input.value, 10);
   if (type === "number" || type === "float") return input.value === "" ? null : Number(input.value);
-  const choice = input.tagName === "SELECT" ? catalog.flatMap((g) => g.options)
-    .find((o) => o.name === input.dataset.option) : null;
+  // Games may name options alike ("ties"): look the choice up in the game being set up.
+  const game = catalog.find((g) => g.name === $("game").value);
+  const choice = input.tagName === "SELECT" && game
+    ? game.options.find((o) => o.name === input.dataset.option) : null;
   if (choice) return choice.choices.find((c) => String(c) === input.value);
   return input.value;
 }

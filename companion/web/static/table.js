@@ -117,10 +117,16 @@ function renderMoves(s) {
   $("undo-turn").disabled = !s.can_undo;
 }
 
+// A game whose players are teams of a colour (Board Horde's blue, red, purple) shows that colour.
+function seatColour(s, seat) {
+  const team = s.state && s.state.players && s.state.players[seat] && s.state.players[seat].team;
+  return RS.teamColours[team] || RS.seatColours[seat % 6];
+}
+
 function renderScores(s) {
   const rows = s.game.players.map((name, seat) => RS.el("tr",
     { class: seat === s.current.seat && !s.game.over ? "current" : "" },
-    RS.el("td", {}, RS.el("span", { class: "swatch", style: `background:${RS.seatColours[seat % 6]}` }), name),
+    RS.el("td", {}, RS.el("span", { class: "swatch", style: `background:${seatColour(s, seat)}` }), name),
     RS.el("td", { class: "score", text: String(s.scores[seat] ?? "") })));
   $("scores").replaceChildren(...rows);
 }
@@ -143,8 +149,24 @@ function renderValue(value) {
   return document.createTextNode(value === null || value === undefined ? "" : String(value));
 }
 
-// Lists in the game's view whose items carry a label (enemies, monsters...) show as chips.
+// A race game's view has a `track`: its squares drawn in order with what stands on each.
+function renderTrack(track) {
+  const mark = (m) => RS.el("span", { class: "mark" + (m.team ? ` team-${m.team}` : "") + (m.hero ? " hero" : ""),
+    title: m.title, "aria-label": m.title, text: m.text });
+  const line = (name, marks) => (marks.length
+    ? RS.el("div", { class: "chips-row" }, RS.el("small", { text: `${name}: ` }), ...marks.map(mark)) : null);
+  const sides = track.sides.map((side) => RS.el("div", { class: "track", "aria-label": `${side.name || "the"} track` },
+    side.name ? RS.el("small", { class: "track-name", text: side.name }) : null,
+    ...side.cells.map((cell) => RS.el("div", {
+      class: cell.marks.length ? "cell" : "cell empty", "data-square": `${side.key}${cell.n}` },
+    RS.el("small", { class: "n", text: String(cell.n) }), ...cell.marks.map(mark)))));
+  const legend = RS.el("div", { class: "legend" }, ...(track.legend || []).flatMap((m) => [mark(m), ` ${m.title} `]));
+  return [line("Portal", track.portal), ...sides, line("Out", track.out), legend];
+}
+
+// Otherwise lists in the game's view whose items carry a label (enemies...) show as chips.
 function renderBoard(state) {
+  if (state && state.track) { $("board").replaceChildren(...renderTrack(state.track).filter(Boolean)); return; }
   const groups = Object.entries(state || {}).filter(([, v]) =>
     Array.isArray(v) && v.length && v.every((item) => item && typeof item === "object" && "label" in item));
   $("board").replaceChildren(...groups.map(([name, items]) => RS.el("div", { class: "chips-row" },

@@ -19,11 +19,12 @@ player. Heroes are `blue-rogue` ... `purple-mage` (seat 0 blue, 1 red, 2 purple)
     extra_roll (bool),
     players: [{seat, name, team, score, track (score on the 0-49 track), kept_traps,
                kept_monsters, stored_potions, turns, active, escaped}],
-    heroes: [{id, team, role, at ('12', 'L12'/'R12' on Board B, 'portal' or 'out'), items,
-              label}],
-    tokens: [{id, kind (monster|trap|potion), at, owner (seat that tamed/claimed it | null),
-              label}],
-    items: [{id (sword|shoes|shield), at (a square, a hero id, or 'gone'), label}],
+    heroes: [{id, team, role, at ('12', 'L12'/'R12' on Board B, 'portal' or 'out'), items}],
+    tokens: [{id, kind (monster|trap|potion), at, owner (seat that tamed/claimed it | null)}],
+    items: [{id (sword|shoes|shield), at (a square, a hero id, or 'gone')}],
+    track: {sides: [{name ('' | left | right), key ('' | L | R), cells: [{n, marks}]}],
+            portal: marks, out: marks, legend: marks}, a mark being {text, title, team | null,
+            hero},
     outcome: null | {winners, reason}, options.
 """
 

@@ -3,9 +3,6 @@ spread layout, checked so that no two things share a square and none starts near
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from ...errors import RulesError
 from .position import GONE, PORTAL, Place, Position, hero_id
 from .rules import ENTRANCE, FIRST_SQUARES, ITEMS, ROLES, TOKEN_KINDS, TOKEN_PREFIX, Options
@@ -35,7 +32,7 @@ def parse_squares(text: str, what: str, options: Options) -> list[Square]:
     return found
 
 
-def _spread_layout(options: Options) -> tuple[dict[str, list[Square]], list[Square]]:
+def _spread_layout(options: Options) -> dict[str, list[Square]]:
     """Four of each token kind, interleaved evenly along each side, and the items between them.
 
     Board A: items scattered among the tokens, or stacked mid-board. Board B: the Shoes mid one
@@ -56,10 +53,8 @@ def _spread_layout(options: Options) -> tuple[dict[str, list[Square]], list[Squa
             square = (side, first + (i + 1) * (room - 1) // slots)
             (items if kind == "item" else kinds[kind]).append(square)
         if not scatter:
-            taken = {sq for squares in kinds.values() for sq in squares}
-            spot = next(s for s in range(middle, options.squares + 1) if (side, s) not in taken)
-            items.append((side, spot))
-    return kinds, items
+            items.append((side, middle))  # a token there moves it to the nearest free square
+    return {**kinds, "item": items}
 
 
 def _interleave_items(per_kind: int) -> list[str]:
@@ -73,58 +68,76 @@ def _interleave_items(per_kind: int) -> list[str]:
 
 
 def start_position(names: list[str], options: Options) -> Position:
-    """The board as set up, heroes in their portals, nobody to move yet (first-player rolls)."""
-    spread_kinds, spread_items = _spread_layout(options)
-    tokens: dict[str, dict[str, Any]] = {}
+    """The board as set up, heroes in their portals, nobody to move yet (first-player rolls).
+
+    Squares the players typed go down first (two things typed on one square is a mistake to
+    report); kinds left empty take the spread layout, each moved to the nearest free square.
+    """
+    spread = _spread_layout(options)
+    typed = {kind: _typed(options, kind) for kind in spread}
     taken: dict[Square, str] = {}
-
-    def place(what: str, square: Square) -> None:
-        if square in taken:
-            raise RulesError(f"{what} and {taken[square]} are both on square "
-                             f"{_name(square, options.sides)}; "
-                             f"space them out")
-        taken[square] = what
-
-    for kind in TOKEN_KINDS:
-        typed = getattr(options, kind + "s")
-        squares = parse_squares(typed, kind + "s", options) if typed.strip() else spread_kinds[kind]
-        for n, square in enumerate(squares, 1):
-            token_id = f"{TOKEN_PREFIX[kind]}{n}"
-            place(f"{kind} {token_id}", square)
-            tokens[token_id] = {"kind": kind, "at": list(square), "owner": None}
-    items = _item_places(options, spread_items, place)
-    where = {hero_id(seat, role): PORTAL for seat in range(len(names)) for role in ROLES}
+    placed: dict[str, list[Square]] = {}
+    for kind, squares in typed.items():
+        if squares is not None:
+            placed[kind] = squares
+            for square in dict.fromkeys(squares):  # a stack's one square once
+                if square in taken:
+                    raise RulesError(f"{_a(kind)} and {_a(taken[square])} are both on square "
+                                     f"{_name(square, options.sides)}; space them out")
+                taken[square] = kind
+    for kind, squares in spread.items():
+        if typed[kind] is None:
+            placed[kind] = [_nearest_free(taken, square, kind, options)
+                            for square in dict.fromkeys(squares)]
+    tokens = {f"{TOKEN_PREFIX[kind]}{n}": {"kind": kind, "at": list(square), "owner": None}
+              for kind in TOKEN_KINDS for n, square in enumerate(placed[kind], 1)}
     n = len(names)
     return Position(
-        names=list(names), options=options, where=where, tokens=tokens, items=items,
+        names=list(names), options=options, tokens=tokens, items=_items(options, placed["item"]),
+        where={hero_id(seat, role): PORTAL for seat in range(n) for role in ROLES},
         scores=[0] * n, kept_traps=[0] * n, kept_monsters=[0] * n, stored=[0] * n,
         turns=[0] * n, fails=[0] * n,
     )
 
 
-def _item_places(options: Options, spread: list[Square],
-                 place: Callable[[str, Square], None]) -> dict[str, Place]:
-    """Where the Sword, Shoes and Shield start: typed squares, or the spread layout's."""
-    if options.sides == 2:
-        names = ["shoes", "sword"]  # Board B: the Shield is removed from play
-    else:
-        names = list(ITEMS)
+def _typed(options: Options, kind: str) -> list[Square] | None:
+    """The squares typed for a kind ([] for 'none'), or None when left to the spread layout."""
+    what = kind + "s"
+    text = getattr(options, what)
+    return parse_squares(text, what, options) if text.strip() else None
+
+
+def _nearest_free(taken: dict[Square, str], square: Square, kind: str,
+                  options: Options) -> Square:
+    side, number = square
+    first = ENTRANCE + FIRST_SQUARES + 1
+    for distance in range(options.squares):
+        for candidate in (number + distance, number - distance):
+            if first <= candidate <= options.squares and (side, candidate) not in taken:
+                taken[(side, candidate)] = kind
+                return (side, candidate)
+    raise RulesError(f"no free square left for a {kind}: make the board longer")
+
+
+def _items(options: Options, squares: list[Square]) -> dict[str, Place]:
+    """Where the Sword, Shoes and Shield start ('none': out of play; Board B: no Shield)."""
     items: dict[str, Place] = {item: GONE for item in ITEMS}
-    if options.items.strip().lower() == "none":
+    if not squares:
         return items
-    typed = parse_squares(options.items, "items", options) if options.items.strip() else spread
+    names = ["shoes", "sword"] if options.sides == 2 else list(ITEMS)
     stacked = options.item_setup == "stack" and options.sides == 1
-    if stacked and len(typed) != 1:
-        raise RulesError(f"a stack of items lies on one square, not {len(typed)}")
-    if not stacked and len(typed) != len(names):
+    if stacked and len(squares) != 1:
+        raise RulesError(f"a stack of items lies on one square, not {len(squares)}")
+    if not stacked and len(squares) != len(names):
         raise RulesError(f"items: give {len(names)} squares ({', '.join(names)}), "
-                         f"not {len(typed)}")
+                         f"not {len(squares)}")
     for i, item in enumerate(names):
-        square = typed[0] if stacked else typed[i]
-        if i == 0 or not stacked:
-            place("the stack of items" if stacked else item, square)
-        items[item] = list(square)
+        items[item] = list(squares[0] if stacked else squares[i])
     return items
+
+
+def _a(kind: str) -> str:
+    return ("an " if kind[0] in "aeiou" else "a ") + kind
 
 
 def _name(square: Square, sides: int) -> str:
