@@ -73,7 +73,8 @@ def catalog() -> Response:
     for name in registry.game_names():
         cls = registry.get_game(name)
         games.append({"name": name, "title": cls.title, "min_players": cls.min_players,
-                      "max_players": cls.max_players, "options": cls.options_schema()})
+                      "max_players": cls.max_players, "options": cls.options_schema(),
+                      "readings": list(cls.assumptions().values())})
     return jsonify({"games": games})
 
 

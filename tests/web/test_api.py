@@ -140,7 +140,10 @@ def test_the_dice_photos_download_is_the_folder_rollscribe_photos_writes(watcher
 
 def test_catalog_lists_games_with_their_options(watcher):
     games = watcher.get("/api/catalog").json["games"]
-    assert all({"name", "title", "min_players", "max_players", "options"} <= set(g) for g in games)
+    assert all({"name", "title", "min_players", "max_players", "options", "readings"} <= set(g)
+               for g in games)
+    board = next(g for g in games if g["name"] == "board-horde")
+    assert "Board B (two separate sides) is for two players, one side each." in board["readings"]
 
 
 WEIRD_BODIES = [None, [], "x", 3, {}, {"index": True, "value": None}, {"index": -1, "value": 3},

@@ -21,6 +21,7 @@ from companion.commands.serve import camera_dice_source, samples_dir
 from companion.history import History
 from companion.reading import DieReading, TrayReading
 from companion.rules.dice import STANDARD
+from companion.rules.registry import get_game
 from companion.table import TableSession
 from companion.web import create_app
 
@@ -303,12 +304,15 @@ def test_a_race_game_draws_its_board_and_a_hero_moves_on_it(server, browser, tab
     me.goto(f"{server}/new")
     expect(me.locator("#game option")).not_to_have_count(0)
     me.select_option("#game", "board-horde")
+    expect(me.locator("#readings li", has_text="Board B")).to_have_count(1)
     me.fill("#opt-monsters", "10 20")
     me.click("text=Start the game")
     me.wait_for_url(f"{server}/")
     expect(me.locator(".track .cell")).to_have_count(40)
     expect(me.locator("[data-square='20'] .mark")).to_have_attribute("title", "m2: monster")
     expect(me.locator(".chips-row .mark.hero")).to_have_count(6)  # every hero in the portal
+    readings = get_game("board-horde").assumptions()
+    expect(me.locator("#readings li")).to_have_count(len(readings))
     reads = 0
     while not table.snapshot()["moves"]:  # who goes first, then the first go's roll
         assert reads < 10, "the game never offered a move"

@@ -38,6 +38,8 @@ function showGame() {
   $("seats").textContent = `(${game.min_players}–${game.max_players})`;
   $("options").replaceChildren(...game.options.map(optionInput));
   $("options-box").hidden = !game.options.length;
+  $("readings").replaceChildren(...game.readings.map((text) => RS.el("li", { text })));
+  $("readings-box").hidden = !game.readings.length;
 }
 
 function optionValue(input) {

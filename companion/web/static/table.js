@@ -175,6 +175,17 @@ function renderBoard(state) {
       text: (item.id ? `${item.id} ` : "") + item.label })))));
 }
 
+// How this game reads its rulebook where the text is silent: settled here, not argued at the table.
+let readingsFor = null;
+function renderReadings(game) {
+  if (readingsFor === game.name) return;
+  readingsFor = game.name;
+  RS.get("/api/catalog").then((data) => {
+    const entry = data.games.find((g) => g.name === game.name);
+    $("readings").replaceChildren(...(entry ? entry.readings : []).map((text) => RS.el("li", { text })));
+  });
+}
+
 function render(s) {
   snap = s;
   renderFaults(s.faults);
@@ -193,6 +204,7 @@ function render(s) {
   renderScores(s);
   $("state").replaceChildren(renderValue(s.state));
   $("history-link").href = `/games/${s.game.id}`;
+  renderReadings(s.game);
 }
 
 $("read").addEventListener("click", () => act("/api/read"));
