@@ -1,11 +1,15 @@
-"""Rules engine figures: worst-case play enumeration (target: median < 20 ms) and simulated
-4-player games per second (target: >= 200). Medians of several runs, printed, never asserted."""
+"""Rules engine figures: worst-case play enumeration (target: median < 20 ms), simulated
+4-player games per second (target: >= 200), and Board Horde's games per second and the cost of
+the panel's view of one of its positions. Medians of several runs, printed, never asserted."""
 
 from __future__ import annotations
 
+import random
 import statistics
 import time
 
+from companion.rules.core import CHANCE, Roll
+from companion.rules.games.board_horde import BoardHorde
 from companion.rules.games.monstrous_horde.assign import Board
 from companion.rules.games.monstrous_horde.position import Enemy, Position, at_play
 from companion.rules.games.monstrous_horde.rules import (
@@ -64,3 +68,26 @@ def main() -> None:
             f"{wall:.0f} games/s wall, {cpu:.0f} games per CPU-second ({len(seeds)} x 200 "
             "games; target >= 200)"
         )
+
+    board_horde()
+
+
+def board_horde() -> None:
+    """Board Horde: 3-player self-play, and describe() + ranked moves (what each panel
+    snapshot costs) on positions met along one seeded game."""
+    runs = [simulate("board-horde", 3, 200, seed) for seed in range(1, 6)]
+    wall = statistics.median(r.games_per_second for r in runs)
+    print(f"simulate Board Horde, 3 players, greedy, 1 process: median {wall:.0f} games/s wall "
+          "(5 x 200 games)")
+    rng = random.Random(1)
+    state = BoardHorde().new_state(["Ann", "Bob", "Cy"])
+    times = []
+    while state.current_player is not None:
+        start = time.perf_counter()
+        state.describe()
+        ranked = state.ranked_moves()
+        times.append((time.perf_counter() - start) * 1000)
+        state.apply(ranked[0].move if state.current_player != CHANCE
+                    else Roll.random(state.roll_wanted(), rng))
+    print(f"Board Horde panel view + ranked moves: median {statistics.median(times):.2f} ms, "
+          f"slowest {max(times):.2f} ms ({len(times)} positions of one game)")
