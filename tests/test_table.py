@@ -263,3 +263,13 @@ def test_dice_flagged_for_the_same_reason_are_named_together() -> None:
         f"unsure: dice 1, 5 (d20, d6) low confidence | dice 1-3, 6 (d20) {check}"
     )
     assert unsure_summary(dice[4:5]) == "unsure: die 1 (d6) low confidence"
+
+
+def test_a_roll_no_hero_can_use_is_passed_by_ending_the_turn(table):
+    """Board Horde's `pass` is its way to end a turn: End turn and the NEXT button play it."""
+    table.new_game("board-horde", ["Ann", "Bob"], {"monsters": "10 11 12 13 14 15 16 17"})
+    snap = play(table, random.Random(0),  # a seed whose game meets such a roll (305 steps in)
+                lambda s: [m["move"] for m in s["moves"]] == ["pass"], limit=3000)
+    assert snap["can_end_turn"]
+    table.end_turn()
+    assert table.history.events(table.game_id)[-1].text == "pass"
