@@ -219,3 +219,11 @@ def test_seeded_games_on_other_boards_end_with_a_winner(options: dict) -> None:
             state.apply(Roll.random(wanted_roll, rng) if wanted_roll
                         else rng.choice(state.legal_moves()))
         assert state.outcome.winners and max(state.scores()) >= 30
+
+
+def test_on_board_b_each_team_races_on_its_own_side() -> None:
+    state = new_game(board="B")
+    play(state, 3, "enter rogue", 5, "enter mage")
+    assert at(state, "blue-rogue") == "L3" and at(state, "red-mage") == "R5"
+    play(state, 2, "move rogue")
+    assert at(state, "blue-rogue") == "L5" and at(state, "red-mage") == "R5"  # no knock-out
