@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
 from .dice import DieKind, FaceValue, die_kind
-from .errors import BadMoveText, BadRoll
+from .errors import BadMoveText, BadRoll, NothingToUndo, RulesError
 
 CHANCE: Final = "chance"
 """`current_player` when the next step is a physical roll rather than a player's choice."""
@@ -204,6 +204,40 @@ class GameState(ABC):
         self.apply(self.parse_move(text))
 
 
+class PositionState(GameState):
+    """A state whose every change makes a new position object (the old ones are the undo).
+
+    The position carries `scores`, `winners` (None while the game runs), `reason` and
+    `to_json()`.
+    """
+
+    def __init__(self, game: Game, position: Any) -> None:
+        self.game = game
+        self._pos = position
+        self._history: list[Any] = []
+
+    def _advance(self, new: Any) -> None:
+        self._history.append(self._pos)
+        self._pos = new
+
+    def undo(self) -> None:
+        if not self._history:
+            raise NothingToUndo("nothing to undo")
+        self._pos = self._history.pop()
+
+    def scores(self) -> list[int]:
+        return list(self._pos.scores)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        pos = self._pos
+        return None if pos.winners is None else Outcome(tuple(pos.winners), pos.reason)
+
+    def to_json(self) -> JSON:
+        """The position only: a restored state starts with an empty undo history."""
+        return {"game": self.game.name, "position": self._pos.to_json()}
+
+
 class Game(ABC):
     """A game's rules: name, seats, options (house rules and variants), and a fresh state."""
 
@@ -211,16 +245,29 @@ class Game(ABC):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    schema: ClassVar[list[JSON]] = []
+    readings: ClassVar[dict[str, str]] = {}
 
     @classmethod
-    @abstractmethod
     def options_schema(cls) -> list[JSON]:
         """The options and variants players may set: [{name, type, default, choices?, help}]."""
+        return [dict(item) for item in cls.schema]
 
     @classmethod
     def assumptions(cls) -> dict[str, str]:
-        """Readings chosen where the rulebook is silent, by name, for the panel's rules page."""
-        return {}
+        """Readings chosen where the rulebook is silent, by name, for the panel to show."""
+        return dict(cls.readings)
+
+    @classmethod
+    def player_names(cls, players: list[str]) -> list[str]:
+        """The names as given, trimmed; RulesError for a count or names the game cannot seat."""
+        if not cls.min_players <= len(players) <= cls.max_players:
+            raise RulesError(f"{cls.title} takes {cls.min_players} to {cls.max_players} "
+                             f"players, not {len(players)}")
+        names = [str(p).strip() for p in players]
+        if any(not n for n in names) or len(set(names)) != len(names):
+            raise RulesError("players need distinct, non-empty names")
+        return names
 
     @abstractmethod
     def new_state(self, players: list[str], options: JSON | None = None) -> GameState:
@@ -230,8 +277,16 @@ class Game(ABC):
     def state_from_json(self, data: JSON) -> GameState:
         """Rebuild a state saved by GameState.to_json."""
 
+    def saved_position(self, data: JSON) -> JSON:
+        """The position of a state this game saved; RulesError for another game's or none."""
+        if data.get("game") != self.name:
+            raise RulesError(f"not a {self.name} state: {data.get('game')!r}")
+        if not isinstance(data.get("position"), dict):
+            raise RulesError(f"corrupt {self.name} state: no position")
+        return data["position"]
+
 
 __all__ = [
-    "CHANCE", "BadRoll", "DieValue", "Game", "GameState", "Move", "Outcome", "RankedMove",
-    "Roll", "RollRequest",
+    "CHANCE", "BadRoll", "DieValue", "Game", "GameState", "Move", "Outcome", "PositionState",
+    "RankedMove", "Roll", "RollRequest",
 ]

@@ -30,8 +30,6 @@ player. Heroes are `blue-rogue` ... `purple-mage` (seat 0 blue, 1 red, 2 purple)
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from ...core import JSON, Game
 from ...errors import RulesError
 from . import flow
@@ -44,35 +42,19 @@ from .state import BoardHordeState
 class BoardHorde(Game):
     """The rules: 2-3 players (Board B: 2), the board as set up, the house rules as options."""
 
-    name: ClassVar[str] = "board-horde"
-    title: ClassVar[str] = "Board Horde"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 3
-
-    @classmethod
-    def options_schema(cls) -> list[JSON]:
-        # ADVANCED_SKILLS_ABSENT: no option for the Advanced sheets; their skills are not in the text.
-        return [dict(item) for item in OPTIONS_SCHEMA]
-
-    @classmethod
-    def assumptions(cls) -> dict[str, str]:
-        return dict(ASSUMPTIONS)
+    name = "board-horde"
+    title = "Board Horde"
+    min_players, max_players = 2, 3
+    # ADVANCED_SKILLS_ABSENT: no option for the Advanced sheets; their skills are not in the text.
+    schema = OPTIONS_SCHEMA
+    readings = ASSUMPTIONS
 
     def new_state(self, players: list[str], options: JSON | None = None) -> BoardHordeState:
-        if not self.min_players <= len(players) <= self.max_players:
-            raise RulesError(f"{self.title} takes {self.min_players} to {self.max_players} "
-                             f"players, not {len(players)}")
-        names = [str(p).strip() for p in players]
-        if any(not n for n in names) or len(set(names)) != len(names):
-            raise RulesError("players need distinct, non-empty names")
+        names = self.player_names(players)
         opts = Options.from_json(options)
         if opts.sides == 2 and len(names) != 2:  # BOARD_B_TWO_PLAYERS
             raise RulesError(f"Board B is for two players, one side each, not {len(names)}")
         return BoardHordeState(self, flow.start(start_position(names, opts)))
 
     def state_from_json(self, data: JSON) -> BoardHordeState:
-        if data.get("game") != self.name:
-            raise RulesError(f"not a {self.name} state: {data.get('game')!r}")
-        if not isinstance(data.get("position"), dict):
-            raise RulesError(f"corrupt {self.name} state: no position")
-        return BoardHordeState(self, Position.from_json(data["position"]))
+        return BoardHordeState(self, Position.from_json(self.saved_position(data)))

@@ -396,16 +396,6 @@ def _on_monster_roll(pos: Position, value: int) -> None:
     _resolve(pos)
 
 
-def _on_monster_choice(pos: Position, act: Act) -> None:
-    seat, token = pos.seat, pos.step["token"]
-    if act.verb == "tame":
-        pos.tokens[token]["owner"] = seat
-    else:
-        del pos.tokens[token]
-        pos.kept_monsters[seat] += 1
-    _resolve(pos)
-
-
 def _on_trap_roll(pos: Position, value: int) -> None:
     hero, token = pos.step["hero"], pos.step["token"]
     total = value + pos.kept_traps[seat_of(hero)]  # TRAP_BONUS_STAYS
@@ -425,13 +415,16 @@ def _on_fling_roll(pos: Position, value: int) -> None:
     arrive(pos, hero, [side, square - value], "fling")  # no token lies within 6 of the Entrance
 
 
-def _on_trap_choice(pos: Position, act: Act) -> None:
+def _on_token_choice(pos: Position, act: Act) -> None:
+    """A beaten Monster or a disarmed Trap: `tame`/`claim` marks it for the team, `keep` takes it
+    off the board for +1 on every later roll of its kind."""
     seat, token = pos.seat, pos.step["token"]
-    if act.verb == "claim":
-        pos.tokens[token]["owner"] = seat
-    else:
+    if act.verb == "keep":
+        kept = pos.kept_monsters if pos.tokens[token]["kind"] == "monster" else pos.kept_traps
+        kept[seat] += 1
         del pos.tokens[token]
-        pos.kept_traps[seat] += 1
+    else:
+        pos.tokens[token]["owner"] = seat
     _resolve(pos)
 
 
@@ -559,7 +552,7 @@ _ROLLS: dict[str, Callable[[Position, int], None]] = {
     "potion-roll": _on_potion_roll, "teleport-roll": _on_teleport_roll,
 }
 _MOVES: dict[str, Callable[[Position, Act], None]] = {
-    "start": _on_start, "move": _on_move, "place": _on_place, "trap-choice": _on_trap_choice,
-    "monster-choice": _on_monster_choice, "potion-choice": _on_potion_choice,
+    "start": _on_start, "move": _on_move, "place": _on_place, "trap-choice": _on_token_choice,
+    "monster-choice": _on_token_choice, "potion-choice": _on_potion_choice,
     "switch": _on_switch, "flick": _on_flick, "item-choice": _on_item_choice,
 }

@@ -10,9 +10,10 @@ the tokens, or take the spread layout the panel offers.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar
 
 from ...errors import RulesError
+from ...options import Schema, SchemaOptions
 
 TEAMS: tuple[str, ...] = ("blue", "red", "purple")
 ROLES: tuple[str, ...] = ("rogue", "warrior", "mage")
@@ -77,50 +78,7 @@ ASSUMPTIONS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
-    """House rules and the board as set up; `OPTIONS_SCHEMA` is what the panel offers."""
-
-    board: str = "A"
-    squares: int = 40
-    monsters: str = ""
-    traps: str = ""
-    potions: str = ""
-    items: str = ""
-    item_setup: str = "scattered"
-    stored_potion: str = "then-roll"
-    ties: str = "shared"
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any] | None) -> Options:
-        data = dict(data or {})
-        known = {item["name"] for item in OPTIONS_SCHEMA}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise RulesError(f"unknown option(s) {', '.join(unknown)}; known: {sorted(known)}")
-        options = cls(**data)
-        options.check()
-        return options
-
-    def check(self) -> None:
-        for item in OPTIONS_SCHEMA:
-            value = getattr(self, item["name"])
-            if "choices" in item and value not in item["choices"]:
-                raise RulesError(f"{item['name']} must be one of {item['choices']}, not {value!r}")
-            if item["type"] == "str" and not isinstance(value, str):
-                raise RulesError(f"{item['name']} is text, not {value!r}")
-        if type(self.squares) is not int or not 24 <= self.squares <= 200:
-            raise RulesError(f"squares is a whole number from 24 to 200, not {self.squares!r}")
-
-    @property
-    def sides(self) -> int:
-        return 2 if self.board == "B" else 1
-
-    def to_json(self) -> dict[str, Any]:
-        return {item["name"]: getattr(self, item["name"]) for item in OPTIONS_SCHEMA}
-
-
-OPTIONS_SCHEMA: list[dict[str, Any]] = [
+OPTIONS_SCHEMA: Schema = [
     {"name": "board", "type": "choice", "default": "A", "choices": ["A", "B"],
      "help": "Board A: one path for everyone. Board B: two separate sides, one for each of two "
              "players (the Shield is not used)."},
@@ -145,3 +103,29 @@ OPTIONS_SCHEMA: list[dict[str, Any]] = [
     {"name": "ties", "type": "choice", "default": "shared", "choices": ["shared", "escaped"],
      "help": "Equal highest scores: a shared win, or the player who got all heroes out wins."},
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class Options(SchemaOptions):
+    """House rules and the board as set up; `SCHEMA` is what the panel offers."""
+
+    SCHEMA: ClassVar[Schema] = OPTIONS_SCHEMA
+
+    board: str = "A"
+    squares: int = 40
+    monsters: str = ""
+    traps: str = ""
+    potions: str = ""
+    items: str = ""
+    item_setup: str = "scattered"
+    stored_potion: str = "then-roll"
+    ties: str = "shared"
+
+    def check(self) -> None:
+        SchemaOptions.check(self)  # zero-argument super() fails in a slots dataclass
+        if not 24 <= self.squares <= 200:
+            raise RulesError(f"squares is a whole number from 24 to 200, not {self.squares!r}")
+
+    @property
+    def sides(self) -> int:
+        return 2 if self.board == "B" else 1

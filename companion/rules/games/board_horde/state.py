@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from ...core import CHANCE, JSON, Game, GameState, Move, Outcome, RankedMove, Roll, RollRequest
-from ...errors import BadRoll, IllegalMove, NothingToUndo
+from ...core import CHANCE, JSON, Move, PositionState, RankedMove, Roll, RollRequest
+from ...errors import BadRoll, IllegalMove
 from . import flow, ranking
 from .moves import Act, parse_move
 from .position import Position, role_of, seat_of
 from .rules import ROLES, TEAMS
 
 
-class BoardHordeState(GameState):
+class BoardHordeState(PositionState):
     """A game of Board Horde; each change makes a new Position, the old ones are the undo."""
 
-    def __init__(self, game: Game, position: Position) -> None:
-        self.game = game
-        self._pos = position
-        self._history: list[Position] = []
+    _pos: Position
 
     @property
     def position(self) -> Position:
@@ -45,50 +42,29 @@ class BoardHordeState(GameState):
         pos = self._pos
         if pos.step["kind"] == "over":
             raise IllegalMove("the game is over")
+        wanted = self.roll_wanted()
         if isinstance(move, Roll):
-            wanted = self.roll_wanted()
             if wanted is None:
                 raise BadRoll("no roll is wanted now: a player chooses a move")
-            new = flow.apply_roll(pos, int(wanted.check(move).dice[0].value))
+            self._advance(flow.apply_roll(pos, int(wanted.check(move).dice[0].value)))
+        elif wanted is not None:
+            raise IllegalMove(f"dice first: roll {' '.join(wanted.dice)} ({wanted.reason})")
         elif not isinstance(move, Act):
             raise IllegalMove(f"{move.text()!r} is not a Board Horde move")
-        elif (wanted := self.roll_wanted()) is not None:
-            raise IllegalMove(f"dice first: roll {' '.join(wanted.dice)} ({wanted.reason})")
         else:
-            new = flow.apply_move(pos, move)
-        self._history.append(pos)
-        self._pos = new
-
-    def undo(self) -> None:
-        if not self._history:
-            raise NothingToUndo("nothing to undo")
-        self._pos = self._history.pop()
-
-    def scores(self) -> list[int]:
-        return list(self._pos.scores)
-
-    @property
-    def outcome(self) -> Outcome | None:
-        pos = self._pos
-        return None if pos.winners is None else Outcome(tuple(pos.winners), pos.reason)
-
-    def to_json(self) -> JSON:
-        """The position only: a restored state starts with an empty undo history."""
-        return {"game": self.game.name, "position": self._pos.to_json()}
+            self._advance(flow.apply_move(pos, move))
 
     def describe(self) -> JSON:
         """The panel's view; its keys are documented in the package docstring."""
         pos = self._pos
         wanted = self.roll_wanted()
-        players = []
-        for seat, name in enumerate(pos.names):
-            players.append({
-                "seat": seat, "name": name, "team": TEAMS[seat], "score": pos.scores[seat],
-                "track": pos.scores[seat] % 50, "kept_traps": pos.kept_traps[seat],
-                "kept_monsters": pos.kept_monsters[seat], "stored_potions": pos.stored[seat],
-                "turns": pos.turns[seat], "active": seat == pos.seat,
-                "escaped": sum(pos.where[h] == "out" for h in pos.heroes(seat)),
-            })
+        players = [{
+            "seat": seat, "name": name, "team": TEAMS[seat], "score": pos.scores[seat],
+            "track": pos.scores[seat] % 50, "kept_traps": pos.kept_traps[seat],
+            "kept_monsters": pos.kept_monsters[seat], "stored_potions": pos.stored[seat],
+            "turns": pos.turns[seat], "active": seat == pos.seat,
+            "escaped": sum(pos.where[h] == "out" for h in pos.heroes(seat)),
+        } for seat, name in enumerate(pos.names)]
         heroes = [{"id": h, "team": TEAMS[seat_of(h)], "role": role_of(h), "at": _place(pos, w),
                    "items": pos.carried(h)} for h, w in pos.where.items()]
         tokens = [{"id": t, "kind": token["kind"], "at": _place(pos, token["at"]),

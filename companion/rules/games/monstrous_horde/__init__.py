@@ -46,30 +46,18 @@ class MonstrousHorde(Game):
     title: ClassVar[str] = "Against the Monstrous Horde"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
-
-    @classmethod
-    def options_schema(cls) -> list[JSON]:
-        return [dict(item) for item in OPTIONS_SCHEMA]
-
-    @classmethod
-    def assumptions(cls) -> dict[str, str]:
-        return dict(ASSUMPTIONS)
+    schema = OPTIONS_SCHEMA
+    readings = ASSUMPTIONS
 
     def new_state(self, players: list[str], options: JSON | None = None) -> HordeState:
-        if not self.min_players <= len(players) <= self.max_players:
-            raise RulesError(f"{self.title} takes {self.min_players} to {self.max_players} "
-                             f"players, not {len(players)}")
-        names = [str(p).strip() for p in players]
-        if any(not n for n in names) or len(set(names)) != len(names):
-            raise RulesError("players need distinct, non-empty names")
+        names = self.player_names(players)
         position = Position.start(names, Options.from_json(options))
         return HordeState(self, flow.start(names, position))
 
     def state_from_json(self, data: JSON) -> HordeState:
-        if data.get("game") != self.name:
-            raise RulesError(f"not a {self.name} state: {data.get('game')!r}")
+        saved = self.saved_position(data)
         try:
-            position = Position.from_json(data["position"])
+            position = Position.from_json(saved)
         except (KeyError, TypeError, IndexError) as exc:
             raise RulesError(f"corrupt {self.name} state: {exc}") from None
         return HordeState(self, position)

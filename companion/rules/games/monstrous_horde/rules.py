@@ -7,9 +7,10 @@ whose code depends on it; where players could reasonably disagree it is an optio
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar
 
 from ...errors import RulesError
+from ...options import Schema, SchemaOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,43 +84,7 @@ ASSUMPTIONS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
-    """House rules and variants; `schema()` is what the panel offers when a game is set up."""
-
-    target: int = 100
-    simplified_monsters: bool = False
-    final_round: str = "extra"
-    ties: str = "showdown"
-    hydra_unlock: str = "same-turn"
-    wraith_blocks_sleep: bool = True
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any] | None) -> Options:
-        data = dict(data or {})
-        known = {item["name"] for item in OPTIONS_SCHEMA}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise RulesError(f"unknown option(s) {', '.join(unknown)}; known: {sorted(known)}")
-        options = cls(**data)
-        options.check()
-        return options
-
-    def check(self) -> None:
-        if not isinstance(self.target, int) or self.target <= 0 or self.target % 10:
-            raise RulesError(f"target must be a positive score divisible by 10, not {self.target!r}")
-        for item in OPTIONS_SCHEMA:
-            value = getattr(self, item["name"])
-            if "choices" in item and value not in item["choices"]:
-                raise RulesError(f"{item['name']} must be one of {item['choices']}, not {value!r}")
-            if item["type"] == "bool" and not isinstance(value, bool):
-                raise RulesError(f"{item['name']} is true or false, not {value!r}")
-
-    def to_json(self) -> dict[str, Any]:
-        return {item["name"]: getattr(self, item["name"]) for item in OPTIONS_SCHEMA}
-
-
-OPTIONS_SCHEMA: list[dict[str, Any]] = [
+OPTIONS_SCHEMA: Schema = [
     {"name": "target", "type": "int", "default": 100,
      "help": "Score that triggers the end; Bigger Horde plays to 200 (any multiple of 10)."},
     {"name": "simplified_monsters", "type": "bool", "default": False,
@@ -135,3 +100,22 @@ OPTIONS_SCHEMA: list[dict[str, Any]] = [
     {"name": "wraith_blocks_sleep", "type": "bool", "default": True,
      "help": "Does the Wraith's 'no rerolls of any type' also stop the Wizard's Sleep?"},
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class Options(SchemaOptions):
+    """House rules and variants; `SCHEMA` is what the panel offers when a game is set up."""
+
+    SCHEMA: ClassVar[Schema] = OPTIONS_SCHEMA
+
+    target: int = 100
+    simplified_monsters: bool = False
+    final_round: str = "extra"
+    ties: str = "showdown"
+    hydra_unlock: str = "same-turn"
+    wraith_blocks_sleep: bool = True
+
+    def check(self) -> None:
+        if not isinstance(self.target, int) or self.target <= 0 or self.target % 10:
+            raise RulesError(f"target must be a positive score divisible by 10, not {self.target!r}")
+        SchemaOptions.check(self)  # zero-argument super() fails in a slots dataclass

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ...core import CHANCE, JSON, Game, GameState, Move, Outcome, RankedMove, Roll, RollRequest
-from ...errors import BadRoll, IllegalMove, NothingToUndo
+from ...core import CHANCE, JSON, Game, Move, PositionState, RankedMove, Roll, RollRequest
+from ...errors import BadRoll, IllegalMove
 from . import flow
 from .moves import parse_move
 from .position import Position
@@ -13,13 +13,13 @@ _ROLE_VIEW = tuple({"name": r.name, "die": r.die, "sides": r.sides, "ability": r
                    for r in ROLES)
 
 
-class HordeState(GameState):
+class HordeState(PositionState):
     """A game of Against the Monstrous Horde; every change is a new immutable Position."""
 
+    _pos: Position
+
     def __init__(self, game: Game, position: Position) -> None:
-        self.game = game
-        self._pos = position
-        self._history: list[Position] = []
+        super().__init__(game, position)
         self._ranked: tuple[Position, list[RankedMove]] | None = None
         self._wanted: tuple[Position, RollRequest | None] | None = None
 
@@ -72,25 +72,7 @@ class HordeState(GameState):
                 raise IllegalMove(f"dice first: roll {' '.join(wanted.dice)} ({wanted.reason})"
                                   if wanted else "dice first")
             new = flow.apply_move(pos, move)
-        self._history.append(pos)
-        self._pos = new
-
-    def undo(self) -> None:
-        if not self._history:
-            raise NothingToUndo("nothing to undo")
-        self._pos = self._history.pop()
-
-    def scores(self) -> list[int]:
-        return list(self._pos.scores)
-
-    @property
-    def outcome(self) -> Outcome | None:
-        pos = self._pos
-        return None if pos.winners is None else Outcome(pos.winners, pos.reason)
-
-    def to_json(self) -> JSON:
-        """The position only: a restored state starts with an empty undo history."""
-        return {"game": self.game.name, "position": self._pos.to_json()}
+        self._advance(new)
 
     def describe(self) -> JSON:
         """The panel's view; its keys are documented in the package docstring."""

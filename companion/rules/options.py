@@ -1,0 +1,45 @@
+"""A game's house rules and variants: a frozen dataclass checked against the schema the panel
+offers, so what a phone sends is refused with a reason rather than half-applied."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Self
+
+from .errors import RulesError
+
+Schema = list[dict[str, Any]]
+
+
+class SchemaOptions:
+    """Base of each game's `Options` dataclass; the subclass sets `SCHEMA` (the panel's list of
+    {name, type, default, choices?, help}) and may extend `check()` with its own limits."""
+
+    __slots__ = ()
+    SCHEMA: ClassVar[Schema] = []
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> Self:
+        data = dict(data or {})
+        known = {item["name"] for item in cls.SCHEMA}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RulesError(f"unknown option(s) {', '.join(unknown)}; known: {sorted(known)}")
+        options = cls(**data)
+        options.check()
+        return options
+
+    def check(self) -> None:
+        for item in self.SCHEMA:
+            name, kind = item["name"], item["type"]
+            value = getattr(self, name)
+            if "choices" in item and value not in item["choices"]:
+                raise RulesError(f"{name} must be one of {item['choices']}, not {value!r}")
+            if kind == "bool" and not isinstance(value, bool):
+                raise RulesError(f"{name} is true or false, not {value!r}")
+            if kind == "int" and type(value) is not int:
+                raise RulesError(f"{name} is a whole number, not {value!r}")
+            if kind == "str" and not isinstance(value, str):
+                raise RulesError(f"{name} is text, not {value!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {item["name"]: getattr(self, item["name"]) for item in self.SCHEMA}
