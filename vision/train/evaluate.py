@@ -160,9 +160,10 @@ def measure(
     shared = [i for i, p in enumerate(photos) if p.sequence != "skovy" and not is_table(p)]
     gate = sure_accuracy(classifier, real_test, shared)
     accuracy = {"real_held_out": accuracy_by_kind(classifier, real_test, shared)}
+    shared_test = real_test.take(np.asarray(shared, dtype=int))  # only these are read small
     for die_px in SMALL_DICE:
-        small = small_dice(real_test, die_px)
-        accuracy[small_die_key(die_px)] = accuracy_by_kind(classifier, small, shared)
+        accuracy[small_die_key(die_px)] = accuracy_by_kind(classifier,
+                                                           small_dice(shared_test, die_px))
     tables = ""
     if table:
         accuracy["real_table_held_out"] = accuracy_by_kind(classifier, real_test, table)
