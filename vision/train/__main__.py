@@ -265,7 +265,9 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.expert_only:
         assert init is not None  # parse_args saw to it
-        update_card(args.out, train_expert(init, f"the dice weights {args.init}"))
+        source = (f"{args.init} version {init_card['version']} (its weights recovered from the "
+                  "file: vision.train.recover)" if init_card else f"the dice weights {args.init}")
+        update_card(args.out, train_expert(init, source))
         report(remeasure(args.out, args.table_photos)["accuracy"], log, previous)
         return 0
 

@@ -190,7 +190,7 @@ def _movement_start(pos: Position) -> None:
     elif any(pos.on_board(h) for h in pos.heroes(seat)):
         pos.step = {"kind": "move-roll"}
     elif pos.fails[seat] >= FREE_SPAWN_TURN - 1:  # FREE_SPAWN_ON_THIRD_TURN
-        pos.step = {"kind": "place", "free": True}
+        pos.step = {"kind": "place"}
     else:
         pos.step = {"kind": "spawn-roll", "tries": 0}
 
@@ -233,7 +233,7 @@ def _on_move(pos: Position, act: Act) -> None:
 def _on_spawn_roll(pos: Position, value: int) -> None:
     tries = pos.step["tries"] + 1
     if value == 6:
-        pos.step = {"kind": "place", "free": False}
+        pos.step = {"kind": "place"}
     elif tries < SPAWN_TRIES:
         pos.step = {"kind": "spawn-roll", "tries": tries}
     else:
