@@ -34,9 +34,6 @@ from companion.rules.errors import IllegalMove, NothingToUndo, RulesError
 JSON = dict[str, Any]
 DiceSource = Callable[[list[str] | None], TrayReading]
 
-# The moves that end a turn with nothing more played: the Monstrous Horde's `end`, Board Horde's
-# `pass` (a roll no hero can use). The NEXT button and the panel's End turn play them.
-TURN_ENDERS = ("end", "pass")
 MAX_MOVES_SHOWN = 40  # the panel lists the best moves; a long tail helps nobody at the table
 
 
@@ -277,7 +274,8 @@ class TableSession:
             pos = self._need_game()
             if pos.state.current_player == CHANCE or pos.state.current_player is None:
                 raise TableError(f"no turn to end now: {_whose_turn(pos)}")
-            ends = [m.text() for m in pos.state.legal_moves() if m.text().split()[0] in TURN_ENDERS]
+            enders = pos.state.game.turn_enders
+            ends = [m.text() for m in pos.state.legal_moves() if m.text().split()[0] in enders]
             if not ends:
                 raise TableError("the turn cannot end yet: play a move first")
             self._play(PlannedEvent(EventKind.MOVE, ends[0]))
@@ -359,7 +357,8 @@ class TableSession:
             "roll_wanted": wanted.to_json() if wanted else None,
             "moves": [r.to_json() for r in ranked[:MAX_MOVES_SHOWN]],
             "moves_total": len(ranked),
-            "can_end_turn": any(r.move.text().split()[0] in TURN_ENDERS for r in ranked),
+            "can_end_turn": any(r.move.text().split()[0] in pos.state.game.turn_enders
+                                for r in ranked),
             "reading": _reading_view(pos),
             "can_undo": bool(pos.steps) or pos.pending is not None,
         }

@@ -247,6 +247,8 @@ class Game(ABC):
     max_players: ClassVar[int]
     schema: ClassVar[list[JSON]] = []
     readings: ClassVar[dict[str, str]] = {}
+    turn_enders: ClassVar[frozenset[str]] = frozenset()
+    """Verbs of the moves that end a turn with nothing more played (End turn, the NEXT button)."""
 
     @classmethod
     def options_schema(cls) -> list[JSON]:

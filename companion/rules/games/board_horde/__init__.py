@@ -17,7 +17,7 @@ player. Heroes are `blue-rogue` ... `purple-mage` (seat 0 blue, 1 red, 2 purple)
     item-choice|over), turn, current_player (seat | "chance" | null), squares, board (A|B),
     roll_wanted ({dice, reason, player} | null), movement (the roll being used, or null),
     extra_roll (bool),
-    players: [{seat, name, team, score, track (score on the 0-49 track), kept_traps,
+    players: [{seat, name, team, score, score_track (where the Reaper stands, 0-49), kept_traps,
                kept_monsters, stored_potions, turns, active, escaped}],
     heroes: [{id, team, role, at ('12', 'L12'/'R12' on Board B, 'portal' or 'out'), items}],
     tokens: [{id, kind (monster|trap|potion), at, owner (seat that tamed/claimed it | null)}],
@@ -48,6 +48,7 @@ class BoardHorde(Game):
     # ADVANCED_SKILLS_ABSENT: no option for the Advanced sheets; their skills are not in the text.
     schema = OPTIONS_SCHEMA
     readings = ASSUMPTIONS
+    turn_enders = frozenset({"pass"})  # a roll no hero can use
 
     def new_state(self, players: list[str], options: JSON | None = None) -> BoardHordeState:
         names = self.player_names(players)

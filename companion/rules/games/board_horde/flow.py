@@ -117,6 +117,17 @@ def movement(pos: Position, value: int, first_go: bool) -> list[Act]:
     return acts
 
 
+def arrival(pos: Position, act: Act) -> tuple[str, list[int]]:
+    """The hero a `move` / `enter` act sends and the square it arrives on (past the last square:
+    the Exit Portal). Entering on a 6, or placed after the three rolls: the Entrance."""
+    hero = hero_id(pos.seat, str(act.target))
+    if act.verb == "move":
+        return hero, destination(pos, hero, pos.step["value"])
+    if pos.step.get("first_go"):
+        return hero, [pos.home(pos.seat), pos.step["value"]]
+    return hero, pos.entrance(pos.seat)
+
+
 def destination(pos: Position, hero: str, value: int) -> list[int]:
     side, square = pos.where[hero]
     return [side, square + value]
@@ -219,15 +230,7 @@ def _on_move(pos: Position, act: Act) -> None:
     if act.verb == "pass":  # BLOCKED_TURN_PASSES
         _after_action(pos)
         return
-    hero = hero_id(pos.seat, str(act.target))
-    value = pos.step["value"]
-    if act.verb == "move":
-        at = destination(pos, hero, value)
-    elif pos.step.get("first_go"):
-        at = [pos.home(pos.seat), value]
-    else:
-        at = pos.entrance(pos.seat)
-    arrive(pos, hero, at, "move")
+    arrive(pos, *arrival(pos, act), "move")
 
 
 def _on_spawn_roll(pos: Position, value: int) -> None:
@@ -244,7 +247,7 @@ def _on_spawn_roll(pos: Position, value: int) -> None:
 def _on_place(pos: Position, act: Act) -> None:
     pos.fails[pos.seat] = 0
     pos.extra = False  # SPAWNED_HERO_WAITS
-    arrive(pos, hero_id(pos.seat, str(act.target)), pos.entrance(pos.seat), "move")
+    arrive(pos, *arrival(pos, act), "move")
 
 
 # -- arriving on a square ---------------------------------------------------------------------
@@ -412,7 +415,8 @@ def _on_trap_roll(pos: Position, value: int) -> None:
 def _on_fling_roll(pos: Position, value: int) -> None:
     hero = pos.step["hero"]
     side, square = pos.where[hero]
-    arrive(pos, hero, [side, square - value], "fling")  # no token lies within 6 of the Entrance
+    # flung only from a trap, and no trap lies on squares 1-7: never behind the Entrance
+    arrive(pos, hero, [side, square - value], "fling")
 
 
 def _on_token_choice(pos: Position, act: Act) -> None:

@@ -18,6 +18,13 @@ PORTAL, OUT, GONE = "portal", "out", "gone"
 Place = Any  # list[int] on the board, or one of the strings above (JSON-shaped on purpose)
 
 
+def square_name(at: list[int] | tuple[int, int], sides: int) -> str:
+    """'12' on Board A, 'L12' / 'R12' on Board B: how players type squares and the panel shows
+    them."""
+    side, number = at
+    return str(number) if sides == 1 else f"{'LR'[side]}{number}"
+
+
 def hero_id(seat: int, role: str) -> str:
     return f"{TEAMS[seat]}-{role}"
 

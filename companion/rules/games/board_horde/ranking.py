@@ -9,9 +9,9 @@ table, not a solver: the dice after the move are not searched.
 from __future__ import annotations
 
 from ...core import RankedMove
-from .flow import destination, fight_bonus, legal
+from .flow import arrival, fight_bonus, legal
 from .moves import Act
-from .position import Position, hero_id, role_of
+from .position import Position, role_of
 from .rules import (
     EXIT_POINTS,
     HERO_POINTS,
@@ -57,14 +57,8 @@ def _rank(pos: Position, act: Act) -> RankedMove:
 
 def _rank_arrival(pos: Position, act: Act) -> RankedMove:
     seat, step = pos.seat, pos.step
-    hero = hero_id(seat, str(act.target))
-    if act.verb == "move":
-        at = destination(pos, hero, step["value"])
-        start = pos.where[hero][1]
-    elif step.get("first_go"):
-        at, start = [pos.home(seat), step["value"]], 0
-    else:
-        at, start = pos.entrance(seat), 0
+    hero, at = arrival(pos, act)
+    start = pos.where[hero][1] if act.verb == "move" else 0
     if at[1] > pos.options.squares:
         return RankedMove(act, EXIT_POINTS, "escapes through the Exit Portal",
                           {"worth": EXIT_POINTS + 1})

@@ -4,7 +4,7 @@ spread layout, checked so that no two things share a square and none starts near
 from __future__ import annotations
 
 from ...errors import RulesError
-from .position import GONE, PORTAL, Place, Position, hero_id
+from .position import GONE, PORTAL, Place, Position, hero_id, square_name
 from .rules import ENTRANCE, FIRST_SQUARES, ITEMS, ROLES, TOKEN_KINDS, TOKEN_PREFIX, Options
 
 Square = tuple[int, int]  # (side, square number)
@@ -83,7 +83,7 @@ def start_position(names: list[str], options: Options) -> Position:
             for square in dict.fromkeys(squares):  # a stack's one square once
                 if square in taken:
                     raise RulesError(f"{_a(kind)} and {_a(taken[square])} are both on square "
-                                     f"{_name(square, options.sides)}; space them out")
+                                     f"{square_name(square, options.sides)}; space them out")
                 taken[square] = kind
     for kind, squares in spread.items():
         if typed[kind] is None:
@@ -138,8 +138,3 @@ def _items(options: Options, squares: list[Square]) -> dict[str, Place]:
 
 def _a(kind: str) -> str:
     return ("an " if kind[0] in "aeiou" else "a ") + kind
-
-
-def _name(square: Square, sides: int) -> str:
-    side, number = square
-    return str(number) if sides == 1 else f"{'LR'[side]}{number}"

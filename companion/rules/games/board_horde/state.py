@@ -6,7 +6,7 @@ from ...core import CHANCE, JSON, Move, PositionState, RankedMove, Roll, RollReq
 from ...errors import BadRoll, IllegalMove
 from . import flow, ranking
 from .moves import Act, parse_move
-from .position import Position, role_of, seat_of
+from .position import Position, role_of, seat_of, square_name
 from .rules import ROLES, TEAMS
 
 
@@ -60,7 +60,7 @@ class BoardHordeState(PositionState):
         wanted = self.roll_wanted()
         players = [{
             "seat": seat, "name": name, "team": TEAMS[seat], "score": pos.scores[seat],
-            "track": pos.scores[seat] % 50, "kept_traps": pos.kept_traps[seat],
+            "score_track": pos.scores[seat] % 50, "kept_traps": pos.kept_traps[seat],
             "kept_monsters": pos.kept_monsters[seat], "stored_potions": pos.stored[seat],
             "turns": pos.turns[seat], "active": seat == pos.seat,
             "escaped": sum(pos.where[h] == "out" for h in pos.heroes(seat)),
@@ -123,8 +123,5 @@ def track(pos: Position) -> JSON:
 
 
 def _place(pos: Position, where: object) -> str:
-    """'7', 'L7'/'R7' on Board B, 'portal' or 'out'."""
-    if not isinstance(where, list):
-        return str(where)
-    side, square = where
-    return str(square) if pos.options.sides == 1 else f"{'LR'[side]}{square}"
+    """A square's name, or 'portal' / 'out' / a carrying hero's id."""
+    return square_name(where, pos.options.sides) if isinstance(where, list) else str(where)

@@ -48,6 +48,7 @@ class MonstrousHorde(Game):
     max_players: ClassVar[int] = 6
     schema = OPTIONS_SCHEMA
     readings = ASSUMPTIONS
+    turn_enders = frozenset({"end"})
 
     def new_state(self, players: list[str], options: JSON | None = None) -> HordeState:
         names = self.player_names(players)
