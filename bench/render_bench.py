@@ -1,11 +1,10 @@
-"""Training data figures: milliseconds per rendered crop, pip patch and numeral patch, one core.
+"""Training data figures: milliseconds per rendered crop, one core.
 
-Why: `make model` must end within the hour, and drawing its data (48,000 renders for the dice
-model, 24,000 d4s for the d4 expert, the readers' patches) takes a fifth of it; every minute
-saved there goes to the dice model's training (vision.train.deadline). Medians of several rounds,
-after WARM_UP items that fill the per-process caches of numerals and pip patterns (a rendering
-process draws thousands: its first hundred took 11-12 ms a render, the next ones 8-9 ms). Printed,
-never asserted.
+Why: `make model` draws its classifier renders (vision.train.render.render_crop, at the size and
+width the training cuts real crops) in worker processes while the GPU or the CPU trains; a slow
+renderer starves it. Medians of several rounds, after WARM_UP renders that fill the per-process
+caches of numerals and pip patterns (a rendering process draws thousands). Printed, never
+asserted.
 """
 
 from __future__ import annotations
@@ -16,15 +15,11 @@ import cv2
 import numpy as np
 
 from bench.timing import round_medians
-from vision.train.dataset import CACHE_SIZE
 from vision.train.labels import KINDS
-from vision.train.numeral_patches import TEXTS as NUMERAL_TEXTS
-from vision.train.numeral_patches import numeral_patch
-from vision.train.pip_patches import TEXTS as PIP_TEXTS
-from vision.train.pip_patches import pip_patch
+from vision.train.realsets import SIZE, WIDE
 from vision.train.render import render_crop
 
-COUNT = 200  # items a round
+COUNT = 200  # renders a round
 ROUNDS = 3
 WARM_UP = 300
 Draw = Callable[[np.random.Generator, int], object]  # draws item i
@@ -47,18 +42,11 @@ def per_item_ms(draw: Draw) -> list[float]:
 
 def main() -> None:
     cv2.setNumThreads(1)  # a rendering process holds one core
-    items: list[tuple[str, Draw]] = [
-        (f"dice model render, {CACHE_SIZE} px (a die, its neighbours, table, camera)",
-         lambda rng, i: render_crop(rng, CACHE_SIZE, KINDS[i % len(KINDS)])),
-        ("pip reader patch", lambda rng, i: pip_patch(rng, PIP_TEXTS[i % len(PIP_TEXTS)])),
-        ("numeral reader patch",
-         lambda rng, i: numeral_patch(rng, NUMERAL_TEXTS[i % len(NUMERAL_TEXTS)])),
-    ]
-    for name, draw in items:
-        ms = per_item_ms(draw)
-        rounds = ", ".join(f"{m:.2f}" for m in ms)
-        print(f"{name}: {sorted(ms)[len(ms) // 2]:.2f} ms (median of {ROUNDS} rounds of "
-              f"{COUNT}, one core: {rounds})")
+    ms = per_item_ms(lambda rng, i: render_crop(rng, SIZE, KINDS[i % len(KINDS)], widen=WIDE))
+    rounds = ", ".join(f"{m:.2f}" for m in ms)
+    print(f"classifier render, {SIZE} px, {WIDE}x wide (a die, its neighbours, table, camera): "
+          f"{sorted(ms)[len(ms) // 2]:.2f} ms (median of {ROUNDS} rounds of {COUNT}, one core: "
+          f"{rounds})")
 
 
 if __name__ == "__main__":

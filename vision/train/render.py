@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import square_bounds, square_crop
+from vision.crops import square_bounds, square_crop, widened
 from vision.train.geometry import Solid, cross3, solid
 from vision.train.labels import FACE_VALUES, KINDS, face_text
 from vision.train.materials import background, die_material, smooth_noise
@@ -110,6 +110,9 @@ class DieStyle:
     # how deep a d6's pips are drilled, in pip radii: the wall on the light's side shades part of
     # the paint, so a pip shows as a lit crescent (0: paint flush with the face)
     pip_depth: float = 0.0
+    # a custom die's symbols (SYMBOLS, picked per face by its value) instead of numerals or pips:
+    # the detector must box the symbol dice players teach the table, not only numbered ones
+    symbols: bool = False
 
 
 @dataclass(frozen=True)
@@ -233,6 +236,53 @@ def fit_glyph(box: np.ndarray) -> np.ndarray:
     oy, ox = (GLYPH - small.shape[0]) // 2, (GLYPH - small.shape[1]) // 2
     out[oy : oy + small.shape[0], ox : ox + small.shape[1]] = small / 255.0
     return out
+
+
+SYMBOLS = ("circle", "ring", "cross", "triangle", "star", "square", "diamond", "bolt", "arrow",
+           "moon", "drop", "skull")
+
+
+@lru_cache(maxsize=len(SYMBOLS) * 4)
+def symbol_glyph(name: str, thickness: int) -> np.ndarray:
+    """A custom die's symbol on a GLYPH x GLYPH float mask: simple shapes, outlined or filled,
+    as symbol dice (Fate, Zombie Dice, a game's own) carry them."""
+    n = GLYPH * 4
+    canvas = np.zeros((n, n), np.uint8)
+    c, r, t = n // 2, n * 3 // 8, max(4, thickness * 6)
+    polygon = {
+        "triangle": [(0, -1), (-0.9, 0.75), (0.9, 0.75)],
+        "square": [(-0.8, -0.8), (0.8, -0.8), (0.8, 0.8), (-0.8, 0.8)],
+        "diamond": [(0, -1), (0.7, 0), (0, 1), (-0.7, 0)],
+        "bolt": [(0.2, -1), (-0.6, 0.1), (-0.05, 0.1), (-0.3, 1), (0.6, -0.2), (0.05, -0.2)],
+        "arrow": [(0, -1), (0.8, 0), (0.3, 0), (0.3, 1), (-0.3, 1), (-0.3, 0), (-0.8, 0)],
+        "drop": [(0, -1), (0.7, 0.3), (0.4, 0.9), (-0.4, 0.9), (-0.7, 0.3)],
+    }
+    if name in polygon:
+        points = np.int32([[c + x * r, c + y * r] for x, y in polygon[name]])
+        if thickness > 2:
+            cv2.fillPoly(canvas, [points], 255)
+        else:
+            cv2.polylines(canvas, [points], True, 255, t)
+    elif name == "star":
+        a = np.pi / 2 + np.arange(10) * np.pi / 5
+        radii = np.where(np.arange(10) % 2 == 0, r, 0.42 * r)
+        corners = np.stack([c + radii * np.cos(a), c - radii * np.sin(a)], 1)
+        cv2.fillPoly(canvas, [np.int32(corners)], 255)
+    elif name == "cross":
+        cv2.line(canvas, (c - r, c - r), (c + r, c + r), 255, t * 2)
+        cv2.line(canvas, (c - r, c + r), (c + r, c - r), 255, t * 2)
+    elif name == "moon":
+        cv2.circle(canvas, (c, c), r, 255, -1)
+        cv2.circle(canvas, (c + r // 2, c - r // 4), r, 0, -1)
+    elif name == "skull":
+        cv2.circle(canvas, (c, c - r // 5), int(r * 0.8), 255, -1)
+        cv2.rectangle(canvas, (c - r // 2, c + r // 3), (c + r // 2, c + r), 255, -1)
+        for dx in (-r // 3, r // 3):
+            cv2.circle(canvas, (c + dx, c - r // 5), r // 5, 0, -1)
+    else:  # circle or ring
+        cv2.circle(canvas, (c, c), r, 255, -1 if name == "circle" else t)
+    ys, xs = np.nonzero(canvas)
+    return fit_glyph(canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1])
 
 
 @lru_cache(maxsize=16)  # the dice model's renders draw only the usual six patterns
@@ -366,6 +416,9 @@ def decals(
     value = body.face_values[face]
     if value == 0:  # barrel d4 end caps carry no number
         return []
+    if style.symbols:
+        mask = symbol_glyph(SYMBOLS[value % len(SYMBOLS)], style.thickness)
+        return [(c, body.face_up[face], r * style.glyph_scale, mask)]
     if kind == "d6" and style.pips:
         pips = pip_glyph(value, style.pip_size, style.pip_spread)
         return [(c, body.face_up[face], PIPS_HALF_SIDE * r, pips)]
@@ -605,9 +658,11 @@ def render_crop(
     state: str = "flat",
     style: DieStyle | None = None,
     tilt_deg: tuple[float, float] | None = None,
+    widen: float = 1.0,
 ) -> Crop:
-    """A die on a random table with touching neighbours, cut out like the runtime would; the
-    die is marked in `style`, else in a random one, and seen `tilt_deg` off vertical if given."""
+    """A die on a random table with touching neighbours, cut out like the runtime would (its
+    box `widen` times as wide); the die is marked in `style`, else in a random one, and seen
+    `tilt_deg` off vertical if given."""
     # a d6 of 12 mm is ~50 px at the 4 px/mm the camera arm gives; smaller renders only teach blur
     diameter = float(rng.uniform(50, 110))
     canvas = int(diameter * 2.6)
@@ -646,6 +701,7 @@ def render_crop(
     box = (x0 + jitter[0], y0 + jitter[1], x1 + jitter[2], y1 + jitter[3])
     if box[2] - box[0] < 4 or box[3] - box[1] < 4:
         box = (x0, y0, x1, y1)
+    box = widened(box, widen)
     region, (rx, ry) = crop_region(scene, box)
     image = camera_effects(region, rng)
     crop = square_crop(image, (box[0] - rx, box[1] - ry, box[2] - rx, box[3] - ry), size)

