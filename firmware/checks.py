@@ -103,27 +103,19 @@ def _pin_factory(mode: str) -> Any:
 
 
 def check_model(model_path: Path | str | None = None) -> Check:
-    """Load the dice model the way the reader does (the reader when present, else the
-    classifier), so a missing, truncated or mismatched file shows here."""
+    """Load both models the way the reader does (the shipped detector and the dice classifier,
+    `model_path` or the shipped one), so a missing, truncated or mismatched file shows here."""
     try:
-        try:
-            from vision.reader import DiceReader as load
-        except ImportError:
-            from vision.classify import Classifier as load
-        loaded = load(model_path)
+        from vision.classify import Classifier
+        from vision.detect import Detector
+
+        detector = Detector()
+        classifier = Classifier(model_path)
     except Exception as exc:  # noqa: BLE001 - ModelError, onnxruntime's own, ImportError
         return Check("model", Status.FAIL, f"{type(exc).__name__}: {exc}",
-                     "reinstall Rollscribe so models/ holds the .onnx file and its .json card")
-    classifier = getattr(loaded, "classifier", loaded)
-    path = getattr(classifier, "model_path", model_path or "the shipped model")
-    found = f"{path} loads (version {classifier.card.get('version', '?')})"
-    for link in classifier.links:
-        found += (f"; {', '.join(link.kinds)} values read by {link.reader.model_path.name} "
-                  f"(version {link.reader.card.get('version', '?')})")
-    for expert in classifier.experts:
-        found += (f"; {', '.join(expert.kinds)} values also read by the expert "
-                  f"{expert.model.model_path.name} "
-                  f"(version {expert.model.card.get('version', '?')})")
+                     "reinstall Rollscribe so models/ holds the .onnx files and their .json cards")
+    found = "; ".join(f"{what} {loaded.model_path} loads (version {loaded.card.get('version', '?')})"
+                      for what, loaded in (("classifier", classifier), ("detector", detector)))
     if classifier.always_check:
         checked = ", ".join(classifier.always_check)
         found += f"; every {checked} reading waits for a player's check (model card)"

@@ -304,7 +304,7 @@ def test_close_up_shots_teach_the_die_read_at_tray_distance(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # shots held close to the camera: the die spans 45% to 100% of the photo's height, up to
-    # cut by the frame; the tray detector alone boxes the symbol or its pieces ("6 dice found")
+    # cut by the frame, past the die sizes the tray detector learnt (vision.shots finds them)
     args = []
     for f, face in enumerate(FACES):
         spans = np.linspace(0.45, 1.0, 4)

@@ -73,23 +73,38 @@ def test_expect_and_readable_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @needs_model
-def test_model_loaded_once_per_run(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+def test_models_loaded_once_per_run(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     import vision.classify
+    import vision.reader
 
     loads = []
-    real = vision.classify.Classifier
 
-    def counting(model_path=None, *args, **kwargs):
-        loads.append(Path(model_path or vision.classify.DEFAULT_MODEL).name)
-        return real(model_path, *args, **kwargs)
+    def counting(cls):
+        def load(model_path=None, *args, **kwargs):
+            loaded = cls(model_path, *args, **kwargs)
+            loads.append(loaded.model_path.name)
+            return loaded
 
-    monkeypatch.setattr(vision.classify, "Classifier", counting)
+        return load
+
+    monkeypatch.setattr(vision.classify, "Classifier", counting(vision.classify.Classifier))
+    monkeypatch.setattr(vision.reader, "Detector", counting(vision.reader.Detector))
     images = [str(p) for p in sample_frames()]
     assert main(["read", "--json", *images, *images]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 2 * len(images)
-    # the dice model once, and once each the kind experts its card links
-    card = json.loads(vision.classify.DEFAULT_MODEL.with_suffix(".json").read_text())
-    assert loads == ["dice.onnx", *(e["file"] for e in card.get("experts", []))]
+    assert sorted(loads) == ["detector.onnx", "dice.onnx"]
+
+
+@needs_model
+def test_a_missing_detector_is_exit_3(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import vision.detect
+
+    monkeypatch.setattr(vision.detect, "DEFAULT_DETECTOR", tmp_path / "detector.onnx")
+    assert main(["read", "--json", str(sample_frames()[0])]) == 3
+    out, err = capsys.readouterr()
+    assert out == "" and "detector.onnx" in err and "Traceback" not in err
 
 
 def _held_out_photos(per_kind: int) -> list[tuple[Path, str, int]]:
@@ -138,7 +153,8 @@ def test_real_held_out_photos(capsys: pytest.CaptureFixture[str]) -> None:
         face = classifier.classify(classifier.crops(image, [locate_die(image)]))[0]
         best_kind += face.die == kind
         best_value += face.die == kind and face.value == value
-    assert kind_right / len(photos) >= 0.8
-    # The reader's own boxes cost a little against the pipeline's die locator (measured with the
-    # 44-min model: 35 vs 38 kinds, 20 vs 26 values of 40); a broken crop convention costs far more.
-    assert kind_right >= best_kind - 4 and value_right >= 0.7 * best_value
+    assert kind_right / len(photos) >= 0.8, f"kind {kind_right} of {len(photos)}"
+    # The reader's own boxes may cost a little against the pipeline's die locator; a broken crop
+    # convention costs far more.
+    assert kind_right >= best_kind - 4 and value_right >= 0.7 * best_value, (
+        f"kinds {kind_right} / {best_kind}, values {value_right} / {best_value} located")

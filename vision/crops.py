@@ -26,6 +26,15 @@ def square_bounds(box: Sequence[float]) -> tuple[int, int, int]:
     return round(cx - side / 2.0), round(cy - side / 2.0), side
 
 
+def widened(box: Sequence[float], factor: float) -> tuple[float, float, float, float]:
+    """The box grown `factor` times about its centre (training keeps crops WIDE times the
+    convention's side, so framing can be jittered both ways)."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    half_w, half_h = (x1 - x0) * factor / 2, (y1 - y0) * factor / 2
+    return (cx - half_w, cy - half_h, cx + half_w, cy + half_h)
+
+
 def square_crop(image_bgr: np.ndarray, box: Sequence[float], size: int) -> np.ndarray:
     """Cut the square around a die's box, replicating edges outside the frame, as size x size.
 

@@ -1,6 +1,6 @@
 """A shipped ONNX model file: its JSON card, checked against the file, and its CPU session.
 
-Both models the reader runs (the dice classifier and the numeral reader) are loaded the same way:
+Both models the reader runs (the dice detector and the dice classifier) are loaded the same way:
 a missing, truncated or swapped file is a ModelError naming the file, never a traceback.
 """
 

@@ -1,11 +1,11 @@
 """Photo mode: the dice of a photo, which may show one die closer or less plainly than a tray
 camera ever would (`rollscribe read` on anyone's photos, never the tray camera).
 
-The tray detector is tuned for dice of tray size seen from above on a tray. In a photo it may box
-a close die's numerals or pips as dice, take a die apart into pieces, miss the outline of a die
-the colour of its table and box only its marks, or find nothing. Each rule below reads a larger
-box as one die and keeps it only when the classifier backs it (surer than the boxes it stands
-for), so that photos of several dice apart still read as several dice.
+The tray detector (vision.detect) learnt dice of tray size, 25-200 px across in a tray camera's
+frame. A photo may show one die far larger: the detector may then box the marks on its face as
+dice, take it apart into pieces, or find nothing. Each rule below reads a larger box as one die
+and keeps it only when the classifier backs it (surer than the boxes it stands for), so that
+photos of several dice apart still read as several dice.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ MARK_SIDE = 0.3  # ... each under this share of the die's side
 REGION_SPAN = 2.0  # a die's region spans at most this many times what its marks span
 # Dice cannot overlap: this many boxes or more whose centres lie, in the median, closer to their
 # nearest neighbour than CROWDED_GAP box sides, most of them (CROWDED_UNSURE) read unsure, are the
-# numerals and facets of one die the tray detector took apart (a dark d20 on a wood table: 20 to
-# 40 boxes). Rendered trays of 6 to 25 dice, read as photos, keep a median gap of 1.1 sides or more.
+# marks and facets of one large die taken apart. Dice lying apart on a tray keep a median gap of
+# more than a side.
 CROWDED = 5
 CROWDED_GAP = 1.0
 CROWDED_UNSURE = 0.75
@@ -49,8 +49,8 @@ def photo_dice(
 
     shot = close_up_in(frame.shape, unlike()) if len(dice) != 1 else None
     if shot is not None:
-        # a photo of a die taken close: the tray detector, tuned for dice of tray size, boxes
-        # its numerals or pips as dice (or nothing); the region unlike the corners is the die
+        # a photo of a die taken close: the tray detector, which learnt dice of tray size, may
+        # box its marks as dice (or nothing); the region unlike the corners is the die
         sure = [d.confidence for d in dice if d.confidence >= SURE_PIECE]
         # pieces read surely are dice, unless they lie on the close-up die, small beside
         # it, and the die reads surer than any of them
@@ -64,7 +64,7 @@ def photo_dice(
         return read_as(middle_of(frame))
     if crowded_marks(dice):
         # boxes overlapping like no dice can: one die's marks; read it whole (flagged if the
-        # classifier doubts it) rather than report its numerals as dice
+        # classifier doubts it) rather than report its marks as dice
         whole = read_as(die_of_marks(frame, boxes, unlike()))
         if whole:
             return whole

@@ -28,7 +28,7 @@ from companion.reading import DieReading, TrayReading, join_reasons
 from vision.capture import FrameSource
 from vision.classify import Classifier
 from vision.crops import square_crop
-from vision.detect import Detection, DieBox, detect, shrink
+from vision.detect import Detection, Detector, DieBox, shrink
 from vision.errors import ImageError, VisionError
 from vision.photo_mode import photo_dice
 from vision.prototypes import Match, Prototypes
@@ -182,17 +182,17 @@ def load_image(path: str | Path) -> np.ndarray:
 
 
 class DiceReader:
-    """Reads a tray: detection, one batched classifier call per frame (and one more for a second
-    look at doubtful dice), unsure flags.
+    """Reads a tray: one detector call and one batched classifier call per frame, unsure flags.
 
-    The classifier is loaded once (ModelError if the model is missing or corrupt) and shared by
-    every frame; pass `classifier` to reuse one already loaded.
+    Both models are loaded once (ModelError if one is missing or corrupt) and shared by every
+    frame; pass `classifier` or `detector` to reuse one already loaded.
     """
 
     def __init__(
         self,
         model_path: str | Path | None = None,
         classifier: Classifier | None = None,
+        detector: Detector | None = None,
         threads: int = 2,
         settling: Settling | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -207,6 +207,7 @@ class DiceReader:
         reading carries a JPEG crop of each die (the table keeps them for training; about 0.15 ms
         a die, which `rollscribe read` need not spend)."""
         self.classifier = classifier or Classifier(model_path, threads=threads)
+        self.detector = detector or Detector(threads=threads)
         self.settling = settling or Settling()
         self.clock = clock
         self.photo_fallback = photo_fallback
@@ -231,7 +232,7 @@ class DiceReader:
         """Read every die in one BGR frame; `expect` lists the dice rolled (with repeats)."""
         frame = check_image(frame)
         expect = self.resolve(expect)  # ValueError for unknown dice, before any work
-        found = detect(frame, at_least=len(expect) if expect else 0)
+        found = self.detector(frame, at_least=len(expect) if expect else 0)
         dice = self._read_dice(frame, found, expect)
         if self.photo_fallback:
 
@@ -261,7 +262,7 @@ class DiceReader:
         standard = [k for k in expect if k in clf.kinds] if expect is not None else None
         allowed = clf.check_expect(standard or None)
         boxes = [d.box for d in found.dice]
-        outputs = clf.look_framed(frame, boxes)
+        outputs = clf.look(clf.crops(frame, boxes))
         # boxes that hold no die (a shadow, a crumb) take no part in matching the expectation
         no_die = clf.states.index("empty") if "empty" in clf.states else -1
         empty = outputs["state"].argmax(axis=1) == no_die
@@ -363,7 +364,7 @@ class DiceReader:
         deadline = self.clock() + timeout
         while True:
             frame = check_image(source.read())
-            found = detect(frame, at_least=len(expect) if expect else 0)
+            found = self.detector(frame, at_least=len(expect) if expect else 0)
             if settler.feed(frame, found.hand):
                 if on_settled is not None:
                     on_settled()

@@ -18,7 +18,7 @@ from enum import Enum
 import cv2
 import numpy as np
 
-from vision.detect import detect, shrink
+from vision.detect import Detector, shrink
 
 SIDE = 160  # long side of the image the background is judged on
 CORNER = 0.1  # of the short side: the corner squares taken as background
@@ -130,13 +130,14 @@ def close_up_in(shape: tuple[int, ...], region: tuple[int, int, int, int] | None
     return None
 
 
-def locate_one_die(frame: np.ndarray) -> ShotDie:
+def locate_one_die(frame: np.ndarray, detector: Detector | None = None) -> ShotDie:
     """The die of a one-die shot: a close-up by its contrast with the corners, else the tray
-    detector's one die. ShotError when there is no die or there are several."""
+    detector's one die (the shipped detector unless one is given). ShotError when there is no
+    die or there are several."""
     shot = close_up(frame)
     if shot is not None:
         return shot
-    dice = detect(frame).dice
+    dice = (detector or Detector())(frame).dice
     if len(dice) != 1:
         found = "no die found" if not dice else f"{len(dice)} dice found"
         raise ShotError(f"{found}; a shot must show the one die being taught")

@@ -1,4 +1,4 @@
-"""`rollscribe doctor`: check the camera, the buttons' pins, the model, the database and the disk,
+"""`rollscribe doctor`: check the camera, the buttons' pins, the models, the database and the disk,
 and say in plain words what is wrong and what to do. Exits non-zero when anything failed."""
 
 from __future__ import annotations
@@ -19,14 +19,16 @@ def on_a_pi() -> bool:
 
 def register(sub: Any) -> None:
     pi = on_a_pi()
-    parser = sub.add_parser("doctor", help="check camera, GPIO, model and database",
+    parser = sub.add_parser("doctor", help="check camera, GPIO, models and database",
                             description=__doc__.splitlines()[0])
     parser.add_argument("--camera", metavar="SPEC", default="picamera" if pi else "opencv:0",
                         help="replay:PATH | opencv:N | picamera (default: %(default)s)")
     parser.add_argument("--gpio", choices=("pi", "mock", "none"), default="pi" if pi else "mock",
                         help="pin factory to try (default: %(default)s)")
     parser.add_argument("--pins", metavar="PATH", help="pin file (default: $ROLLSCRIBE_PINS)")
-    parser.add_argument("--model", metavar="PATH", help="ONNX model (default: the shipped one)")
+    parser.add_argument("--model", metavar="PATH",
+                        help="the dice classifier's ONNX model (default: the shipped one; the "
+                        "detector is always the shipped one)")
     parser.add_argument("--db", metavar="PATH", default=DB, help="history database")
     parser.set_defaults(func=run)
 

@@ -12,7 +12,7 @@ when models/dice.onnx is replaced the faces are embedded again from the shots, o
 
 Exit status: 0 taught (store written), 1 a shot could not be used (unreadable image, no die or
 several dice in it), 2 bad arguments (a face with no shots, a standard kind as the die's name),
-3 the model or the store is missing or corrupt (or the store was taught with another model before
+3 a model or the store is missing or corrupt (or the store was taught with another model before
 stores kept their shots: teach its dice again into a new store). Unless the status is 0 the store
 is untouched; it is always replaced whole (temp file + rename), so a kill never leaves half a
 store behind.
@@ -36,6 +36,7 @@ from companion.commands import documented_parser
 
 if TYPE_CHECKING:
     from vision.classify import Classifier
+    from vision.detect import Detector
     from vision.prototypes import FacePrototype, Prototypes
 
 EXIT_BAD_SHOT, EXIT_USAGE, EXIT_MODEL = 1, 2, 3
@@ -63,12 +64,15 @@ def register(sub: Any) -> None:
         metavar=("NAME", "IMAGE"),
         help="a face's name then its shots, e.g. --face claw a.jpg b.jpg c.jpg",
     )
-    parser.add_argument("--model", metavar="PATH", help="ONNX model (default: the shipped one)")
+    parser.add_argument(
+        "--model", metavar="PATH", help="the dice classifier's ONNX model (default: the shipped one)"
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from vision.classify import Classifier
+    from vision.detect import Detector
     from vision.errors import ModelError
     from vision.prototypes import FacePrototype, Prototypes, load_taught
     from vision.shots import ShotError
@@ -83,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"no {what}: give --face NAME IMAGE [IMAGE...]", EXIT_USAGE)
     try:
         classifier = Classifier(args.model)
+        detector = Detector()  # boxes the die of shots taken as the tray camera sees it
         # a store taught with another model comes back embedded with this one, and is saved so
         stored, note = (
             load_taught(args.store, classifier) if args.store.exists() else (Prototypes(()), None)
@@ -92,7 +97,9 @@ def run(args: argparse.Namespace) -> int:
     if die.casefold() in classifier.kinds:
         return _fail(f"{die!r} is a standard kind; name the custom die otherwise", EXIT_USAGE)
     try:
-        embedded = {face: embed_shots(classifier, images) for face, images in shots.items()}
+        embedded = {
+            face: embed_shots(classifier, images, detector) for face, images in shots.items()
+        }
     except ShotError as exc:
         return _fail(f"{exc}; nothing written", EXIT_BAD_SHOT)
     new = [FacePrototype.from_embeddings(die, face, *e) for face, e in embedded.items()]
@@ -113,7 +120,9 @@ def _fail(message: str, status: int) -> int:
     return status
 
 
-def embed_shots(classifier: Classifier, images: list[str]) -> tuple[np.ndarray, list[bytes]]:
+def embed_shots(
+    classifier: Classifier, images: list[str], detector: Detector | None = None
+) -> tuple[np.ndarray, list[bytes]]:
     """The classifier's embedding of the one die in each shot (one batched model call), and
     its crop as PNG (kept in the store to embed again with another model); ShotError naming the
     image when a shot cannot be read or does not show one die."""
@@ -126,7 +135,7 @@ def embed_shots(classifier: Classifier, images: list[str]) -> tuple[np.ndarray, 
     for path in images:
         try:
             frame = load_image(path)
-            box = locate_one_die(frame).box
+            box = locate_one_die(frame, detector).box
         except (ImageError, ShotError) as exc:
             raise ShotError(str(exc) if isinstance(exc, ImageError) else f"{path}: {exc}") from exc
         crops.append(classifier.crops(frame, [box])[0])

@@ -3,9 +3,9 @@
 Exit status: 0 when every image was read (dice flagged unsure still count as read), 1 when at
 least one image could not be read (its line carries "error"; the others are still printed),
 2 for bad arguments (a die in --expect that is neither a standard kind nor taught: the message
-names the known dice), 3 when the model or the --taught store is missing or corrupt, or the
-store was taught with another model and keeps no shots to embed again (no image can be read,
-nothing is printed on stdout). A store taught with another model that keeps its shots is
+names the known dice), 3 when a model (the classifier or the detector) or the --taught store is
+missing or corrupt, or the store was taught with another model and keeps no shots to embed again
+(no image can be read, nothing is printed on stdout). A store taught with another model that keeps its shots is
 embedded again for this one, said once on stderr.
 """
 
@@ -32,7 +32,9 @@ def register(sub: Any) -> None:
         help='the dice rolled, e.g. "d4,d6,d10,d12" or "2d6,d20"; a taught die by its name, '
         'several as 2xNAME (with --taught), e.g. "d6,2xskulls"',
     )
-    parser.add_argument("--model", metavar="PATH", help="ONNX model (default: the shipped one)")
+    parser.add_argument(
+        "--model", metavar="PATH", help="the dice classifier's ONNX model (default: the shipped one)"
+    )
     parser.add_argument(
         "--taught", type=Path, metavar="STORE", help="custom dice taught by `rollscribe enroll`"
     )
@@ -47,8 +49,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         expect = parse_expect(args.expect)
-        # loaded once for every image of the run; photo mode, so a die photographed close is
-        # read as one die (vision.photo_mode), not as its numerals
+        # both models loaded once for every image of the run; photo mode, so a die
+        # photographed close is read as one die (vision.photo_mode)
         classifier = Classifier(args.model)
         taught, note = load_taught(args.taught, classifier) if args.taught else (None, None)
         reader = DiceReader(classifier=classifier, photo_fallback=True, prototypes=taught)

@@ -52,7 +52,7 @@ def samples_dir() -> Path:
 def camera_dice_source(
     spec: str, on_settled: Callable[[], object] | None = None, taught: Path | None = None
 ) -> Callable[[list[str] | None], TrayReading]:
-    """A dice source over a camera spec; camera, model and `taught` store (custom dice from
+    """A dice source over a camera spec; camera, models and `taught` store (custom dice from
     `rollscribe enroll`) open on first use, so a missing one becomes a fault on the panel
     instead of a server that will not start."""
     lock = threading.Lock()

@@ -10,9 +10,18 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from firmware.checks import Status, check_camera, check_database, check_disk, check_gpio, probe
+from firmware.checks import (
+    Status,
+    check_camera,
+    check_database,
+    check_disk,
+    check_gpio,
+    check_model,
+    probe,
+)
 
 MODEL = Path(__file__).resolve().parents[2] / "models" / "dice.onnx"
+DETECTOR = MODEL.with_name("detector.onnx")
 
 
 @pytest.fixture
@@ -54,16 +63,23 @@ def test_a_healthy_box_passes(
     assert code == 0, out
     assert out.rstrip().endswith("all good")
     card = json.loads(MODEL.with_suffix(".json").read_text())
+    detector_card = json.loads(DETECTOR.with_suffix(".json").read_text())
     checked = ", ".join(card["accuracy"].get("always_check", {}))
     model_line = next(line for line in out.splitlines() if "] model:" in line)
-    assert "loads (version " in model_line
+    assert f"classifier {MODEL} loads (version {card['version']})" in model_line
+    assert f"detector {DETECTOR} loads (version {detector_card['version']})" in model_line
     assert (f"every {checked} reading waits for a player's check" in model_line) == bool(checked)
-    for key in ("numerals", "pips"):
-        kinds = ", ".join(card[key]["kinds"])
-        assert f"; {kinds} values read by {card[key]['file']} (version " in model_line
-    for entry in card.get("experts", []):
-        kinds = ", ".join(entry["kinds"])
-        assert f"; {kinds} values also read by the expert {entry['file']} (version " in model_line
+
+
+def test_a_missing_detector_fails_the_model_check(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import vision.detect
+
+    monkeypatch.setattr(vision.detect, "DEFAULT_DETECTOR", tmp_path / "detector.onnx")
+    result = check_model()
+    assert result.failed and "ModelError" in result.found and "detector.onnx" in result.found
+    assert "reinstall Rollscribe" in result.advice
 
 
 def test_camera_problems_are_named(tmp_path: Path, tray_frames: Path) -> None:

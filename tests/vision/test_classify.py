@@ -6,30 +6,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from model_copies import model_with_card, without_readers
+from model_copies import model_with_card
 
-import vision.classify
-from vision.classify import DEFAULT_MODEL, RECHECK_BELOW, WIDER, Classifier, widened
+from vision.classify import DEFAULT_MODEL, OUTPUTS, Classifier
+from vision.detect import DEFAULT_DETECTOR
 from vision.errors import ModelError
-from vision.model_file import file_sha256, softmax
-from vision.reader import load_image
-from vision.samples import sample_frames, truth
-from vision.train.labels import KINDS
+from vision.model_file import file_sha256
+from vision.train.labels import KINDS, VALUE_LABELS
 from vision.train.render import render_crop
 
-CASES = [
-    (k, v)
-    for k in KINDS
-    for v in {
-        "d4": (1, 4),
-        "d6": (2, 6),
-        "d8": (3, 8),
-        "d10": (6, 10),
-        "d%": (30, 100),
-        "d12": (9, 12),
-        "d20": (6, 17),
-    }[k]
-]
+PER_KIND = 16  # rendered crops of each kind read by the accuracy tests (seed 2024)
 
 
 @pytest.fixture(scope="module")
@@ -38,46 +24,50 @@ def classifier() -> Classifier:
 
 
 @pytest.fixture(scope="module")
-def crops(classifier: Classifier) -> list[np.ndarray]:
+def renders(classifier: Classifier) -> list:
+    """PER_KIND renders of each kind, of a seed the training never drew."""
     rng = np.random.default_rng(2024)
-    return [render_crop(rng, classifier.input_size, k, v).image for k, v in CASES]
+    return [render_crop(rng, classifier.input_size, k) for k in KINDS for _ in range(PER_KIND)]
 
 
 def test_card_matches_the_shipped_model() -> None:
     card = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
     assert card["sha256"] == file_sha256(DEFAULT_MODEL)
-    assert DEFAULT_MODEL.stat().st_size < 10_000_000
-    assert card["kinds"] == list(KINDS)
-    for kind in ("d4", "d6", "d8", "d10", "d20"):
-        assert 0.0 <= card["accuracy"]["real_held_out"][kind]["value"] <= 1.0
-    for kind in KINDS:
-        assert card["accuracy"]["synthetic_held_out"][kind]["n"] > 0
+    assert card["kinds"] == list(KINDS) and card["values"] == list(VALUE_LABELS)
+    assert card["states"][0] == "flat" and {"cocked", "empty"} <= set(card["states"])
+    # the issue's budget: both models the reader runs under 20 MB together
+    assert DEFAULT_MODEL.stat().st_size + DEFAULT_DETECTOR.stat().st_size < 20_000_000
 
 
-def test_rendered_dice_kinds_read_right(classifier: Classifier, crops: list[np.ndarray]) -> None:
-    readings = classifier.classify(crops)
-    kinds_right = sum(r.die == k for r, (k, _) in zip(readings, CASES, strict=True))
-    assert kinds_right >= len(CASES) - 2, [(c, r.die) for c, r in zip(CASES, readings, strict=True)]
+def test_rendered_dice_read_right_of_every_kind(
+    classifier: Classifier, renders: list
+) -> None:
+    """Kind and value pooled over PER_KIND renders of each kind; each kind, the d% and the d10
+    among them, told from the others on most of its renders."""
+    readings = classifier.classify([r.image for r in renders])
+    kind_right = [r.die == s.kind for r, s in zip(readings, renders, strict=True)]
+    value_right = [(r.die, r.value) == (s.kind, s.value)
+                   for r, s in zip(readings, renders, strict=True)]
+    assert np.mean(kind_right) >= 0.9, f"kind {np.mean(kind_right):.3f}"
+    assert np.mean(value_right) >= 0.7, f"value {np.mean(value_right):.3f}"
+    by_kind = {k: np.mean([ok for ok, s in zip(kind_right, renders, strict=True) if s.kind == k])
+               for k in KINDS}
+    assert min(by_kind.values()) >= 0.75, by_kind
     for r in readings:
         assert 0.0 <= r.confidence <= 1.0
         assert r.embedding.shape == (64,)
         assert np.linalg.norm(r.embedding) == pytest.approx(1.0, abs=1e-4)
 
 
-def test_fresh_renders_read_as_well_as_the_card_says(classifier: Classifier) -> None:
-    """The card's synthetic figures hold on renders it never saw (another seed)."""
-    rng = np.random.default_rng(777)
-    cases = [(k, None) for k in KINDS for _ in range(8)]
-    samples = [render_crop(rng, classifier.input_size, k) for k, _ in cases]
-    readings = classifier.classify([s.image for s in samples])
-    kind_acc = np.mean([r.die == s.kind for r, s in zip(readings, samples, strict=True)])
-    value_acc = np.mean(
-        [(r.die, r.value) == (s.kind, s.value) for r, s in zip(readings, samples, strict=True)]
-    )
-    claimed = classifier.card["accuracy"]["synthetic_held_out"]["all"]
-    assert kind_acc >= claimed["kind"] - 0.1
-    assert value_acc >= claimed["value"] - 0.2
-    assert value_acc > 3 / 20  # far above guessing among a kind's faces
+def test_sure_readings_of_renders_are_nearly_always_right(
+    classifier: Classifier, renders: list
+) -> None:
+    """What lets players stop checking: of the readings not flagged unsure, few are wrong."""
+    readings = classifier.classify([r.image for r in renders])
+    sure = [(r.die, r.value) == (s.kind, s.value)
+            for r, s in zip(readings, renders, strict=True) if not r.unsure]
+    assert len(sure) >= 0.5 * len(renders), f"{len(sure)} sure of {len(renders)}"
+    assert np.mean(sure) >= 0.95, f"sure readings right {np.mean(sure):.3f}"
 
 
 def _logits_for(classifier: Classifier, label: str) -> dict[str, np.ndarray]:
@@ -109,14 +99,25 @@ def test_value_is_read_among_the_chosen_kinds_faces(classifier: Classifier) -> N
     assert forced.unsure
 
 
-def test_expect_restricts_the_kind(classifier: Classifier, crops: list[np.ndarray]) -> None:
-    d20 = crops[CASES.index(("d20", 17))]
-    forced = classifier.classify([d20], expect=["d6"])[0]
-    assert forced.die == "d6" and 1 <= forced.value <= 6
-    free = classifier.classify([d20], expect=["d6", "d20"])[0]
-    assert free.die == "d20"
+def test_a_cocked_or_empty_state_is_unsure_however_sure_the_face(classifier: Classifier) -> None:
+    for state, why in (("cocked", "cocked"), ("empty", "no die")):
+        outputs = _logits_for(classifier, "d8:3")
+        outputs["state"] = np.zeros((1, len(classifier.states)), np.float32)
+        outputs["state"][0, classifier.states.index(state)] = 9.0
+        reading = classifier.postprocess(outputs)[0]
+        assert reading.state == state and reading.unsure and why in reading.why_unsure
+
+
+def test_expect_restricts_the_kind(classifier: Classifier, renders: list) -> None:
+    d20s = [r.image for r in renders if r.kind == "d20"]
+    forced = classifier.classify(d20s, expect=["d6"])
+    assert all(f.die == "d6" and 1 <= f.value <= 6 for f in forced)
+    free = classifier.classify(d20s, expect=["d6", "d20"])
+    assert sum(f.die == "d20" for f in free) >= 0.8 * len(d20s)
     with pytest.raises(ValueError):
-        classifier.classify([d20], expect=["d7"])
+        classifier.classify(d20s, expect=["d7"])
+    with pytest.raises(ValueError):
+        classifier.classify(d20s, expect=[])
 
 
 SIX_NINE = {6: 9, 9: 6, 16: 19, 19: 16}
@@ -124,10 +125,8 @@ SIX_NINE = {6: 9, 9: 6, 16: 19, 19: 16}
 
 def test_six_and_nine_are_not_taken_for_each_other(classifier: Classifier) -> None:
     """A 6 seen upside down is a 9: the renders mark them as real dice do (underline, dot or
-    bar), and the model must read the mark, whichever way the die is turned. On renders of two
-    seeds never trained on, 1.6% of the 762 dice showing 6, 9, 16, 19, 60 or 90 were read as
-    the other (one of them sure); of the 345 held-out real d10 6s and d20 9s, four d20 9s read
-    as 6, none sure. These 64 renders: 50 right, two d20 6s read as 9, one of them sure."""
+    bar), and the model must read the mark, whichever way the die is turned. 64 renders of
+    d10, d12 and d20 6s and 9s (16s and 19s), pooled."""
     rng = np.random.default_rng(69)
     cases = [(k, v) for k, faces in (("d10", (6, 9)), ("d12", (6, 9)), ("d20", SIX_NINE))
              for v in faces for _ in range(8)]
@@ -136,18 +135,51 @@ def test_six_and_nine_are_not_taken_for_each_other(classifier: Classifier) -> No
     swapped = [(k, v, r.value, r.confidence) for (k, v), r in zip(cases, readings, strict=True)
                if r.die == k and r.value == SIX_NINE[v]]
     right = sum((r.die, r.value) == c for c, r in zip(cases, readings, strict=True))
-    assert right >= 0.6 * len(cases)  # d20 renders are the hardest (the card: 71%)
+    assert right >= 0.6 * len(cases), f"{right} of {len(cases)} right"
     assert len(swapped) <= 0.05 * len(cases), swapped
     assert sum(r.value == SIX_NINE[v] and not r.unsure
                for (_, v), r in zip(cases, readings, strict=True)) <= 1, swapped
 
 
-def test_cocked_die_and_empty_crop_are_unsure(classifier: Classifier) -> None:
+def test_empty_crops_and_cocked_dice_are_mostly_unsure(classifier: Classifier) -> None:
     rng = np.random.default_rng(99)
-    odd = [render_crop(rng, classifier.input_size, "d20", None, "empty").image for _ in range(6)]
-    readings = classifier.classify(odd)
-    assert sum(r.unsure for r in readings) >= 4
-    assert all(r.why_unsure for r in readings if r.unsure)
+    size = classifier.input_size
+    empty = classifier.classify([render_crop(rng, size, "d20", None, "empty").image
+                                 for _ in range(20)])
+    cocked = classifier.classify([render_crop(rng, size, KINDS[i % 7], None, "cocked").image
+                                  for i in range(20)])
+    assert sum(r.unsure for r in empty) >= 16, [r.state for r in empty]
+    assert sum(r.unsure for r in cocked) >= 10, [r.state for r in cocked]
+    assert all(r.why_unsure for r in empty + cocked if r.unsure)
+
+
+def test_crops_become_the_models_raw_bgr_input(classifier: Classifier) -> None:
+    """NCHW float32, channels in BGR order, raw 0-255 (scaling is in the graph); a crop of
+    another size is resized to the model's."""
+    s = classifier.input_size
+    crop = np.zeros((2 * s, 2 * s, 3), np.uint8)
+    crop[..., 0], crop[..., 1], crop[..., 2] = 10, 120, 250
+    batch = classifier.preprocess([crop, crop[:s, :s]])
+    assert batch.shape == (2, 3, s, s) and batch.dtype == np.float32
+    assert [float(batch[0, c].mean()) for c in range(3)] == [10.0, 120.0, 250.0]
+    assert np.array_equal(batch[0], batch[1])
+    with pytest.raises(ValueError, match="not a BGR image"):
+        classifier.preprocess([crop[..., 0]])
+
+
+def test_look_gives_the_models_outputs_for_each_crop(
+    classifier: Classifier, renders: list
+) -> None:
+    crops = [r.image for r in renders[:5]]
+    looked = classifier.look(crops)
+    assert set(looked) == set(OUTPUTS)
+    assert looked["kind"].shape == (5, len(classifier.kinds))
+    assert looked["value"].shape == (5, len(classifier.value_labels))
+    assert looked["state"].shape == (5, len(classifier.states))
+    # each crop read on its own gives its row of the batch (no crop changes another's reading)
+    alone = classifier.look(crops[2:3])
+    for key in OUTPUTS:
+        assert np.allclose(alone[key][0], looked[key][2], atol=1e-4)
 
 
 def test_empty_batch(classifier: Classifier) -> None:
@@ -156,8 +188,10 @@ def test_empty_batch(classifier: Classifier) -> None:
 
 def test_crops_from_a_frame_use_the_boxes(classifier: Classifier) -> None:
     frame = np.zeros((100, 200, 3), np.uint8)
-    out = classifier.crops(frame, [(10, 10, 50, 60), (150, 40, 199, 99)])
+    frame[:, 150:] = 255  # the second box lies on the white half, the first on the black
+    out = classifier.crops(frame, [(10, 10, 50, 60), (170, 40, 190, 60)])
     assert [c.shape for c in out] == [(classifier.input_size, classifier.input_size, 3)] * 2
+    assert out[0].max() == 0 and out[1].min() == 255
 
 
 def test_missing_model_is_a_model_error(tmp_path: Path) -> None:
@@ -189,51 +223,11 @@ def test_missing_card_is_a_model_error(tmp_path: Path) -> None:
         Classifier(tmp_path / "dice.onnx")
 
 
-def test_widened_box_keeps_its_centre() -> None:
-    assert widened((10, 20, 30, 60), 1.5) == (5.0, 10.0, 35.0, 70.0)
-
-
-def test_dice_of_doubtful_kind_are_looked_at_again_framed_wider(
-    classifier: Classifier, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A die whose kind is doubtful gets the mean of its kind readings framed as trained and
-    framed WIDER times as wide; the others keep their one reading."""
-    frame = load_image(sample_frames()[1])
-    boxes = [d["box"] for d in truth()[sample_frames()[1].name]]
-    plain = classifier.look(classifier.crops(frame, boxes))
-    sure = softmax(plain["kind"]).max(axis=1)
-    # the bar between the dice's kind certainties, so that this frame holds both cases
-    monkeypatch.setattr(vision.classify, "WIDEN_BELOW", float(np.median(sure)))
-    doubtful = sure < np.median(sure)
-    assert doubtful.any() and not doubtful.all()
-    framed = classifier.look_framed(frame, boxes)
-    wide = classifier.look(classifier.crops(frame, [widened(b, WIDER) for b in boxes]))
-    assert np.allclose(framed["kind"][~doubtful], plain["kind"][~doubtful])
-    mean = (softmax(plain["kind"]) + softmax(wide["kind"])) / 2
-    assert np.allclose(np.exp(framed["kind"][doubtful]), mean[doubtful], atol=1e-5)
-    for key in ("value", "state", "embedding"):
-        assert np.allclose(framed[key], plain[key])
-
-
-def test_doubtful_crops_get_a_second_look_turned_four_ways(
-    tmp_path: Path, crops: list[np.ndarray]
-) -> None:
-    """Crops read below RECHECK_BELOW are averaged over four turns; sure ones are left alone
-    (the dice model alone: the patch readers' readings are tested in test_numerals, test_pips)."""
-    classifier = Classifier(model_with_card(tmp_path, without_readers))
-    batch = classifier.preprocess(crops)
-    plain = classifier.run(batch)
-    looked = classifier.look(crops)
-    doubtful = np.array([f.confidence < RECHECK_BELOW for f in classifier.postprocess(plain)])
-    assert doubtful.any() and not doubtful.all(), "the fixture should hold both cases"
-    turns = [
-        classifier.run(np.ascontiguousarray(np.rot90(batch, k, axes=(2, 3)))) for k in range(4)
-    ]
-    for key in ("kind", "value", "state"):
-        assert np.allclose(looked[key][~doubtful], plain[key][~doubtful])
-        mean = np.mean([softmax(t[key]) for t in turns], axis=0)
-        assert np.allclose(np.exp(looked[key][doubtful]), mean[doubtful], atol=1e-5)
-    assert np.allclose(looked["embedding"], plain["embedding"])
+@pytest.mark.parametrize("key", ["kinds", "values", "states", "input"])
+def test_a_card_lacking_a_key_is_a_model_error(tmp_path: Path, key: str) -> None:
+    model = model_with_card(tmp_path, lambda card: card.pop(key))
+    with pytest.raises(ModelError, match="lacks"):
+        Classifier(model)
 
 
 def test_kinds_the_card_says_to_always_check_get_a_reason(tmp_path: Path) -> None:

@@ -37,9 +37,9 @@ def test_small_boxes_on_a_close_up_die_are_its_marks_and_a_clump_of_dice_is_not(
         return DieBox((x, y, x + side, y + side), cut=False, elongation=1.0)
 
     die = (50, 40, 450, 430)
-    numerals = [box(200, 150, 40), box(260, 300, 35), box(120, 250, 30), box(0, 0, 30)]
-    assert marks_on(die, numerals)  # three of four inside, each a tenth of the die
-    assert not marks_on(die, [*numerals, box(460, 440, 30), box(0, 440, 30)])  # half outside
+    marks = [box(200, 150, 40), box(260, 300, 35), box(120, 250, 30), box(0, 0, 30)]
+    assert marks_on(die, marks)  # three of four inside, each a tenth of the die
+    assert not marks_on(die, [*marks, box(460, 440, 30), box(0, 440, 30)])  # half outside
     clump = [box(x, y, 190) for x in (60, 250) for y in (45, 235)]  # four dice filling the box
     assert not marks_on(die, clump)
 
@@ -49,7 +49,7 @@ def _read(box: tuple[int, int, int, int], confidence: float) -> DieReading:
 
 
 def test_boxes_overlapping_like_no_dice_can_are_one_dies_marks() -> None:
-    """A dark d20 on wood: the tray detector boxes its numerals and facet edges, small boxes
+    """A large dark d20 on wood whose marks and facet edges are boxed as dice: small boxes
     crowding closer than their own size, read unsure; dice lie at least a side apart."""
     marks = [
         _read((100 + 9 * i, 100 + 7 * (i % 3), 112 + 9 * i, 112 + 7 * (i % 3)), 0.3)
@@ -117,3 +117,34 @@ def test_a_doubted_box_centred_on_a_sure_die_is_a_piece_of_it() -> None:
     table = np.full((480, 480, 3), 160, np.uint8)
     kept = photo_dice(table, boxes, dice, no_second_look)
     assert [d.box for d in kept] == [die, other]
+
+
+def test_a_photo_with_no_die_read_is_read_as_its_middle_flagged_a_guess() -> None:
+    asked: list[DieBox] = []
+
+    def read_as(box: DieBox) -> list[DieReading]:
+        asked.append(box)
+        return [DieReading("d6", 4, 0.4, box.box, unsure=True, why_unsure="low confidence")]
+
+    photo = np.full((300, 400, 3), 160, np.uint8)
+    dice = photo_dice(photo, [], [], read_as)
+    assert [b.box for b in asked] == [(110, 60, 290, 240)] and asked[0].guessed
+    assert [d.box for d in dice] == [(110, 60, 290, 240)]
+
+
+def test_a_close_up_cut_by_the_photos_edge_is_read_whole_and_cut() -> None:
+    """A die filling most of the photo and reaching its right edge, boxed by the detector as
+    three small marks read doubtfully: read as the one die, cut by the edge."""
+    photo = np.full((300, 400, 3), 160, np.uint8)
+    photo[40:260, 200:400] = (40, 30, 120)
+    marks = [DieBox((x, 120, x + 20, 140), cut=False, elongation=1.0) for x in (240, 280, 320)]
+    dice = [_read(m.box, 0.3) for m in marks]
+    asked: list[DieBox] = []
+
+    def read_as(box: DieBox) -> list[DieReading]:
+        asked.append(box)
+        return [_read(box.box, 0.8)]
+
+    kept = photo_dice(photo, marks, dice, read_as)
+    assert len(kept) == 1 and asked and asked[0].cut
+    assert all(abs(a - b) <= 4 for a, b in zip(kept[0].box, (200, 40, 400, 260), strict=True))

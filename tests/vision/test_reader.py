@@ -14,7 +14,7 @@ from tray_scenes import make_scene
 
 from companion.reading import DieReading
 from vision.classify import FaceReading
-from vision.detect import DieBox, detect
+from vision.detect import DieBox, skin_hand
 from vision.errors import ImageError, ModelError, VisionError
 from vision.photo_mode import middle_of
 from vision.reader import (
@@ -103,12 +103,12 @@ def test_settler_ignores_sensor_noise() -> None:
     assert [settler.feed(f, hand=False) for f in noisy] == [False, False, True]
 
 
-def test_hand_frames_from_the_detector_keep_the_tray_unsettled() -> None:
+def test_hand_frames_keep_the_tray_unsettled() -> None:
     frame = make_scene(7, n_dice=5).frame.copy()
     cv2.rectangle(frame, (560, 700), (720, 960), (120, 150, 210), -1)
     cv2.ellipse(frame, (640, 640), (150, 120), 0, 0, 360, (120, 150, 210), -1)
     settler = Settler(Settling(still_frames=2))
-    assert not any(settler.feed(frame, detect(frame).hand) for _ in range(6))
+    assert not any(settler.feed(frame, skin_hand(frame)) for _ in range(6))
 
 
 def test_load_image_errors(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The reader end to end with the shipped model on the bundled rendered trays."""
+"""The reader end to end with the shipped models (detector and classifier) on rendered trays."""
 
 from __future__ import annotations
 
@@ -16,11 +16,12 @@ from vision.reader import CUT_AWAY, NOT_EXPECTED, DiceReader, SettleTimeout, Set
 from vision.samples import sample_frames, truth
 from vision.train.labels import KINDS
 from vision.train.realdata import datasets_root, dice_together, load_photos, measured_on
-from vision.train.render import render_crop, render_photo
+from vision.train.render import render_crop, render_photo, render_tray
 
 pytestmark = pytest.mark.skipif(
     not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet (make model)"
 )
+TRAYS = 8  # rendered trays of 10 dice (seeds 33000 on), read with the bundled ones
 
 
 @pytest.fixture(scope="module")
@@ -39,18 +40,26 @@ def _pairs(reading, dice: list[dict]) -> list[tuple[object, dict]]:
     return pairs
 
 
-def test_bundled_trays_are_read_end_to_end(reader: DiceReader) -> None:
-    """Every die found, and read as well as the classifier reads the true boxes: what the
-    detector adds (boxes, crops, batching) loses nothing that the model would get right."""
+def _trays() -> list[tuple[np.ndarray, list[dict]]]:
+    """The bundled trays and TRAYS rendered ones of 10 dice, with their true dice."""
     known = truth()
+    trays = [(load_image(path), known[path.name]) for path in sample_frames()]
+    for k in range(TRAYS):
+        image, dice = render_tray(10, seed=33000 + k)
+        trays.append((image, [{"die": d, "value": v, "box": b} for d, v, b in dice]))
+    return trays
+
+
+def test_trays_are_read_end_to_end(reader: DiceReader) -> None:
+    """Nearly every die found and its kind read, pooled over the trays, and read as well as the
+    classifier reads the true boxes: what the detector adds (boxes, crops, batching) loses
+    little that the model would get right."""
     clf = reader.classifier
     found = kinds = values = total = best_kinds = best_values = 0
-    for path in sample_frames():
-        frame = load_image(path)
+    for frame, dice in _trays():
         reading = reader.read_frame(frame)
         assert (reading.width, reading.height) == (1280, 960)
         assert reading.jpeg and reading.jpeg[:2] == b"\xff\xd8"
-        dice = known[path.name]
         pairs = _pairs(reading, dice)
         total += len(dice)
         found += len(pairs)
@@ -64,9 +73,10 @@ def test_bundled_trays_are_read_end_to_end(reader: DiceReader) -> None:
         for die in reading.dice:
             assert 0.0 <= die.confidence <= 1.0
             assert die.unsure == bool(die.why_unsure)
-    assert found == total
-    assert kinds >= best_kinds - 1 and kinds / total >= 0.85
-    assert values >= best_values - 2
+    assert found >= 0.95 * total, f"found {found} of {total}"
+    assert kinds >= 0.9 * total, f"kind right {kinds} of {total}"
+    assert kinds >= best_kinds - 0.03 * total and values >= best_values - 0.05 * total, (
+        f"kinds {kinds} / {best_kinds}, values {values} / {best_values} on the true boxes")
 
 
 def test_expect_gives_exactly_the_kinds_rolled(reader: DiceReader) -> None:
@@ -104,38 +114,43 @@ def test_kinds_the_model_card_distrusts_wait_for_a_check(
 ) -> None:
     """A die of a kind on the card's always_check list is unsure however sure the model is,
     in a single frame and once settled; other kinds are left as the model reads them."""
-    frame = load_image(sample_frames()[1])  # three d20s, two of them read surely
+    frame = load_image(sample_frames()[1])
     monkeypatch.setattr(reader.classifier, "always_check", {})
     plain = reader.read_frame(frame).dice
-    assert any(d.die == "d20" and not d.unsure for d in plain)
-    monkeypatch.setattr(reader.classifier, "always_check", {"d20": 0.5})
+    sure = [d.die for d in plain if not d.unsure]
+    assert sure, "no die of the frame read surely"
+    kind = sure[0]
+    monkeypatch.setattr(reader.classifier, "always_check", {kind: 0.5})
     checked = reader.read_frame(frame).dice
-    why = reader.classifier.check_reason("d20")
+    why = reader.classifier.check_reason(kind)
     for before, after in zip(plain, checked, strict=True):
-        if after.die == "d20":
+        if after.die == kind:
             assert after.unsure and after.why_unsure.endswith(why)
             assert (after.value, after.confidence) == (before.value, before.confidence)
         else:
             assert after == before
+    every = {k: 0.5 for k in reader.classifier.kinds}
+    monkeypatch.setattr(reader.classifier, "always_check", every)
     with ReplaySource(sample_frames()[3], loop=True) as source:
         settled = reader.read_settled(source, timeout=30)
-    assert [(d.die, d.unsure) for d in settled.dice] == [("d20", True)]
-    assert why in settled.dice[0].why_unsure
+    assert settled.dice and all(d.unsure for d in settled.dice)
+    assert all(reader.classifier.check_reason(d.die) in d.why_unsure for d in settled.dice)
 
 
 def test_read_settled_reads_once_the_frames_are_still(reader: DiceReader) -> None:
+    """Once settled, the frame is read as read_frame reads it."""
     calls = []
     path = sample_frames()[3]
     with ReplaySource(path, loop=True) as source:
         reading = reader.read_settled(source, timeout=30, on_settled=lambda: calls.append(1))
     assert calls == [1]
-    assert [d.die for d in reading.dice] == [d["die"] for d in truth()[path.name]]
+    assert reading.dice == reader.read_frame(load_image(path)).dice
 
 
 def test_read_settled_times_out_while_dice_move() -> None:
     ticks = iter(range(1000))
     moving = DiceReader(settling=Settling(still_frames=3), clock=lambda: float(next(ticks)))
-    frames = sample_frames()[:2]
+    frames = sample_frames()[::2]  # two trays of other dice, one after the other: motion
     with ReplaySource(frames, loop=True) as source, pytest.raises(SettleTimeout, match="moving"):
         moving.read_settled(source, timeout=8)
 
@@ -145,29 +160,34 @@ def test_read_settled_lets_the_camera_error_through(reader: DiceReader) -> None:
         reader.read_settled(source, timeout=30)
 
 
-def test_at_most_two_model_calls_per_frame(
+def test_one_call_of_each_model_per_frame(
     reader: DiceReader, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """One batch of every die, then at most one batch of the doubtful ones turned three ways."""
-    session = reader.classifier.session
-    calls = []
-    real_run = session.run
+    """The detector once on the frame, then the classifier once on a batch of every die found."""
+    calls: dict[str, list[int]] = {"detector": [], "classifier": []}
 
-    class Counting:
-        def run(self, *args, **kwargs):
-            calls.append(args[1][next(iter(args[1]))].shape[0])
-            return real_run(*args, **kwargs)
+    def counting(name: str, session):
+        real_run = session.run
 
-        def __getattr__(self, name):
-            return getattr(session, name)
+        class Counting:
+            def run(self, *args, **kwargs):
+                calls[name].append(args[1][next(iter(args[1]))].shape[0])
+                return real_run(*args, **kwargs)
 
-    monkeypatch.setattr(reader.classifier, "session", Counting())
-    path = sample_frames()[1]
-    reading = reader.read_frame(load_image(path))
-    assert calls[0] >= len(reading.dice) >= 10
-    assert len(calls) <= 2
-    if len(calls) == 2:
-        assert calls[1] % 3 == 0 and 0 < calls[1] <= 3 * calls[0]
+            def __getattr__(self, attr):
+                return getattr(session, attr)
+
+        return Counting()
+
+    monkeypatch.setattr(reader.detector, "session", counting("detector", reader.detector.session))
+    monkeypatch.setattr(
+        reader.classifier, "session", counting("classifier", reader.classifier.session)
+    )
+    found = reader.detector(load_image(sample_frames()[1]))
+    calls["detector"].clear()
+    reader.read_frame(load_image(sample_frames()[1]))
+    assert calls["detector"] == [1]
+    assert calls["classifier"] == ([len(found.dice)] if found.dice else [])
 
 
 def test_a_taught_custom_die_is_read_by_its_face(reader: DiceReader) -> None:
@@ -191,57 +211,43 @@ def test_a_taught_custom_die_is_read_by_its_face(reader: DiceReader) -> None:
     assert custom.read_frame(frame, expect=["d20"]).dice[0].die == "d20"
 
 
-def test_close_up_photos_of_one_die_read_as_that_one_die() -> None:
-    """Dice photographed close (renders the size of the photo, d6s and d8s of seeds 0-15): the
-    tray detector boxes the numerals or pips of most of them as several dice, some of those read
-    with confidence over SURE_PIECE; photo mode reads most of them as the one die, boxed by its
-    outline in the middle; a tray photo in the same photo mode still reads every die. Which
-    renders these are moves with the renderer's random draws, so the test takes them all from a
-    range. Measured: renders v6 20 of the 22 taken apart, v7 21 of 24 (missed: a dark d6 on a
-    dark table whose five pips stay five dice, a blurred dark d8 boxed by its numeral, a d6
-    boxed off the middle)."""
-    plain, reader = DiceReader(photo_fallback=False), DiceReader(photo_fallback=True)
-    apart = whole = 0
-    for kind in ("d6", "d8"):
-        for seed in range(16):
-            photo = render_crop(np.random.default_rng(seed), 480, kind).image
-            if len(plain.read_frame(photo).dice) < 2:
-                continue
-            apart += 1
-            dice = reader.read_frame(photo).dice
-            if len(dice) == 1:
-                x0, y0, x1, y1 = dice[0].box
-                # render_crop puts the die's box, 1/1.3 of the crop, in the middle (jittered)
-                middle = abs((x0 + x1) / 2 - 240) < 60 and abs((y0 + y1) / 2 - 240) < 60
-                whole += middle and 0.55 * 480 < max(x1 - x0, y1 - y0) < 0.95 * 480
-    assert apart >= 16
-    assert whole >= 0.8 * apart
+def test_close_up_photos_of_one_die_read_as_that_one_die(reader: DiceReader) -> None:
+    """Dice photographed close (renders the size of the photo, 480 px, the die about 370 px
+    across: past the sizes the tray detector learnt), pooled over 28 renders of every kind:
+    photo mode reads most of them as the one die, boxed by its outline in the middle; a tray
+    photo in the same photo mode still reads every die."""
+    photo_mode = DiceReader(classifier=reader.classifier, detector=reader.detector,
+                            photo_fallback=True)
+    whole = 0
+    for seed in range(28):
+        photo = render_crop(np.random.default_rng(seed), 480, KINDS[seed % 7]).image
+        dice = photo_mode.read_frame(photo).dice
+        if len(dice) == 1:
+            x0, y0, x1, y1 = dice[0].box
+            # render_crop puts the die's box, 1/1.3 of the crop, in the middle (jittered)
+            middle = abs((x0 + x1) / 2 - 240) < 60 and abs((y0 + y1) / 2 - 240) < 60
+            whole += middle and 0.55 * 480 < max(x1 - x0, y1 - y0) < 0.95 * 480
+    assert whole >= 0.8 * 28, f"{whole} of 28 read as the one die"
     tray = sample_frames()[1]
-    assert len(reader.read_frame(load_image(tray)).dice) >= len(truth()[tray.name]) - 1
+    assert len(photo_mode.read_frame(load_image(tray)).dice) >= len(truth()[tray.name]) - 1
 
 
-def test_a_lone_die_the_detector_takes_apart_reads_as_one_die() -> None:
-    """Renders of one die alone on a busy table (320 px, the die 110 px across) that the tray
-    detector boxes as two or more dice (its numerals, pips or facets, or a d4 cut in two along an
-    edge, often with its outline lost on a table of its colour): photo mode reads most of them as
-    that one die, boxed by its outline, and none surely and wrongly. Which renders these are
-    moves with the opencv build (one seed once tested alone went from 6 boxes to 3), so the test
-    takes them all from a range. Measured: 12 of the 17 in these 240 renders (5 before the
-    reader took a region holding only doubted boxes for their die)."""
-    plain, photo_mode = DiceReader(photo_fallback=False), DiceReader(photo_fallback=True)
-    apart = one = 0
-    for seed in range(240):
+def test_a_lone_die_on_a_table_reads_as_that_one_die(reader: DiceReader) -> None:
+    """Photos of one die alone on a table (320 px, the die 110 px across), pooled over 56
+    renders of every kind: photo mode reads nearly all of them as that one die, of its kind,
+    boxed by its outline, and hardly any die surely and wrongly."""
+    photo_mode = DiceReader(classifier=reader.classifier, detector=reader.detector,
+                            photo_fallback=True)
+    one = sure_wrong = 0
+    for seed in range(56):
         photo, [(kind, value, box)] = render_photo(
             np.random.default_rng(seed), 320, [KINDS[seed % 7]], 110
         )
-        if len(plain.read_frame(photo).dice) < 2:
-            continue
-        apart += 1
         dice = photo_mode.read_frame(photo).dice
         one += len(dice) == 1 and dice[0].die == kind and iou(dice[0].box, box) > 0.5
-        assert all(d.unsure or (d.die, d.value) == (kind, value) for d in dice), seed
-    assert apart >= 10  # the renders still hold such photos
-    assert one >= 0.6 * apart
+        sure_wrong += sum(not d.unsure and (d.die, d.value) != (kind, value) for d in dice)
+    assert one >= 0.85 * 56, f"{one} of 56 read as the one die of its kind"
+    assert sure_wrong <= 1, f"{sure_wrong} dice read surely and wrongly"
 
 
 def test_each_die_keeps_the_crop_the_classifier_read(reader: DiceReader, tmp_path) -> None:
@@ -268,11 +274,10 @@ def test_each_die_keeps_the_crop_the_classifier_read(reader: DiceReader, tmp_pat
 )
 def test_held_out_real_dice_set_together_are_each_found_and_read() -> None:
     """Two to four held-out real dice cut out of their photos and set apart on a rendered table
-    (realdata.dice_together), read as `rollscribe read` reads a photo: each die found once, its
-    kind right, its value nearly always, and a die read surely is read right. The bench reads
-    120 such photos (recall 98.3%, precision 99.7%, kind 100%, value 96.9%); these 24 (seed 11)
-    hold two tables patterned in strong stripes, where the detector loses a die or boxes its
-    numerals: 67 of 72 dice found, all their kinds and 62 values right, none sure and wrong."""
+    (realdata.dice_together), read as `rollscribe read` reads a photo, pooled over 24 photos
+    (seed 11, 72 dice; two tables patterned in strong stripes): each die found once, its kind
+    right, its value nearly always, and a die read surely is read right (bench/reader_bench
+    reads 120 such photos)."""
     photos = [p for p in measured_on(load_photos()) if p.sequence != "skovy"]
     reader = DiceReader(photo_fallback=True)
     rng = np.random.default_rng(11)
@@ -288,8 +293,7 @@ def test_held_out_real_dice_set_together_are_each_found_and_read() -> None:
             values += (read[i].die, read[i].value) == (kind, value)
             sure_wrong += not read[i].unsure and (read[i].die, read[i].value) != (kind, value)
     assert total == 72
-    # 67 found, 4 boxes more (a sand-ripple table whose pattern is as strong as the dice)
-    assert paired >= 0.9 * total and found - paired <= 5
-    assert kinds >= paired - 1
-    assert values >= 0.88 * paired
+    assert paired >= 0.9 * total and found - paired <= 5, (paired, found, total)
+    assert kinds >= 0.95 * paired, (kinds, paired)
+    assert values >= 0.88 * paired, (values, paired)
     assert sure_wrong <= 1

@@ -1,7 +1,8 @@
-"""Synthetic tray frames with known die boxes, for detection and settling tests.
+"""Synthetic tray frames with known die boxes, for the reader's settling and thumbnail tests.
 
-Flat polygons with a numeral, a soft shadow and lighting falloff: enough to exercise the
-detector on any tray/table colour and on touching dice without needing the trained renderer.
+Flat polygons with a numeral, a soft shadow and lighting falloff on any tray/table colour: quick
+frames of a tray for the parts that need no model. What the learned detector finds is tested on
+the renderer's trays (vision.train.render), which look like what it learnt from.
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-
-from vision.detect import matched
 
 SHAPES = {"d4": 3, "d6": 4, "d8": 6, "d10": 5, "d12": 10, "d20": 6}
 
@@ -116,9 +115,3 @@ def make_scene(
     frame = frame.astype(np.float32) * light[..., None] + rng.normal(0, 3.0, frame.shape)
     return Scene(np.clip(frame, 0, 255).astype(np.uint8), tuple(boxes))
 
-
-def match_counts(
-    found: list[tuple[int, ...]], truth: list[tuple[int, ...]]
-) -> tuple[int, int, int]:
-    """(true positives, found, truth) for detection recall and precision."""
-    return matched(found, truth), len(found), len(truth)
