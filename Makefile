@@ -38,19 +38,18 @@ fonts: setup
 	  echo "installing Debian's $(FONTS) for the renders"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(FONTS) >/dev/null; }
 
-# Reproduces models/*.onnx from scratch (needs the `train` extra: CPU torch), within the hour
-# counted from STARTED (when make began, before the venv and installs).
-STARTED := $(shell date +%s)
-# TABLE_PHOTOS="dir ...": also train on tables' own dice photos (`rollscribe photos DIR`).
+# Trains models/dice.onnx and models/detector.onnx from scratch, on a CUDA GPU when there is one
+# (vision/train/__main__.py); TABLE_PHOTOS="dir ...": also on tables' own dice photos
+# (`rollscribe photos DIR`). FOLDS=1 also measures leaving each rig out (bench cross_rig).
 model: setup fonts
 	$(PY) -m pip install --quiet -e '.[train,dev]'
-	$(PY) -m vision.train --started $(STARTED) $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
+	$(PY) -m vision.train $(if $(FOLDS),--folds) $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
 
-# Trains the shipped models on from their files with tables' own dice photos (TABLE_PHOTOS="dir
-# ...", written by `rollscribe photos DIR`) instead of from scratch: vision/train/tune.py.
+# Trains the classifier again with tables' own dice photos (TABLE_PHOTOS="dir ..."), keeping the
+# detector; one game in five is kept out and measured.
 tune: setup fonts
 	$(PY) -m pip install --quiet -e '.[train,dev]'
-	$(PY) -m vision.train --tune $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
+	$(PY) -m vision.train --only classifier $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
 
 bench: setup
 	$(PY) -m bench

@@ -30,7 +30,10 @@ OVERLAP = 0.6  # IoU over which two peaks are taken for one die (the weaker is d
 HAND_SIDE = 160  # long side of the image the hand check looks at
 HAND_AREA = 0.07  # a skin blob over this fraction of the frame is a hand (or an arm)
 HAND_EDGE_AREA = 0.03  # ... or over this fraction while reaching in from the frame border
-HAND_MAX_AREA = 0.6  # ... but not one over this (a skin-coloured table)
+HAND_MAX_AREA = 0.3  # ... but not one over this (a skin-coloured tray floor or table)
+HAND_THICK = 0.2  # ... and this thick (of the frame's short side): a strip of rim is no hand
+HAND_FILL = 0.3  # ... filling this share of its box
+HAND_SOLID = 0.6  # ... and only one covering this share of its outline (a ring is a table)
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1
 
@@ -184,18 +187,27 @@ def at_border(x: Any, y: Any, w: Any, h: Any, shape: tuple[int, ...]) -> Any:
 
 
 def skin_hand(frame: np.ndarray) -> bool:
-    """A large, solid skin-coloured blob: a hand or an arm over the tray."""
+    """A large, solid skin-coloured blob: a hand or an arm over the tray. A wooden table round
+    the tray is skin-coloured too, but it is a ring: its outline holds the tray as a hole."""
     small, _ = shrink(frame, HAND_SIDE)
     ycrcb = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
     skin = cv2.inRange(ycrcb, (50, 135, 80), (255, 175, 130))
     skin = cv2.morphologyEx(skin, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
-    _, _, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
-    x, y, w, h, area = (stats[1:, i] for i in range(5))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
     size = float(skin.shape[0] * skin.shape[1])
-    touches = at_border(x, y, w, h, skin.shape)
-    big = (area > HAND_AREA * size) | (touches & (area > HAND_EDGE_AREA * size))
-    solid = area > 0.2 * w * h
-    return bool((big & solid & (area < HAND_MAX_AREA * size)).any())
+    short = min(skin.shape[:2])
+    for i, (x, y, w, h, area) in enumerate(stats[1:], 1):
+        touches = bool(at_border(x, y, w, h, skin.shape))
+        big = area > HAND_AREA * size or (touches and area > HAND_EDGE_AREA * size)
+        if not big or area >= HAND_MAX_AREA * size or min(w, h) < HAND_THICK * short:
+            continue
+        if area < HAND_FILL * w * h:  # an L of table round a tray's corner
+            continue
+        outline, _ = cv2.findContours((labels == i).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                      cv2.CHAIN_APPROX_SIMPLE)
+        if area >= HAND_SOLID * max(cv2.contourArea(c) for c in outline):
+            return True
+    return False
 
 
 def iou(a: Sequence[float], b: Sequence[float]) -> float:

@@ -69,6 +69,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--init", type=Path,
                    help="go on from the weights in this folder (dice.pt, detector.pt)")
     p.add_argument("--only", choices=PARTS, help="train and ship one model, keep the other")
+    p.add_argument("--table-photos", type=Path, action="append", default=[],
+                   help="a table's own dice photos (`rollscribe photos DIR`), also trained on")
     return p.parse_args(argv)
 
 
@@ -87,7 +89,8 @@ def train_pair(
     if weights is not None:
         weights.mkdir(parents=True, exist_ok=True)
     if "classifier" in parts:
-        keep = realsets.concat(real.without(leave_out), *([renders] if renders else []))
+        unseen = (*leave_out, realsets.TABLE_HELD_OUT)
+        keep = realsets.concat(real.without(unseen), *([renders] if renders else []))
         log(f"classifier without {list(leave_out) or 'nothing'}: {len(keep)} crops")
         start = _weights(init, "dice.pt")
         clf = train_classifier(keep, seconds[0], log, seed=seed, init=start,
@@ -158,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
         real = realsets.build(workers=args.workers)
         args.pack.parent.mkdir(parents=True, exist_ok=True)
         realsets.save(real, args.pack)
+    if args.table_photos:
+        real = realsets.concat(real, realsets.table_crops(args.table_photos, args.workers))
     log(f"real crops: {len(real)} from rigs {sorted(str(r) for r in set(real.rigs))}")
     folds = realsets.RIG_FOLDS if (args.folds or args.folds_only) else ()
     parts = (args.only,) if args.only and not folds else PARTS
@@ -178,6 +183,11 @@ def main(argv: list[str] | None = None) -> int:
         train_pair(real, renders, scenes, trays, (), seconds, args.out, log, args.seed, VERSION,
                    args.weights, args.init, parts)
         log(f"shipped to {args.out}")
+        if args.table_photos and "classifier" in parts:
+            held = crossrig.read_crops(Classifier(args.out / "dice.onnx"),
+                                       real.of((realsets.TABLE_HELD_OUT,)))
+            crossrig.into_cards(args.out, {"table_held_out": held}, ("dice",))
+            log(f"the table's held-out games: {json.dumps(held)}")
     report: dict = {}
     fold_seconds = (seconds[0] * args.fold_share, seconds[1] * args.fold_share)
     target = REPO / "artifacts" if args.folds_only else args.out
@@ -198,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         (target / "cross_rig.json").write_text(
             json.dumps({"summary": summary, "folds": report}, indent=1) + "\n")
     if folds and not args.folds_only:
-        crossrig.into_cards(args.out, crossrig.summary(report, fold_seconds))
+        crossrig.into_cards(args.out, {"cross_rig": crossrig.summary(report, fold_seconds)})
     log("done")
     return 0
 

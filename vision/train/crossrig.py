@@ -128,10 +128,10 @@ def summary(folds: dict, seconds: tuple[float, float]) -> dict:
     }
 
 
-def into_cards(folder: Path, headline: dict) -> None:
-    """Write the cross-rig headline into both models' cards (their `accuracy`)."""
-    for name in ("dice", "detector"):
+def into_cards(folder: Path, figures: dict, names: tuple[str, ...] = ("dice", "detector")) -> None:
+    """Add figures (by key: "cross_rig", "table_held_out") to the models' cards' `accuracy`."""
+    for name in names:
         path = folder / f"{name}.json"
         card = json.loads(path.read_text())
-        card["accuracy"] = {"cross_rig": headline}
+        card.setdefault("accuracy", {}).update(figures)
         path.write_text(json.dumps(card, indent=1) + "\n")

@@ -41,7 +41,7 @@ def _render_chunk(args: tuple[int, int]) -> CropSet:
     n = len(rows)
     return CropSet(np.stack(images), np.array(kinds), np.array(values), np.array(states),
                    np.full(n, "render"), np.full(n, "render"), np.array(level, bool),
-                   np.ones(n, bool))
+                   np.ones(n, bool), np.ones(n, bool))
 
 
 _SPRITES: dict[str, list] = {}
@@ -75,7 +75,7 @@ def rig_material(real: CropSet, seed: int) -> tuple[dict, dict]:
     flat, empty = STATES.index("flat"), STATES.index("empty")
     crops, bare = {}, {}
     for rig in np.unique(real.rigs):
-        if rig in realsets.RIG_FOLDS[-1]:
+        if rig in realsets.RIG_FOLDS[-1] or rig == realsets.TABLE_HELD_OUT:
             continue
         rows = np.flatnonzero((real.rigs == rig) & (real.states == flat) & real.measurable)
         pick = rng.choice(rows, min(SPRITES_PER_RIG, len(rows)), replace=False)
@@ -115,7 +115,8 @@ def scenes(
     ("render": none), drawn from every rig in turn (rendered-only ones twice as often); and per
     rig in `held_out`, `per_held_out` scenes of its real dice alone, to read whole frames of a
     rig its models never saw."""
-    rigs = sorted(str(r) for r in set(real.rigs) if r not in realsets.RIG_FOLDS[-1])
+    rigs = sorted(str(r) for r in set(real.rigs)
+                  if r not in realsets.RIG_FOLDS[-1] and r != realsets.TABLE_HELD_OUT)
     sources = ["render", "render", *rigs]
     jobs = [(seed * 1_000_000 + 500_000 + s, min(SCENE_CHUNK, count - s),
              sources[i % len(sources)], real_share)

@@ -118,6 +118,7 @@ def train_classifier(
     opt = torch.optim.AdamW(params, lr=peak_lr, weight_decay=1e-4)
     images = torch.from_numpy(data.images).to(dev)
     labels = {k: torch.from_numpy(getattr(data, k)).to(dev) for k in ("kinds", "values", "states")}
+    learnt = torch.from_numpy(data.varied).to(dev)
     level = torch.from_numpy(data.level).to(dev)
     pools = _pools(data, data.rigs != "render")
     mask = _value_mask().to(dev)
@@ -134,7 +135,7 @@ def train_classifier(
         with _autocast(dev):
             k_out, v_out, s_out, emb = net(x)
         k_out, v_out, s_out, emb = k_out.float(), v_out.float(), s_out.float(), emb.float()
-        has_value = value != IGNORE
+        has_value = (value != IGNORE) & learnt[rows]
         loss = F.cross_entropy(k_out, kind, ignore_index=IGNORE, label_smoothing=0.05)
         loss = loss + F.cross_entropy(s_out, state, label_smoothing=0.02)
         if has_value.any():

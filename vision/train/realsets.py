@@ -22,7 +22,17 @@ import numpy as np
 
 from vision.crops import square_crop, widened
 from vision.train.labels import KINDS, VALUE_LABELS, value_label
-from vision.train.realdata import Photo, datasets_root, load_photos, locate_die, seen_level
+from vision.train.realdata import (
+    Photo,
+    datasets_root,
+    is_held_out,
+    is_table,
+    load_photos,
+    load_table_photos,
+    locate_die,
+    seen_level,
+    varied,
+)
 
 WIDE = 1.25  # crops are cut this many times the runtime's side
 SIZE = 112  # ... at this many pixels (the classifier reads 96 of the middle 90)
@@ -32,6 +42,9 @@ EVERY = 2
 STATES: tuple[str, ...] = ("flat", "cocked", "empty")
 IGNORE = -100  # no label (an empty crop has no kind or value)
 NELL = "nell-byler-d6-trays"
+# a table's own photos (`rollscribe photos`): one game in realdata.TABLE_HOLD_OUT is kept out of
+# training to measure on
+TABLE, TABLE_HELD_OUT = "table", "table-held-out"
 EMPTY_EVERY = 8  # one ucffool photo in this many also gives a crop of its bare surface
 RIG_FOLDS: tuple[tuple[str, ...], ...] = (
     ("ucffool-colour",),
@@ -46,8 +59,10 @@ RIG_FOLDS: tuple[tuple[str, ...], ...] = (
 class CropSet:
     """Crops (N, SIZE, SIZE, 3) uint8 BGR and, per crop, its labels (indices into KINDS,
     VALUE_LABELS and STATES, IGNORE where none), rig, capture sequence, whether a level camera
-    saw it from the side (training turns it only a little) and whether its label is clear
-    enough to measure on."""
+    saw it from the side (training turns it only a little), whether its label is clear
+    enough to measure on, and whether its value may be learnt from: a turntable run shows one
+    value all along, so its value labels invite a shortcut (this orange d10 is a 5) that no other
+    table honours; those runs teach the kind alone."""
 
     images: np.ndarray
     kinds: np.ndarray
@@ -57,6 +72,7 @@ class CropSet:
     sequences: np.ndarray
     level: np.ndarray
     measurable: np.ndarray
+    varied: np.ndarray
 
     def __len__(self) -> int:
         return len(self.images)
@@ -115,14 +131,15 @@ def _photo_crops(args: tuple[Photo, int]) -> list[tuple[np.ndarray, str]]:
     image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
     if image is None:
         raise OSError(f"cannot read {photo.path}")
-    if photo.sequence == "skovy":  # already a crop: the box whose square crop is the image
+    already = photo.sequence == "skovy" or is_table(photo)
+    if already:  # already a crop: the box whose square crop is the image
         h, w = image.shape[:2]
         m = 1 / 1.3
         box = (w * (1 - m) / 2, h * (1 - m) / 2, w * (1 + m) / 2, h * (1 + m) / 2)
     else:
         box = locate_die(image)
     out = [(square_crop(image, widened(box, WIDE), SIZE), "flat")]
-    if photo.sequence != "skovy" and index % EMPTY_EVERY == 0:
+    if not already and index % EMPTY_EVERY == 0:
         bare = _bare_box(image.shape, box, np.random.default_rng(index))
         out.append((square_crop(image, widened(bare, WIDE), SIZE), "empty"))
     return out
@@ -170,7 +187,10 @@ def build(root: Path | None = None, workers: int = 2) -> CropSet:
     """Every labelled shared photo's crop with its rig, and the bare-surface crops."""
     root = root or datasets_root()
     table = rig_table(root)
-    photos = [p for i, p in enumerate(load_photos(root)) if p.sequence == "skovy" or i % EVERY == 0]
+    every = load_photos(root)
+    learnt = varied(every)  # judged on every frame of a run, before one in EVERY is kept
+    kept = [i for i, p in enumerate(every) if p.sequence == "skovy" or i % EVERY == 0]
+    photos = [every[i] for i in kept]
     ctx = get_context("spawn")
     with ctx.Pool(workers) as pool:
         per_photo = pool.map(_photo_crops, [(p, i) for i, p in enumerate(photos)], chunksize=64)
@@ -179,15 +199,37 @@ def build(root: Path | None = None, workers: int = 2) -> CropSet:
             _tray_crops, [(p, d, i) for i, (p, d) in enumerate(trays.items())], chunksize=8
         )
     rows: list[tuple] = []
-    for photo, crops in zip(photos, per_photo, strict=True):
+    for i, photo, crops in zip(kept, photos, per_photo, strict=True):
         rig = rig_of(table, photo)
         for image, state in crops:
             rows.append((image, *_labels(photo.kind, photo.value, state), rig, photo.sequence,
-                         seen_level(photo) and state == "flat", photo.measurable))
+                         seen_level(photo) and state == "flat", photo.measurable,
+                         bool(learnt[i])))
     nell = table[(NELL, "*")]
     for path, crops in zip(trays, per_tray, strict=True):
         for image, value, state in crops:
-            rows.append((image, *_labels("d6", value or 1, state), nell, path.stem, False, True))
+            rows.append((image, *_labels("d6", value or 1, state), nell, path.stem, False, True,
+                         True))
+    return _crop_set(rows)
+
+
+def table_crops(folders: list[Path], workers: int = 2) -> CropSet:
+    """The dice a table's players checked or corrected, as wide crops of rig TABLE, or
+    TABLE_HELD_OUT for the games kept out of training."""
+    photos = load_table_photos(folders)
+    if not photos:
+        raise ValueError(f"no checked or corrected dice in {', '.join(map(str, folders))}")
+    with get_context("spawn").Pool(workers) as pool:
+        crops = pool.map(_photo_crops, [(p, i) for i, p in enumerate(photos)], chunksize=64)
+    rows = [
+        (image, *_labels(p.kind, p.value, state), TABLE_HELD_OUT if is_held_out(p) else TABLE,
+         p.sequence, False, True, True)
+        for p, shots in zip(photos, crops, strict=True) for image, state in shots
+    ]
+    return _crop_set(rows)
+
+
+def _crop_set(rows: list[tuple]) -> CropSet:
     columns = list(zip(*rows, strict=True))
     return CropSet(
         np.stack(columns[0]),
@@ -196,6 +238,7 @@ def build(root: Path | None = None, workers: int = 2) -> CropSet:
         np.array(columns[5]),
         np.array(columns[6], bool),
         np.array(columns[7], bool),
+        np.array(columns[8], bool),
     )
 
 

@@ -32,8 +32,9 @@ from vision.train.render import (
 EMPTY_SHARE = 0.05  # of scenes with no die: the detector must also learn to answer nothing
 MAX_DICE = 25
 DIAMETER = (10.0, 80.0)  # px across, drawn log-uniform
-BIG_SHARE = 0.05  # of scenes that are close-ups: one to three dice BIG_DIAMETER across, no tray
-BIG_DIAMETER = (80.0, 200.0)
+BIG_SHARE = 0.15  # of scenes that are close-ups: one to three dice BIG_DIAMETER across, no tray
+# (a photo of one die on a table, a die taught close to the camera: 5% left them unfound)
+BIG_DIAMETER = (60.0, 240.0)
 SAME_SIZE_SHARE = 0.3  # of scenes whose dice are all about one size (one set, one camera height)
 FLOOR_USE = 0.4  # at most this share of the free floor is covered by dice, so many dice fit
 REAL_SHARE = 0.4  # of dice cut from real photos, when real dice are given
