@@ -26,6 +26,7 @@ from vision.model_file import load_card, open_session
 DEFAULT_DETECTOR = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"
 OUTPUTS = ("heatmap", "size", "offset")
 EDGE_MARGIN = 2  # a box within this many pixels of the frame border is cut by the frame
+BIG_DIE = 64  # input pixels at the full scale: a die this big is left to the smaller scales too
 OVERLAP = 0.6  # IoU over which two peaks are taken for one die (the weaker is dropped)
 HAND_SIDE = 160  # long side of the image the hand check looks at
 HAND_AREA = 0.07  # a skin blob over this fraction of the frame is a hand (or an arm)
@@ -89,22 +90,18 @@ class Detector:
             self.multiple = int(self.card["input"]["multiple"])
             self.threshold = float(self.card["threshold"])
             self.floor = float(self.card["floor"])
+            self.scales = tuple(float(v) for v in self.card["input"].get("scales", [1.0]))
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelError(f"detector card for {self.model_path} lacks {exc}") from exc
         self.session: Any = open_session(self.model_path, threads, OUTPUTS)
         self.input_name = self.session.get_inputs()[0].name
 
-    def preprocess(self, frame: np.ndarray) -> tuple[np.ndarray, float]:
-        """The frame with its long side at `side` (up or down), zero-padded on the right and
-        bottom to a multiple of the network's stride, as a float (1, 3, H, W) batch; and the
-        scale from frame to input pixels."""
-        h, w = frame.shape[:2]
-        scale = self.side / max(h, w)
-        if scale < 1.0:
-            small, scale = shrink(frame, self.side)
-        else:
-            size = (max(1, round(w * scale)), max(1, round(h * scale)))
-            small = cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR)
+    def preprocess(self, frame: np.ndarray, side: int | None = None) -> tuple[np.ndarray, float]:
+        """The frame with its long side brought down to `side` (the card's unless given; a
+        smaller photo keeps its size: enlarged, its dice would outgrow what the network learnt),
+        zero-padded on the right and bottom to a multiple of the network's stride, as a float
+        (1, 3, H, W) batch; and the scale from frame to input pixels."""
+        small, scale = shrink(frame, side or self.side)
         m = self.multiple
         sh, sw = small.shape[:2]
         batch = np.zeros((1, 3, -(-sh // m) * m, -(-sw // m) * m), np.float32)
@@ -112,10 +109,19 @@ class Detector:
         return batch, scale
 
     def boxes(self, frame: np.ndarray, at_least: int = 0) -> list[tuple[Box, float]]:
-        """Every die's box in frame pixels and its score, strongest first."""
-        batch, scale = self.preprocess(frame)
-        heat, size, offset = self.session.run(None, {self.input_name: batch})
-        return self.postprocess(heat[0, 0], size[0], offset[0], scale, frame.shape, at_least)
+        """Every die's box in frame pixels and its score, strongest first: the frame is read at
+        each of the card's scales (the half scale finds dice too big for the full one, as in a
+        close photo) and the peaks of all of them are taken together."""
+        found: list[tuple[Box, float]] = []
+        for share in self.scales:
+            batch, scale = self.preprocess(frame, round(self.side * share))
+            heat, size, offset = self.session.run(None, {self.input_name: batch})
+            peaks = self.candidates(heat[0, 0], size[0], offset[0], scale, frame.shape)
+            if share < 1.0:  # a smaller scale answers only for dice too big for the full one
+                peaks = [(box, score) for box, score in peaks
+                         if max(box[2] - box[0], box[3] - box[1]) * scale >= BIG_DIE * share]
+            found += peaks
+        return self.select(found, at_least)
 
     def postprocess(
         self,
@@ -126,18 +132,18 @@ class Detector:
         shape: tuple[int, ...],
         at_least: int = 0,
     ) -> list[tuple[Box, float]]:
-        """Peaks (the network keeps only local maxima) over the threshold, or the `at_least`
-        strongest down to the floor, as boxes in frame pixels; overlapping ones merged."""
-        ys, xs = np.nonzero(heat >= self.floor)
-        scores = heat[ys, xs]
-        order = np.argsort(-scores)
-        ys, xs, scores = ys[order], xs[order], scores[order]
-        keep = scores >= self.threshold
-        if keep.sum() < at_least:
-            keep[:at_least] = True
+        """One scale's peaks as boxes in frame pixels (`candidates`, then `select`)."""
+        return self.select(self.candidates(heat, size, offset, scale, shape), at_least)
+
+    def candidates(
+        self, heat: np.ndarray, size: np.ndarray, offset: np.ndarray, scale: float,
+        shape: tuple[int, ...],
+    ) -> list[tuple[Box, float]]:
+        """Every peak (the network keeps only local maxima) down to the floor, as a box in
+        frame pixels with its score."""
         h, w = shape[:2]
-        found: list[tuple[Box, float]] = []
-        for y, x, score in zip(ys[keep], xs[keep], scores[keep], strict=True):
+        found = []
+        for y, x in zip(*np.nonzero(heat >= self.floor), strict=True):
             cx = (x + offset[0, y, x]) * self.stride / scale
             cy = (y + offset[1, y, x]) * self.stride / scale
             bw, bh = size[0, y, x] / scale, size[1, y, x] / scale
@@ -147,11 +153,20 @@ class Detector:
                 min(w, round(cx + bw / 2)),
                 min(h, round(cy + bh / 2)),
             )
-            if box[2] - box[0] < 2 or box[3] - box[1] < 2:
-                continue
-            if all(iou(box, other) <= OVERLAP for other, _ in found):
-                found.append((box, float(score)))
+            if box[2] - box[0] >= 2 and box[3] - box[1] >= 2:
+                found.append((box, float(heat[y, x])))
         return found
+
+    def select(self, found: list[tuple[Box, float]], at_least: int = 0) -> list[tuple[Box, float]]:
+        """The candidates over the threshold, or the `at_least` strongest down to the floor,
+        strongest first; of two overlapping ones (one die seen twice) the stronger."""
+        kept: list[tuple[Box, float]] = []
+        for box, score in sorted(found, key=lambda f: -f[1]):
+            if score < self.threshold and len(kept) >= at_least:
+                break
+            if all(iou(box, other) <= OVERLAP for other, _ in kept):
+                kept.append((box, score))
+        return kept
 
     def __call__(self, frame: np.ndarray, at_least: int = 0) -> Detection:
         """Find every die in a BGR frame; `at_least`: how many dice the game says are there."""

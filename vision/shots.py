@@ -137,7 +137,7 @@ def locate_one_die(frame: np.ndarray, detector: Detector | None = None) -> ShotD
     shot = close_up(frame)
     if shot is not None:
         return shot
-    dice = (detector or Detector())(frame).dice
+    dice = (detector or Detector())(frame, at_least=1).dice  # a shot shows one die
     if len(dice) != 1:
         found = "no die found" if not dice else f"{len(dice)} dice found"
         raise ShotError(f"{found}; a shot must show the one die being taught")

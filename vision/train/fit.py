@@ -93,6 +93,17 @@ def _pools(data: CropSet, real: np.ndarray) -> _Pools:
     )
 
 
+def _start(
+    net: torch.nn.Module, seed: int, init: dict | None
+) -> tuple[torch.nn.Module, torch.device, torch.Generator]:
+    """A run's network (its weights `init`, if given) on the device, and the seeded batch draw."""
+    torch.manual_seed(seed)
+    if init is not None:
+        net.load_state_dict(init)
+    dev = device()
+    return net.to(dev), dev, torch.Generator().manual_seed(seed)
+
+
 def train_classifier(
     data: CropSet,
     seconds: float,
@@ -104,13 +115,8 @@ def train_classifier(
 ) -> DiceClassifier:
     """Fine-tune the pretrained classifier (or go on from the weights `init`) on `data` (real
     crops and renders, told apart by their rig "render") for `seconds` of wall time."""
-    dev = device()
-    torch.manual_seed(seed)
-    gen = torch.Generator().manual_seed(seed)
-    net = DiceClassifier(pretrained=init is None)
-    if init is not None:
-        net.load_state_dict(init)
-    net = net.to(dev).to(memory_format=torch.channels_last)
+    net, dev, gen = _start(DiceClassifier(pretrained=init is None), seed, init)
+    net = net.to(memory_format=torch.channels_last)
     prototypes = torch.nn.Parameter(torch.randn(len(VALUE_LABELS), net.embed.out_features, device=dev))
     params = [{"params": net.backbone.parameters(), "lr": peak_lr / 2},
               {"params": [p for n, p in net.named_parameters() if not n.startswith("backbone")]
@@ -268,13 +274,7 @@ def train_detector(
 ) -> DiceDetector:
     """Train the detector from scratch (or on from the weights `init`) on PATCH-square views of
     `scenes` for `seconds`."""
-    dev = device()
-    torch.manual_seed(seed)
-    gen = torch.Generator().manual_seed(seed)
-    net = DiceDetector()
-    if init is not None:
-        net.load_state_dict(init)
-    net = net.to(dev)
+    net, dev, gen = _start(DiceDetector(), seed, init)
     opt = torch.optim.AdamW(net.parameters(), lr=peak_lr, weight_decay=1e-4)
     data = {
         "images": torch.from_numpy(scenes.images).to(dev),
