@@ -67,7 +67,9 @@ class Classifier:
             self.input_size = int(self.card["input"]["size"])
             # kinds a player must always check, with the share of sure readings that were right
             checks = self.card.get("accuracy", {}).get("always_check", {})
-            self.always_check: dict[str, float] = {str(k): float(v) for k, v in checks.items()}
+            self.always_check: dict[str, float | None] = {
+                str(k): None if v is None else float(v) for k, v in checks.items()
+            }
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ModelError(f"model card for {self.model_path} lacks {exc}") from exc
         self.session = open_session(self.model_path, threads, OUTPUTS)
@@ -108,10 +110,12 @@ class Classifier:
 
     def check_reason(self, kind: str) -> str | None:
         """Why every reading of this kind waits for a player's check, or None if it need not."""
-        right = self.always_check.get(kind)
-        if right is None:
+        if kind not in self.always_check:
             return None
-        return f"{kind} readings are always checked (sure ones {right:.0%} right on real photos)"
+        right = self.always_check[kind]
+        if right is None:
+            return f"{kind} readings are always checked (no real photo has measured them)"
+        return f"{kind} readings are always checked (sure ones {right:.0%} right on a rig it never saw)"
 
     def check_expect(self, expect: Sequence[str] | None) -> list[str]:
         """The kinds a reading may take: all, or the expected ones (which must be known)."""
