@@ -1,9 +1,10 @@
 """The reader across rigs: every figure of the leave-one-rig-out run, printed.
 
-`python -m vision.train --folds-only` (about 35 minutes on a CUDA GPU's machine... see README)
-trains each fold's models without its rigs, reads them and writes artifacts/cross_rig.json;
-`make model`'s run with --folds wrote models/cross_rig.json, the shipped figures. This prints
-the newest of the two (or the file ROLLSCRIBE_CROSS_RIG names).
+`python -m vision.train --folds-only` trains each fold's models without its rigs, reads them and
+writes artifacts/cross_rig.json (5 minutes on an H100 with the data; on this machine's CPU the
+folds' share of its 65 minutes of training, five times); the run that trained the shipped models
+with --folds wrote models/cross_rig.json. This prints the newer of the two (or the file
+ROLLSCRIBE_CROSS_RIG names).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ path, die, top_value, how, confidence, sequence. `how` is "corrected" (a player 
 "checked" (a player accepted the reading it was part of) or "read" (applied at once, unasked);
 training uses the first two. Only rolls still in the game count: an undone roll says nothing sure.
 Run it again at any time: the folder is brought up to date and labels.csv is replaced whole.
-Then train the shipped models on with them: `make tune TABLE_PHOTOS=OUT` (on a machine with the
+Then train the classifier again with them: `make tune TABLE_PHOTOS=OUT` (on a machine with the
 `train` extra).
 
 Exit status: 0 written (even if there was nothing to write), 2 the history cannot be read.

@@ -134,3 +134,16 @@ def test_the_bench_prints_every_rig_and_fold() -> None:
     assert any(line.startswith("rig-a") and "d6" in line and "90.0%" in line for line in lines)
     assert any(line.startswith("rig-a") and "100.0%" in line and "90.0%" in line
                for line in lines if "frames" not in line)
+
+
+def test_kinds_whose_sure_readings_fail_on_an_unseen_rig_are_always_checked() -> None:
+    def crops(sure_wrong: float | None) -> dict:
+        row = {"dice": 10, "value_right": 90.0, "sure": 50.0, "sure_wrong": sure_wrong}
+        return {"crops": {"d6": row, "d20": {**row, "sure_wrong": 0.0}, "all": row,
+                          "bare_surface": {"crops": 0, "read_as_sure_die": 0}}}
+
+    folds = {"a": {"a": crops(0.0), "frames": {}}, "b": {"b": crops(20.0), "frames": {}}}
+    checked = crossrig.checked_kinds(folds)
+    assert checked["d6"] == pytest.approx(0.8)  # the worst rig decides
+    assert "d20" not in checked  # right whenever sure on every rig
+    assert checked["d12"] is None and checked["d%"] is None  # no fold measured them

@@ -96,7 +96,7 @@ def train_pair(
         clf = train_classifier(keep, seconds[0], log, seed=seed, init=start,
                                peak_lr=2e-3 * (GOING_ON if start else 1.0))
         training = _training(leave_out, seconds[0], len(keep), clf_path, start is not None)
-        ship_classifier(clf, clf_path, version, INPUT, training)
+        ship_classifier(clf, clf_path, version, INPUT, training, _checks(clf_path))
         if weights is not None:
             torch.save({k: v.half() if v.is_floating_point() else v
                         for k, v in clf.state_dict().items()}, weights / "dice.pt")
@@ -113,6 +113,15 @@ def train_pair(
         if weights is not None:
             torch.save(det.state_dict(), weights / "detector.pt")
     return clf_path, det_path
+
+
+def _checks(path: Path) -> dict | None:
+    """The kinds the card being replaced has players always check: a model trained again keeps
+    them until folds measure it (None: the shipping default, every kind)."""
+    if not path.with_suffix(".json").exists():
+        return None
+    checks = json.loads(path.with_suffix(".json").read_text()).get("accuracy", {})
+    return {"always_check": checks["always_check"]} if "always_check" in checks else None
 
 
 def _weights(folder: Path | None, name: str) -> dict | None:
@@ -208,7 +217,9 @@ def main(argv: list[str] | None = None) -> int:
         (target / "cross_rig.json").write_text(
             json.dumps({"summary": summary, "folds": report}, indent=1) + "\n")
     if folds and not args.folds_only:
-        crossrig.into_cards(args.out, {"cross_rig": crossrig.summary(report, fold_seconds)})
+        summary = crossrig.summary(report, fold_seconds)
+        crossrig.into_cards(args.out, {"cross_rig": summary})
+        crossrig.into_cards(args.out, {"always_check": crossrig.checked_kinds(report)}, ("dice",))
     log("done")
     return 0
 

@@ -135,3 +135,20 @@ def into_cards(folder: Path, figures: dict, names: tuple[str, ...] = ("dice", "d
         card = json.loads(path.read_text())
         card.setdefault("accuracy", {}).update(figures)
         path.write_text(json.dumps(card, indent=1) + "\n")
+
+
+SURE_RIGHT = 0.995  # a kind whose sure readings are right less often on some unseen rig is checked
+
+
+def checked_kinds(folds: dict) -> dict[str, float | None]:
+    """Per kind, the worst share of sure readings right on a rig its fold never saw, for the
+    kinds under SURE_RIGHT, and None for the kinds no fold could measure: all of them wait for a
+    player's check (the card's always_check)."""
+    worst: dict[str, float] = {}
+    for fold in folds.values():
+        for rig, fig in fold.items():
+            for kind, row in fig["crops"].items() if rig != "frames" else ():
+                if kind in KINDS and row["sure_wrong"] is not None:
+                    worst[kind] = min(worst.get(kind, 1.0), 1.0 - row["sure_wrong"] / 100.0)
+    return {kind: (round(worst[kind], 4) if kind in worst else None) for kind in KINDS
+            if kind not in worst or worst[kind] < SURE_RIGHT}
