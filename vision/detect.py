@@ -90,7 +90,7 @@ class Detector:
             self.multiple = int(self.card["input"]["multiple"])
             self.threshold = float(self.card["threshold"])
             self.floor = float(self.card["floor"])
-            self.scales = tuple(float(v) for v in self.card["input"].get("scales", [1.0]))
+            self.scales = tuple(float(v) for v in self.card["input"]["scales"])
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelError(f"detector card for {self.model_path} lacks {exc}") from exc
         self.session: Any = open_session(self.model_path, threads, OUTPUTS)

@@ -88,6 +88,12 @@ def test_a_card_lacking_a_key_is_a_model_error(tmp_path: Path, key: str) -> None
         Detector(model_with_card(tmp_path, lambda card: card.pop(key), DEFAULT_DETECTOR))
 
 
+def test_a_card_lacking_its_scales_is_a_model_error(tmp_path: Path) -> None:
+    """The scales a frame is read at are the card's to say, never a guess."""
+    with pytest.raises(ModelError, match="scales"):
+        Detector(model_with_card(tmp_path, lambda c: c["input"].pop("scales"), DEFAULT_DETECTOR))
+
+
 def test_a_classifier_is_not_a_detector(tmp_path: Path) -> None:
     """The dice classifier's card names no detector figures: refused, not run."""
     with pytest.raises(ModelError, match="lacks"):

@@ -30,6 +30,9 @@ DETECTOR_OUTPUTS = ("heatmap", "size", "offset")
 DETECT_SIDE = 512  # the detector reads frames with their long side brought to this
 MULTIPLE = 32  # ... padded to a multiple of this (its coarsest stride)
 THRESHOLD = 0.5  # a peak this likely is a die (nell-byler trays 97.1% found, 95.8% precise)
+# the scales (shares of `side`) the runtime reads a frame at: the half scale finds the dice too
+# big for the full one (one die in a small photo: 3 -> 41 of 56 renders read as that die)
+SCALES = (1.0, 0.5)
 FLOOR = 0.1  # ... and down to this when the game says more dice were rolled than were found
 
 
@@ -89,6 +92,7 @@ def ship_detector(net: DiceDetector, path: Path, version: str, training: dict,
     return _card(path, {
         "version": version,
         "input": {"name": "image", "side": DETECT_SIDE, "stride": STRIDE, "multiple": MULTIPLE,
+                  "scales": list(SCALES),
                   "layout": "NCHW", "dtype": "float32", "channels": "BGR", "range": "raw 0-255",
                   "frame": "long side brought to `side`, zero-padded right and bottom"},
         "outputs": {
