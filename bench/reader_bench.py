@@ -22,7 +22,7 @@ import numpy as np
 
 from bench.timing import round_medians
 from vision.classify import DEFAULT_MODEL
-from vision.detect import Detector, matched, pairs
+from vision.detect import Detector, matched, pairs, skin_hand
 from vision.reader import DiceReader, load_image
 from vision.samples import sample_frames
 from vision.train.labels import KINDS
@@ -70,7 +70,7 @@ def detection_on_renders() -> None:
         tp += matched(boxes, truth)
         found += len(boxes)
         total += len(truth)
-        hands += det.hand
+        hands += skin_hand(image)
         told = [d.box for d in detect(image, at_least=len(truth)).dice]
         told_tp += matched(told, truth)
         told_found += len(told)

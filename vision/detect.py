@@ -7,7 +7,8 @@ dice, a tray's rim, a hand or a coin need no rules of their own: they are what i
 (vision/train/scenes.py, nell-byler's real trays). When the game says how many dice were rolled
 and fewer peaks clear the threshold, the strongest peaks down to a floor are taken too.
 
-A hand over the tray (the dice are not settled) is still found by its skin colour.
+A hand over the tray (the dice are not settled) is found by its skin colour (`skin_hand`), only
+while waiting for the dice to settle.
 """
 
 from __future__ import annotations
@@ -47,16 +48,13 @@ class DieBox:
     cut: bool  # touches the frame border: part of the die may be outside
     elongation: float  # long/short side of its box (a cocked d6 is long)
     guessed: bool = False  # not found by the detector: a fallback box (see vision.photo_mode)
-    score: float = 1.0  # the detector's confidence that a die is centred there
 
 
 @dataclass(frozen=True)
 class Detection:
-    """What one frame shows: the dice, whether a hand is in it, and the typical die size."""
+    """The dice one frame shows, in reading order (rows a die's side high, left to right)."""
 
     dice: tuple[DieBox, ...]
-    hand: bool
-    die_side: float  # typical die side in full-frame pixels (0 when no dice)
 
 
 def shrink(image: np.ndarray, side: int) -> tuple[np.ndarray, float]:
@@ -179,15 +177,13 @@ class Detector:
                 cut=bool(at_border(box[0], box[1], box[2] - box[0], box[3] - box[1], frame.shape)),
                 elongation=max(box[2] - box[0], box[3] - box[1])
                 / max(1, min(box[2] - box[0], box[3] - box[1])),
-                score=score,
             )
-            for box, score in found
+            for box, _ in found
         ]
         sides = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dice]
-        side = float(np.median(sides)) if dice else 0.0
-        row = max(1, int(side))
+        row = max(1, int(np.median(sides))) if dice else 1
         dice.sort(key=lambda d: (d.box[1] // row, d.box[0]))
-        return Detection(dice=tuple(dice), hand=skin_hand(frame), die_side=side)
+        return Detection(dice=tuple(dice))
 
 
 def at_border(x: Any, y: Any, w: Any, h: Any, shape: tuple[int, ...]) -> Any:

@@ -28,7 +28,7 @@ from companion.reading import DieReading, TrayReading, join_reasons
 from vision.capture import FrameSource
 from vision.classify import Classifier
 from vision.crops import square_crop
-from vision.detect import Detection, Detector, DieBox, shrink
+from vision.detect import Detection, Detector, DieBox, shrink, skin_hand
 from vision.errors import ImageError, VisionError
 from vision.photo_mode import photo_dice
 from vision.prototypes import Match, Prototypes
@@ -364,14 +364,15 @@ class DiceReader:
         deadline = self.clock() + timeout
         while True:
             frame = check_image(source.read())
-            found = self.detector(frame, at_least=len(expect) if expect else 0)
-            if settler.feed(frame, found.hand):
+            hand = skin_hand(frame)
+            if settler.feed(frame, hand):
                 if on_settled is not None:
                     on_settled()
+                found = self.detector(frame, at_least=len(expect) if expect else 0)
                 return self._tray(frame, self._read_dice(frame, found, expect))
             if self.clock() >= deadline:
                 raise SettleTimeout(
-                    "a hand is over the tray" if found.hand else "the dice are still moving"
+                    "a hand is over the tray" if hand else "the dice are still moving"
                 )
 
 

@@ -130,14 +130,14 @@ def close_up_in(shape: tuple[int, ...], region: tuple[int, int, int, int] | None
     return None
 
 
-def locate_one_die(frame: np.ndarray, detector: Detector | None = None) -> ShotDie:
+def locate_one_die(frame: np.ndarray, detector: Detector) -> ShotDie:
     """The die of a one-die shot: a close-up by its contrast with the corners, else the tray
-    detector's one die (the shipped detector unless one is given). ShotError when there is no
+    detector's one die (the caller loads it once for all its shots). ShotError when there is no
     die or there are several."""
     shot = close_up(frame)
     if shot is not None:
         return shot
-    dice = (detector or Detector())(frame, at_least=1).dice  # a shot shows one die
+    dice = detector(frame, at_least=1).dice  # a shot shows one die
     if len(dice) != 1:
         found = "no die found" if not dice else f"{len(dice)} dice found"
         raise ShotError(f"{found}; a shot must show the one die being taught")

@@ -168,19 +168,17 @@ def test_a_detection_says_which_dice_are_cut_how_long_they_are_and_their_size(
     rules: Detector, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The boxes become DieBoxes in reading order (rows of a die's side, then left to right),
-    cut when at the frame's border, with their elongation; die_side is their median side."""
+    cut when at the frame's border, with their elongation."""
     boxes = [((400, 300, 480, 380), 0.9), ((0, 100, 60, 160), 0.8), ((100, 90, 160, 190), 0.7)]
     monkeypatch.setattr(rules, "boxes", lambda frame, at_least=0: boxes)
     found = rules(np.full((480, 640, 3), 90, np.uint8))
-    assert isinstance(found, Detection) and not found.hand
+    assert isinstance(found, Detection)
     assert [d.box for d in found.dice] == [(0, 100, 60, 160), (100, 90, 160, 190),
                                            (400, 300, 480, 380)]
     assert [d.cut for d in found.dice] == [True, False, False]
     assert [d.elongation for d in found.dice] == pytest.approx([1.0, 100 / 60, 1.0])
-    assert [d.score for d in found.dice] == pytest.approx([0.8, 0.7, 0.9])
-    assert found.die_side == 80.0
     monkeypatch.setattr(rules, "boxes", lambda frame, at_least=0: [])
-    assert rules(np.full((480, 640, 3), 90, np.uint8)) == Detection((), False, 0.0)
+    assert rules(np.full((480, 640, 3), 90, np.uint8)) == Detection(())
 
 
 def test_at_border_of_scalars_and_arrays() -> None:

@@ -39,10 +39,13 @@ def die_on(image: np.ndarray, centre: tuple[float, float], side: float, seed: in
 
 @pytest.mark.parametrize("span", [0.45, 0.6, 0.75, 0.9, 1.0, 1.2])
 def test_a_close_up_is_boxed_by_its_outline_not_its_symbol(span: float) -> None:
+    def no_detector(frame: np.ndarray, at_least: int = 0) -> Detection:
+        raise AssertionError("a close-up is found without the detector")
+
     for seed in range(4):
         image = table(seed)
         truth = die_on(image, (W / 2 + 20 * (seed - 2), H / 2), span * H, seed)
-        found = locate_one_die(np.clip(image, 0, 255).astype(np.uint8))
+        found = locate_one_die(np.clip(image, 0, 255).astype(np.uint8), no_detector)
         assert found.how in (Found.CLOSE_UP, Found.FILLS_FRAME)
         assert iou(found.box, truth) > 0.8, (seed, found.box, truth)
 
@@ -82,7 +85,7 @@ def test_the_detector_given_is_the_one_asked() -> None:
 
     def one_die(frame: np.ndarray, at_least: int = 0) -> Detection:
         seen.append(frame.shape)
-        return Detection((DieBox((10, 20, 60, 70), cut=False, elongation=1.0),), False, 50.0)
+        return Detection((DieBox((10, 20, 60, 70), cut=False, elongation=1.0),))
 
     image = np.clip(table(5), 0, 255).astype(np.uint8)
     found = locate_one_die(image, one_die)  # type: ignore[arg-type]
