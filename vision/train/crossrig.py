@@ -13,10 +13,10 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision.classify import Classifier
+from vision.crops import CROP_MARGIN, square_crop
 from vision.detect import pairs
 from vision.reader import DiceReader
 from vision.train.labels import KINDS, VALUE_LABELS
@@ -26,14 +26,12 @@ Truth = tuple[str, int, tuple[float, float, float, float]]  # kind, value, box
 
 
 def runtime_crops(crops: CropSet, size: int) -> list[np.ndarray]:
-    """The pack's wide crops as the runtime cuts them: the middle 1/WIDE, at the model's side."""
+    """The pack's wide crops as the runtime cuts them (vision.crops.square_crop around the die's
+    box, which sits in the middle of a wide crop, 1 / (CROP_MARGIN * WIDE) of its side)."""
     side = crops.images.shape[1]
-    inner = round(side / WIDE)
-    lo = (side - inner) // 2
-    return [
-        cv2.resize(im[lo : lo + inner, lo : lo + inner], (size, size), interpolation=cv2.INTER_AREA)
-        for im in crops.images
-    ]
+    half = side / (CROP_MARGIN * WIDE) / 2
+    box = (side / 2 - half, side / 2 - half, side / 2 + half, side / 2 + half)
+    return [square_crop(image, box, size) for image in crops.images]
 
 
 def _share(part: int, whole: int) -> float | None:

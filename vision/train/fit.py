@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 import torch
 from torch.nn import functional as F
@@ -104,6 +105,28 @@ def _start(
     return net.to(dev), dev, torch.Generator().manual_seed(seed)
 
 
+def _run(
+    net: torch.nn.Module, opt: torch.optim.Optimizer, loss: Callable[[], torch.Tensor],
+    seconds: float, log: Log, name: str,
+) -> None:
+    """Train for `seconds` of wall time, a batch's `loss()` a step, each parameter group's rate
+    following the clock from the rate it was set up with (`_rate`)."""
+    peaks = [group["lr"] for group in opt.param_groups]
+    start, step = time.monotonic(), 0
+    net.train()
+    while (elapsed := time.monotonic() - start) < seconds:
+        for group, peak in zip(opt.param_groups, peaks, strict=True):
+            group["lr"] = _rate(elapsed, seconds, peak)
+        value = loss()
+        opt.zero_grad(set_to_none=True)
+        value.backward()
+        opt.step()
+        step += 1
+        if step % 200 == 0:
+            log(f"  {name}: step {step}, {elapsed:.0f}/{seconds:.0f} s, loss {value.item():.3f}")
+    log(f"  {name}: {step} steps in {time.monotonic() - start:.0f} s on {device()}")
+
+
 def train_classifier(
     data: CropSet,
     seconds: float,
@@ -128,11 +151,8 @@ def train_classifier(
     level = torch.from_numpy(data.level).to(dev)
     pools = _pools(data, data.rigs != "render")
     mask = _value_mask().to(dev)
-    start, step = time.monotonic(), 0
-    net.train()
-    while (elapsed := time.monotonic() - start) < seconds:
-        for i, group in enumerate(opt.param_groups):
-            group["lr"] = _rate(elapsed, seconds, peak_lr / (2 if i == 0 else 1))
+
+    def loss() -> torch.Tensor:
         rows = pools.draw(batch, gen).to(dev)
         with torch.no_grad():
             x = augment_crops(images[rows], INPUT, WIDE, level[rows])
@@ -142,21 +162,17 @@ def train_classifier(
             k_out, v_out, s_out, emb = net(x)
         k_out, v_out, s_out, emb = k_out.float(), v_out.float(), s_out.float(), emb.float()
         has_value = (value != IGNORE) & learnt[rows]
-        loss = F.cross_entropy(k_out, kind, ignore_index=IGNORE, label_smoothing=0.05)
-        loss = loss + F.cross_entropy(s_out, state, label_smoothing=0.02)
+        total = F.cross_entropy(k_out, kind, ignore_index=IGNORE, label_smoothing=0.05)
+        total = total + F.cross_entropy(s_out, state, label_smoothing=0.02)
         if has_value.any():
             own = mask[kind[has_value]]  # the value is read among its kind's faces alone
             v_logits = v_out[has_value].masked_fill(~own, -1e4)
-            loss = loss + F.cross_entropy(v_logits, value[has_value])
+            total = total + F.cross_entropy(v_logits, value[has_value])
             cos = emb[has_value] @ F.normalize(prototypes, dim=1).T
-            loss = loss + 0.5 * F.cross_entropy(16.0 * cos, value[has_value])
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
-        step += 1
-        if step % 200 == 0:
-            log(f"  classifier step {step}, {elapsed:.0f}/{seconds:.0f} s, loss {loss.item():.3f}")
-    log(f"  classifier: {step} steps of {batch} in {time.monotonic() - start:.0f} s on {dev}")
+            total = total + 0.5 * F.cross_entropy(16.0 * cos, value[has_value])
+        return total
+
+    _run(net, opt, loss, seconds, log, f"classifier, batches of {batch}")
     return net.eval().cpu()
 
 
@@ -176,8 +192,6 @@ class SceneSet:
 
 def scene_set(frames: Sequence[tuple[np.ndarray, np.ndarray]], side: int = 512) -> SceneSet:
     """Frames (BGR image, boxes (n, 4)) brought to at most `side` on their long side and padded."""
-    import cv2
-
     most = max(1, max(len(b) for _, b in frames))
     images = np.zeros((len(frames), side, side, 3), np.uint8)
     sizes = np.zeros((len(frames), 2), np.int64)
@@ -282,11 +296,8 @@ def train_detector(
         "boxes": torch.from_numpy(scenes.boxes).to(dev),
         "counts": torch.from_numpy(scenes.counts).to(dev),
     }
-    start, step = time.monotonic(), 0
-    net.train()
-    while (elapsed := time.monotonic() - start) < seconds:
-        for group in opt.param_groups:
-            group["lr"] = _rate(elapsed, seconds, peak_lr)
+
+    def loss() -> torch.Tensor:
         rows = torch.randint(len(scenes), (batch,), generator=gen).to(dev)
         with torch.no_grad():
             x, boxes, valid = _patches(data, rows, gen)
@@ -295,19 +306,14 @@ def train_detector(
         with _autocast(dev):
             logits, size, off = net(x)
         logits, size, off = logits.float(), size.float(), off.float()
-        loss = _focal(logits, heat)
+        total = _focal(logits, heat)
         if valid.any():
             b = torch.arange(batch, device=dev)[:, None].expand_as(flat)[valid]
             at = flat[valid]
-            pred_size = size.flatten(2)[b, :, at]
-            pred_off = off.flatten(2)[b, :, at]
-            loss = loss + 0.5 * F.l1_loss(torch.log(pred_size), torch.log(wh[valid]))
-            loss = loss + F.l1_loss(pred_off, offset[valid])
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
-        step += 1
-        if step % 200 == 0:
-            log(f"  detector step {step}, {elapsed:.0f}/{seconds:.0f} s, loss {loss.item():.3f}")
-    log(f"  detector: {step} steps of {batch} in {time.monotonic() - start:.0f} s on {dev}")
+            total = total + 0.5 * F.l1_loss(torch.log(size.flatten(2)[b, :, at]),
+                                            torch.log(wh[valid]))
+            total = total + F.l1_loss(off.flatten(2)[b, :, at], offset[valid])
+        return total
+
+    _run(net, opt, loss, seconds, log, f"detector, batches of {batch}")
     return net.eval().cpu()

@@ -236,9 +236,7 @@ def die_sprite(photo: Photo, diameter: float) -> Sprite | None:
     """The photo's die cut out of its surface (die_alpha) at about `diameter` px across, to be
     set with other real dice on another table; None when it cannot be cut out. The shared sets
     hold photos of one die each, never of a roll of several."""
-    image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise OSError(f"cannot read {photo.path}")
+    image = read_photo(photo)
     x0, y0, x1, y1 = box = locate_die(image)
     side = round(max(x1 - x0, y1 - y0) * CROP_MARGIN)
     crop = square_crop(image, box, side)  # the photo's own pixels, the crop's margin around
@@ -276,16 +274,29 @@ def dice_together(
     return np.clip(scene + 0.5, 0, 255).astype(np.uint8), dice
 
 
-def real_crop(photo: Photo, size: int) -> np.ndarray:
-    """The photo's die cut with the shared crop convention (skovy's photos and the table's own
-    are already crops)."""
+def is_crop(photo: Photo) -> bool:
+    """Whether the photo is already a die's crop (skovy's photos, the table's own)."""
+    return photo.sequence == "skovy" or is_table(photo)
+
+
+def die_box(photo: Photo, image: np.ndarray) -> tuple[float, float, float, float]:
+    """The die's box in its photo: located, or for a photo that is already a crop, the box whose
+    square crop is the whole image."""
+    if not is_crop(photo):
+        return locate_die(image)
+    h, w = image.shape[:2]
+    m = 1 / CROP_MARGIN
+    return (w * (1 - m) / 2, h * (1 - m) / 2, w * (1 + m) / 2, h * (1 + m) / 2)
+
+
+def read_photo(photo: Photo) -> np.ndarray:
     image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
     if image is None:
         raise OSError(f"cannot read {photo.path}")
-    if photo.sequence == "skovy" or is_table(photo):
-        h, w = image.shape[:2]
-        m = 1 / CROP_MARGIN  # the box whose square crop is the whole image
-        box = (w * (1 - m) / 2, h * (1 - m) / 2, w * (1 + m) / 2, h * (1 + m) / 2)
-    else:
-        box = locate_die(image)
-    return square_crop(image, box, size)
+    return image
+
+
+def real_crop(photo: Photo, size: int) -> np.ndarray:
+    """The photo's die cut with the shared crop convention."""
+    image = read_photo(photo)
+    return square_crop(image, die_box(photo, image), size)

@@ -25,11 +25,12 @@ from vision.train.labels import KINDS, VALUE_LABELS, value_label
 from vision.train.realdata import (
     Photo,
     datasets_root,
+    die_box,
+    is_crop,
     is_held_out,
-    is_table,
     load_photos,
     load_table_photos,
-    locate_die,
+    read_photo,
     seen_level,
     varied,
 )
@@ -128,18 +129,10 @@ def _bare_box(shape: tuple[int, ...], die: tuple[float, ...], rng: np.random.Gen
 def _photo_crops(args: tuple[Photo, int]) -> list[tuple[np.ndarray, str]]:
     """A shared photo's wide die crop (and every EMPTY_EVERY-th photo's bare corner)."""
     photo, index = args
-    image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise OSError(f"cannot read {photo.path}")
-    already = photo.sequence == "skovy" or is_table(photo)
-    if already:  # already a crop: the box whose square crop is the image
-        h, w = image.shape[:2]
-        m = 1 / 1.3
-        box = (w * (1 - m) / 2, h * (1 - m) / 2, w * (1 + m) / 2, h * (1 + m) / 2)
-    else:
-        box = locate_die(image)
+    image = read_photo(photo)
+    box = die_box(photo, image)
     out = [(square_crop(image, widened(box, WIDE), SIZE), "flat")]
-    if not already and index % EMPTY_EVERY == 0:
+    if not is_crop(photo) and index % EMPTY_EVERY == 0:
         bare = _bare_box(image.shape, box, np.random.default_rng(index))
         out.append((square_crop(image, widened(bare, WIDE), SIZE), "empty"))
     return out
