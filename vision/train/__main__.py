@@ -71,7 +71,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--only", choices=PARTS, help="train and ship one model, keep the other")
     p.add_argument("--table-photos", type=Path, action="append", default=[],
                    help="a table's own dice photos (`rollscribe photos DIR`), also trained on")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.only and (args.folds or args.folds_only):
+        p.error("--only trains one model; the folds need both")
+    return args
 
 
 # --- one model pair ---------------------------------------------------------------------------
@@ -174,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         real = realsets.concat(real, realsets.table_crops(args.table_photos, args.workers))
     log(f"real crops: {len(real)} from rigs {sorted(str(r) for r in set(real.rigs))}")
     folds = realsets.RIG_FOLDS if (args.folds or args.folds_only) else ()
-    parts = (args.only,) if args.only and not folds else PARTS
+    parts = (args.only,) if args.only else PARTS
     renders = None
     if "classifier" in parts:
         renders = data.renders(args.renders or budget[2], args.seed, args.workers)
