@@ -245,6 +245,8 @@ class Game(ABC):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    bgg_id: ClassVar[int | None] = None
+    """BoardGameGeek's id of the game, for the plays sent to BG Stats (None: it has none)."""
     schema: ClassVar[list[JSON]] = []
     readings: ClassVar[dict[str, str]] = {}
     turn_enders: ClassVar[frozenset[str]] = frozenset()

@@ -8,11 +8,13 @@ JSON API, server-sent events), and the services (the table session, the table PI
 from __future__ import annotations
 
 import secrets
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
 from companion.history import History
+from companion.network import MdnsName, settings_path
 from companion.table import TableSession
 from companion.web.access import Services
 from companion.web.errors import register_errors
@@ -21,7 +23,8 @@ from companion.web.errors import register_errors
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the panel. Config keys: TABLE (a ready session) or DB_PATH (+ DICE_SOURCE),
     PIN (else a random 4-digit one kept in the database), PUBLIC_URL (what the QR code
-    points phones at)."""
+    points phones at), WIFI_PATH (the Wi-Fi settings; default beside the database), MDNS
+    (offer this machine's .local name when it resolves; default on)."""
     app = Flask(__name__)
     app.config.from_mapping(
         SECRET_KEY=None,
@@ -29,6 +32,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         DICE_SOURCE=None,
         PIN=None,
         PUBLIC_URL=None,
+        WIFI_PATH=None,
+        MDNS=True,
         SESSION_COOKIE_SAMESITE="Strict",
         SSE_HEARTBEAT=15.0,
         SSE_MAX_SECONDS=300.0,
@@ -43,12 +48,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.secret_key = app.config["SECRET_KEY"] or history.setting("secret_key", secrets.token_hex)
     pin = str(app.config["PIN"] or history.setting(
         "pin", lambda: f"{secrets.randbelow(10_000):04d}"))
-    app.extensions["rollscribe"] = Services(table, pin, app.config["PUBLIC_URL"])
+    app.extensions["rollscribe"] = Services(
+        table, pin, app.config["PUBLIC_URL"],
+        Path(app.config["WIFI_PATH"] or settings_path(history.path)),
+        MdnsName() if app.config["MDNS"] else None)
 
-    from companion.web import api, events, pages
+    from companion.web import api, events, network, pages
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)
+    app.register_blueprint(network.bp)
     register_errors(app)
     return app

@@ -7,17 +7,18 @@ proves it once (form or QR link) and keeps a session cookie; scripts send the X-
 from __future__ import annotations
 
 import hmac
-import socket
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import wraps
+from pathlib import Path
 from typing import Any
 
 from flask import current_app, request, session
 from werkzeug.exceptions import Forbidden, TooManyRequests
 
+from companion.network import MdnsName, panel_base
 from companion.table import TableSession
 
 LOOPBACK = frozenset({"127.0.0.1", "::1"})
@@ -58,6 +59,8 @@ class Services:
     table: TableSession
     pin: str
     public_url: str | None = None
+    wifi_path: Path | None = None  # the table's Wi-Fi settings (companion.network)
+    mdns: MdnsName | None = None  # None: never offer a .local name
     guard: PinGuard = field(default_factory=PinGuard)
 
     def pin_ok(self, given: object) -> bool:
@@ -99,17 +102,7 @@ def is_local() -> bool:
 
 
 def join_url() -> str:
-    """The address phones should open: configured, else this machine's LAN address."""
+    """The link the join QR code carries (see companion.network.panel_base)."""
     svc = services()
-    base = svc.public_url or f"http://{lan_address()}:{request.environ.get('SERVER_PORT', 80)}"
-    return f"{base.rstrip('/')}/join?pin={svc.pin}"
-
-
-def lan_address() -> str:
-    """This machine's address on the local network (no packet is sent: UDP connect only)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.254.254.254", 1))
-            return str(probe.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"
+    port = int(request.environ.get("SERVER_PORT", 80))
+    return f"{panel_base(svc.public_url, port, svc.mdns)}/join?pin={svc.pin}"

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request, session
 
+from companion import bgstats
 from companion.die_photos import export_zip
 from companion.history import effective_steps, undone
 from companion.web.access import can_act, needs_pin, services
@@ -113,6 +114,14 @@ def export_csv(game_id: int) -> Response:
     text = services().table.history.export_csv(game_id)
     return Response(text, mimetype="text/csv", headers={
         "Content-Disposition": f"attachment; filename=game-{game_id}.csv"})
+
+
+@bp.get("/games/<int:game_id>/export.bgstats.json")
+def export_bgstats(game_id: int) -> Response:
+    """A finished game as the play BG Stats imports (409 before the end)."""
+    out = jsonify(bgstats.play(services().table.history, game_id))
+    out.headers["Content-Disposition"] = f"attachment; filename=game-{game_id}.bgstats.json"
+    return out
 
 
 @bp.get("/dice-photos.zip")

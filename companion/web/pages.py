@@ -8,7 +8,10 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
+from companion import bgstats
+from companion.network import wifi_qr_payload
 from companion.web.access import can_act, is_local, join_url, services
+from companion.web.network import own_wifi
 from companion.web.qr import qr_svg
 
 bp = Blueprint("pages", __name__)
@@ -31,8 +34,16 @@ def games() -> str:
 
 @bp.get("/games/<int:game_id>")
 def history(game_id: int) -> str:
-    services().table.history.game(game_id)  # 404-like error for an unknown game
-    return render_template("history.html", can_act=can_act(), game_id=game_id, page="games")
+    record = services().table.history.game(game_id)  # 404-like error for an unknown game
+    finished = record.outcome is not None and not record.abandoned
+    return render_template("history.html", can_act=can_act(), game_id=game_id, page="games",
+                           finished=finished)
+
+
+@bp.get("/games/<int:game_id>/bgstats")
+def send_to_bgstats(game_id: int) -> Response:
+    """"Send to BG Stats": the phone follows this to the app, which offers to save the play."""
+    return redirect(bgstats.link(bgstats.play(services().table.history, game_id)))
 
 
 @bp.get("/join")
@@ -48,9 +59,13 @@ def join() -> Response | tuple[str, int]:
 
 @bp.get("/panel")
 def panel() -> str:
-    """The Pi's own screen: the PIN and the QR code that carries it (never shown to phones)."""
+    """The Pi's own screen: the QR code of the table's own Wi-Fi (when it makes one), and the PIN
+    with the QR code that carries it (never shown to phones)."""
     if not is_local():
         abort(403, "the table PIN is shown only on the table's own screen")
     url = join_url()
+    wifi, no_wifi = own_wifi()
+    wifi_qr = qr_svg(wifi_qr_payload(wifi), "L") if wifi else ""
     return render_template("panel.html", pin=services().pin, url=url, qr=qr_svg(url),
-                           can_act=True, page="panel")
+                           wifi=wifi, wifi_qr=wifi_qr, no_wifi=no_wifi, can_act=True,
+                           page="panel")

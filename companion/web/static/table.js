@@ -100,6 +100,8 @@ function renderMoves(s) {
       m.detail ? RS.el("small", { class: "detail", text: m.detail }) : null)));
   if (!moves.length && s.game.over) {
     moves.push(RS.el("li", { class: "hint" }, "The game is over. ",
+      s.game.outcome ? RS.el("a", { href: `/games/${s.game.id}/bgstats`, class: "bgstats",
+        text: "Send to BG Stats" }) : null, s.game.outcome ? " · " : null,
       RS.el("a", { href: "/new", text: "Start a new game" })));
   } else if (!moves.length) {
     moves.push(RS.el("li", { class: "hint", text: s.current.chance ? "Roll the dice first." : "No moves." }));
