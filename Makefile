@@ -23,6 +23,18 @@ tools:
 	  echo "installing Debian's$$missing for the tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
+	@$(MAKE) --no-print-directory $(NMCLI)
+
+# NetworkManager's own nmcli (Debian bookworm's, as on the Pi) reads back the Wi-Fi keyfiles the
+# table writes (tests/firmware/test_wifi.py). It is unpacked into the venv, never installed:
+# nothing may touch this machine's own network.
+NMCLI := $(VENV)/nm/usr/bin/nmcli
+$(NMCLI):
+	@echo "unpacking Debian's nmcli for the Wi-Fi tests"
+	@mkdir -p $(VENV)/nm && cd $(VENV)/nm && \
+	  { apt-get download network-manager libnm0 >/dev/null 2>&1 || \
+	    { apt-get update -qq && apt-get download network-manager libnm0 >/dev/null; }; } && \
+	  for deb in *.deb; do dpkg-deb -x "$$deb" .; done && rm -f ./*.deb
 
 run: setup
 	$(VENV)/bin/rollscribe serve --demo --port $(PORT)

@@ -16,6 +16,14 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from companion.network import (
+    MdnsName,
+    NetworkError,
+    load_settings,
+    network_status,
+    settings_path,
+)
+
 from .pins import PinConfigError, load_pins
 
 MIN_FREE_MB = 200  # below this the history may fail to write a roll's picture
@@ -155,6 +163,32 @@ def check_disk(path: Path | str) -> Check:
     if free_mb < LOW_FREE_MB:
         return Check("disk", Status.WARN, found, "space is getting low")
     return Check("disk", Status.OK, found)
+
+
+def check_network(db_path: Path | str, mdns: MdnsName | None = None) -> Check:
+    """How phones reach the panel: the network mode and name, this machine's addresses, and
+    whether its .local name resolves. Never a failure: a table with no network still plays."""
+    try:
+        settings = load_settings(settings_path(db_path))
+    except (NetworkError, OSError) as exc:
+        return Check("network", Status.WARN, f"the Wi-Fi settings cannot be read: {exc}",
+                     "make them again: sudo rollscribe wifi setup --new-password")
+    status = network_status(settings)
+    mdns = mdns or MdnsName()
+    named = mdns.up()
+    mode = {"access point": f"the table's own Wi-Fi {status.ssid} is up",
+            "client": f"joined {status.ssid}",
+            "unknown": "NetworkManager (nmcli) is not here, so the mode is unknown"}[status.mode]
+    where = ", ".join(f"http://{a}" for a in status.addresses) or "no address"
+    found = (f"{mode}; panel at {where}; {mdns.name} "
+             f"{'resolves' if named else 'does not resolve'}")
+    if not status.addresses:
+        return Check("network", Status.WARN, found, "no network: phones cannot reach the panel; "
+                     "check the Wi-Fi with `sudo rollscribe wifi apply`")
+    if not named:
+        return Check("network", Status.WARN, found, "phones must type the address: start Avahi "
+                     "with `sudo systemctl enable --now avahi-daemon`")
+    return Check("network", Status.OK, found)
 
 
 def probe(check: Callable[..., Check], *args: Any) -> Callable[[], None]:

@@ -5,16 +5,23 @@
 #
 # What it does: apt packages (picamera2 and lgpio come from Raspberry Pi OS, not PyPI), a system
 # user in the video and gpio groups, a virtualenv under /opt/rollscribe that sees the system
-# packages, the project installed with its `pi` extra, the pin file in /etc/rollscribe, and the
-# systemd unit (restart on failure, logs in the journal). It ends with `rollscribe doctor`.
-# Running it again upgrades in place; the game history in /var/lib/rollscribe is kept.
+# packages, the project installed with its `pi` extra, the pin file in /etc/rollscribe, the
+# table's own Wi-Fi (NetworkManager; a name and a random password chosen here, kept in
+# /var/lib/rollscribe/wifi.json), the name rollscribe.local (Avahi), and the systemd units
+# (restart on failure, logs in the journal). It ends with `rollscribe doctor`.
+# Running it again upgrades in place; the game history and the Wi-Fi password are kept.
+#
+#   ROLLSCRIBE_JOIN_SSID="Cafe"    also join this network instead, when in range (asks its password)
+#   ROLLSCRIBE_HOSTNAME=name       the table's name on the network (default: rollscribe, taken
+#                                  only from a Pi still called raspberrypi)
 set -euo pipefail
 
 PREFIX=/opt/rollscribe
 DATA=/var/lib/rollscribe
 CONF=/etc/rollscribe
 SERVICE_USER=rollscribe
-UNIT=/etc/systemd/system/rollscribe.service
+UNITS=/etc/systemd/system
+HOST_NAME="${ROLLSCRIBE_HOSTNAME:-rollscribe}"
 SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 say() { printf '\n== %s\n' "$*"; }
@@ -37,7 +44,8 @@ apt-get update -q
 # header pins are gpiochip0, which the PyPI gpiozero 2.0.1 does not know (it opens gpiochip4).
 # The venv sees the system package, so pip keeps it; `rollscribe doctor` checks the pins.
 DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-    python3-venv python3-pip python3-picamera2 python3-lgpio python3-gpiozero
+    python3-venv python3-pip python3-picamera2 python3-lgpio python3-gpiozero \
+    network-manager avahi-daemon
 
 say "service user $SERVICE_USER"
 if ! id "$SERVICE_USER" >/dev/null 2>&1; then
@@ -63,10 +71,28 @@ else
     install -m 644 "$SOURCE/firmware/pins.toml" "$CONF/pins.toml"
 fi
 
-say "systemd unit"
-install -m 644 "$SOURCE/firmware/rollscribe.service" "$UNIT"
+say "the table's Wi-Fi and its name"
+"$PREFIX/venv/bin/rollscribe" wifi setup --db "$DATA/rollscribe.db"
+if [[ -n ${ROLLSCRIBE_JOIN_SSID:-} ]]; then
+    "$PREFIX/venv/bin/rollscribe" wifi join "$ROLLSCRIBE_JOIN_SSID" --db "$DATA/rollscribe.db"
+fi
+chown "$SERVICE_USER:$SERVICE_USER" "$DATA/wifi.json"  # the panel saves the player's choices
+if [[ $(hostname) == raspberrypi || -n ${ROLLSCRIBE_HOSTNAME:-} ]]; then
+    hostnamectl set-hostname "$HOST_NAME"
+    sed -i "s/^127\.0\.1\.1[[:space:]].*/127.0.1.1\t$HOST_NAME/" /etc/hosts
+else
+    echo "keeping this Pi's name $(hostname) (ROLLSCRIBE_HOSTNAME=rollscribe renames it)"
+fi
+install -d -m 755 /etc/avahi/services
+install -m 644 "$SOURCE/firmware/rollscribe.avahi.service" /etc/avahi/services/rollscribe.service
+
+say "systemd units"
+for unit in rollscribe.service rollscribe-wifi.service rollscribe-wifi.path; do
+    install -m 644 "$SOURCE/firmware/$unit" "$UNITS/$unit"
+done
 systemctl daemon-reload
-systemctl enable rollscribe.service
+systemctl enable rollscribe.service rollscribe-wifi.service rollscribe-wifi.path
+systemctl start rollscribe-wifi.path
 systemctl stop rollscribe.service  # doctor needs the camera and the pins to itself
 
 say "checking the box"
@@ -77,5 +103,7 @@ if ! runuser -u "$SERVICE_USER" -- env ROLLSCRIBE_PINS="$CONF/pins.toml" \
          "sudo systemctl restart rollscribe" >&2
 fi
 systemctl start rollscribe.service
-host="$(hostname)"
-echo "Rollscribe runs at boot. Phones: http://$host.local:8000/   Logs: journalctl -u rollscribe -f"
+"$PREFIX/venv/bin/rollscribe" wifi show --db "$DATA/rollscribe.db"
+echo "Rollscribe runs at boot. Phones: http://$(hostname).local/   Logs: journalctl -u rollscribe -f"
+# Bringing the Wi-Fi up now would cut an SSH session that runs over it: it waits for the boot.
+echo "The table's own Wi-Fi (or a known network in range) comes up at the next boot: sudo reboot"

@@ -1,5 +1,6 @@
-"""`rollscribe doctor`: check the camera, the buttons' pins, the models, the database and the disk,
-and say in plain words what is wrong and what to do. Exits non-zero when anything failed."""
+"""`rollscribe doctor`: check the camera, the buttons' pins, the models, the database, the disk
+and the network, and say in plain words what is wrong and what to do. Exits non-zero when
+anything failed."""
 
 from __future__ import annotations
 
@@ -34,7 +35,14 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.checks import check_camera, check_database, check_disk, check_gpio, check_model
+    from firmware.checks import (
+        check_camera,
+        check_database,
+        check_disk,
+        check_gpio,
+        check_model,
+        check_network,
+    )
 
     results = [
         check_camera(args.camera),
@@ -42,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         check_model(args.model),
         check_database(args.db),
         check_disk(args.db),
+        check_network(args.db),
     ]
     for result in results:
         print(f"[{result.status.value:>7}] {result.name}: {result.found}")

@@ -24,7 +24,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the panel. Config keys: TABLE (a ready session) or DB_PATH (+ DICE_SOURCE),
     PIN (else a random 4-digit one kept in the database), PUBLIC_URL (what the QR code
     points phones at), WIFI_PATH (the Wi-Fi settings; default beside the database), MDNS
-    (offer this machine's .local name when it resolves; default on)."""
+    (offer this machine's .local name when it resolves: True, False, or a MdnsName)."""
     app = Flask(__name__)
     app.config.from_mapping(
         SECRET_KEY=None,
@@ -51,7 +51,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["rollscribe"] = Services(
         table, pin, app.config["PUBLIC_URL"],
         Path(app.config["WIFI_PATH"] or settings_path(history.path)),
-        MdnsName() if app.config["MDNS"] else None)
+        mdns if isinstance(mdns := app.config["MDNS"], MdnsName) else MdnsName() if mdns else None)
 
     from companion.web import api, events, network, pages
 

@@ -132,3 +132,18 @@ def test_a_failing_check_makes_a_probe_that_raises(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="not a database"):
         probe(check_database, garbage)()
     probe(check_database, tmp_path / "fine.db")()
+
+
+def test_the_network_check_says_the_mode_the_addresses_and_the_name(tmp_path: Path) -> None:
+    from companion.network import MdnsName, Network, WifiSettings, save_settings
+    from firmware.checks import check_network
+
+    save_settings(tmp_path / "wifi.json", WifiSettings(Network("Rollscribe-AB12", "12345678")))
+    named = check_network(tmp_path / "r.db", MdnsName("rollscribe.local", lambda n: True))
+    unnamed = check_network(tmp_path / "r.db", MdnsName("rollscribe.local", lambda n: False))
+    assert "rollscribe.local resolves" in named.found and "http://" in named.found
+    assert "does not resolve" in unnamed.found and unnamed.status is Status.WARN
+    assert "Avahi" in unnamed.advice and not unnamed.failed
+    (tmp_path / "wifi.json").write_text("[]")
+    damaged = check_network(tmp_path / "r.db")
+    assert damaged.status is Status.WARN and "cannot be read" in damaged.found

@@ -27,7 +27,7 @@ def test_install_script_installs_what_the_unit_runs() -> None:
         assert package in script
     assert "--system-site-packages" in script and "${SOURCE}[pi]" in script
     assert 'PREFIX=/opt/rollscribe' in script and EXEC.startswith("/opt/rollscribe/venv/")
-    assert "firmware/rollscribe.service" in script
+    assert "for unit in rollscribe.service " in script and "\"$SOURCE/firmware/$unit\"" in script
 
 
 def verify(unit: Path) -> subprocess.CompletedProcess[str]:
@@ -64,3 +64,52 @@ def test_unit_starts_serve_with_the_pi_camera_and_gpio_and_restarts() -> None:
     assert service["Restart"] == "on-failure"
     assert service["StandardOutput"] == "journal"
     assert unit["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_the_panel_listens_on_port_80_with_only_the_capability_that_needs() -> None:
+    service = configparser.ConfigParser(strict=False, interpolation=None)
+    service.read(UNIT)
+    argv = service["Service"]["ExecStart"].split()
+    assert argv[argv.index("--port") + 1] == "80"  # http://rollscribe.local, no port to type
+    assert service["Service"]["AmbientCapabilities"] == "CAP_NET_BIND_SERVICE"
+    assert service["Service"]["CapabilityBoundingSet"] == "CAP_NET_BIND_SERVICE"
+    assert service["Service"]["User"] == "rollscribe"
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not here")
+def test_the_wifi_units_pass_systemd_analyze_verify(tmp_path: Path) -> None:
+    for name in ("rollscribe-wifi.service", "rollscribe-wifi.path"):
+        text = (FIRMWARE / name).read_text()
+        (tmp_path / name).write_text(text.replace(EXEC, "/bin/true"))
+    service = configparser.ConfigParser(strict=False, interpolation=None)
+    service.read(FIRMWARE / "rollscribe-wifi.service")
+    assert service["Service"]["ExecStart"].split()[:3] == [EXEC, "wifi", "apply"]
+    assert "User" not in service["Service"]  # NetworkManager's keyfiles are root's
+    path = configparser.ConfigParser(strict=False, interpolation=None)
+    path.read(FIRMWARE / "rollscribe-wifi.path")
+    assert path["Path"]["PathChanged"] == "/var/lib/rollscribe/wifi.json"
+    assert path["Path"]["Unit"] == "rollscribe-wifi.service"
+    done = verify(tmp_path / "rollscribe-wifi.path")
+    if "Failed to" in done.stderr and "bus" in done.stderr.lower():
+        pytest.skip(f"systemd-analyze cannot run here: {done.stderr.strip()}")
+    assert done.returncode == 0, done.stderr
+    assert verify(tmp_path / "rollscribe-wifi.service").returncode == 0
+
+
+def test_avahi_announces_the_panel_on_port_80() -> None:
+    import xml.etree.ElementTree as ET
+
+    group = ET.parse(FIRMWARE / "rollscribe.avahi.service").getroot()
+    assert group.tag == "service-group" and group.find("name") is not None
+    service = group.find("service")
+    assert service is not None
+    assert (service.findtext("type"), service.findtext("port")) == ("_http._tcp", "80")
+
+
+def test_install_sets_up_the_wifi_the_name_and_every_unit() -> None:
+    script = (FIRMWARE / "install.sh").read_text()
+    for needed in ("network-manager", "avahi-daemon", "wifi setup", "hostnamectl set-hostname",
+                   "rollscribe.avahi.service", "/etc/avahi/services/rollscribe.service",
+                   "rollscribe-wifi.service", "rollscribe-wifi.path",
+                   'chown "$SERVICE_USER:$SERVICE_USER" "$DATA/wifi.json"'):
+        assert needed in script, needed

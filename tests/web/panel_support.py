@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from table_support import GAME, PLAYERS, fitting_roll
+from table_support import GAME, PLAYERS, fitting_roll, play  # noqa: F401 - shared
 
 PIN = "2468"
 __all__ = ["GAME", "PIN", "PLAYERS", "roll_text"]

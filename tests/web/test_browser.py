@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from panel_support import GAME, PIN, PLAYERS
+from panel_support import GAME, PIN, PLAYERS, play
 
 from companion.commands.serve import camera_dice_source, samples_dir
 from companion.history import History
@@ -330,3 +330,28 @@ def test_a_race_game_draws_its_board_and_a_hero_moves_on_it(server, browser, tab
     me.screenshot(path=str(ARTIFACTS / "board-horde-phone.png"), full_page=True)
     assert errors == []
 
+
+
+def test_a_phone_chooses_the_network_the_table_joins_and_a_finished_game_goes_to_bgstats(
+        server, browser, table):
+    expect = sync_api.expect
+    errors: list[str] = []
+    me = phone(browser, errors)
+    me.goto(f"{server}/network")
+    expect(me.locator("#join-form")).to_be_hidden()  # watching only, without the PIN
+    me.goto(f"{server}/join?pin={PIN}")
+    me.goto(f"{server}/network")
+    me.fill("#join-ssid", "Club Wi-Fi")
+    me.fill("#join-password", "12345678")
+    me.click("text=Join it when in range")
+    expect(me.locator("#known .ssid")).to_have_text(["Club Wi-Fi"])
+    me.locator("#known .forget").click()
+    expect(me.locator("#known .ssid")).to_have_count(0)
+    assert table.history.path.with_name("wifi.json").exists()
+
+    table.new_game(GAME, PLAYERS, {"target": 20})
+    play(table, random.Random(4), lambda s: s["game"]["over"], limit=3000)
+    me.goto(f"{server}/")
+    link = me.locator("a.bgstats")
+    expect(link).to_have_attribute("href", f"/games/{table.game_id}/bgstats")
+    assert errors == []
