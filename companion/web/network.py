@@ -17,7 +17,7 @@ from companion.network import (
     network_status,
     save_settings,
 )
-from companion.web.access import can_act, is_local, needs_pin, services
+from companion.web.access import can_act, needs_pin, services
 from companion.web.api import body, field
 
 bp = Blueprint("network", __name__)
@@ -55,8 +55,7 @@ def own_wifi() -> tuple[Network | None, str]:
 
 @bp.get("/network")
 def page() -> str:
-    return render_template("network.html", can_act=can_act(), page="network",
-                           local=is_local())
+    return render_template("network.html", can_act=can_act(), page="games")
 
 
 @bp.get("/api/network")
