@@ -115,25 +115,24 @@ def build(args: argparse.Namespace) -> tuple[TableSession, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from werkzeug.serving import make_server
-
     from companion.network import panel_base
     from companion.web import create_app
     from companion.web.qr import qr_text
+    from companion.web.server import make_server
 
     table, controller = build(args)
     app = create_app({"TABLE": table, "PIN": args.pin, "PUBLIC_URL": args.public_url})
-    server = make_server(args.host, args.port, app, threaded=True)
+    server = make_server(app, args.host, args.port)
     services = app.extensions["rollscribe"]
-    pin, port = services.pin, server.server_port
+    pin, port = services.pin, server.effective_port
     join = f"{panel_base(args.public_url, port, services.mdns)}/join?pin={pin}"
     print(f"Rollscribe panel on http://{args.host}:{port}/  (table PIN {pin};"
           f" the table's own screen: http://127.0.0.1:{port}/panel)", flush=True)
     print(f"Phones: scan this or open {join}\n{qr_text(join)}", flush=True)
     try:
-        server.serve_forever()
+        server.run()
     finally:
-        server.server_close()
+        server.close()
         if controller is not None:
             with contextlib.suppress(Exception):
                 controller.close()

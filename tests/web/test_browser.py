@@ -24,6 +24,7 @@ from companion.rules.dice import STANDARD
 from companion.rules.registry import get_game
 from companion.table import TableSession
 from companion.web import create_app
+from companion.web.server import make_server
 
 pytest_plugins = ["panel_fixtures"]  # the table, app and client fixtures
 
@@ -59,18 +60,17 @@ class PaintedTray:
 
 @contextlib.contextmanager
 def running(table: TableSession) -> Iterator[str]:
-    """The panel over `table`, served in a thread on a free loopback port."""
-    from werkzeug.serving import make_server
-
+    """The panel over `table`, served by the production server in a thread on a free loopback
+    port."""
     app = create_app({"TESTING": True, "TABLE": table, "PIN": PIN, "SSE_HEARTBEAT": 0.5,
                       "SSE_MAX_SECONDS": 2.0})  # streams drop every 2 s: phones must reconnect
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    server = make_server(app, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{httpd.server_port}"
+        yield f"http://127.0.0.1:{server.effective_port}"
     finally:
-        httpd.shutdown()
+        server.close()
 
 
 @pytest.fixture
@@ -340,7 +340,8 @@ def test_a_phone_chooses_the_network_the_table_joins_and_a_finished_game_goes_to
     me.goto(f"{server}/network")
     expect(me.locator("#join-form")).to_be_hidden()  # watching only, without the PIN
     me.goto(f"{server}/join?pin={PIN}")
-    me.goto(f"{server}/network")
+    me.goto(f"{server}/games")
+    me.click("#network-link")
     me.fill("#join-ssid", "Club Wi-Fi")
     me.fill("#join-password", "12345678")
     me.click("text=Join it when in range")

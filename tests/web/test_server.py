@@ -1,0 +1,95 @@
+"""`rollscribe serve` as the Pi runs it: the production server in its own process, a request
+too big refused before it is read, and every one of 50 phones' live streams getting a change."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from companion.web.server import MAX_BODY, PHONES
+
+PIN = "4321"
+
+
+@pytest.fixture
+def served(tmp_path) -> Iterator[int]:
+    """`rollscribe serve` on a free loopback port; yields the port."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "serve", "--db", str(tmp_path / "s.db"),
+         "--host", "127.0.0.1", "--port", "0", "--pin", PIN],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", first)
+        assert found, first
+        yield int(found.group(1))
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def request(port: int, method: str, path: str, body: bytes | None = None,
+            headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        answer = conn.getresponse()
+        return answer.status, dict(answer.getheaders()), answer.read()
+    finally:
+        conn.close()
+
+
+def test_the_production_server_answers_and_refuses_a_body_too_big(served):
+    status, headers, _ = request(served, "GET", "/api/state")
+    assert status == 200 and headers["Server"] == "rollscribe"  # waitress, not Werkzeug
+    big = json.dumps({"roll": "d20=1 " * (MAX_BODY // 6 + 10)}).encode()
+    status, _, _ = request(served, "POST", "/api/roll", big,
+                           {"Content-Type": "application/json", "X-Table-Pin": PIN})
+    assert status == 413
+    assert request(served, "GET", "/api/state")[0] == 200  # and it goes on serving
+
+
+def test_every_phones_live_stream_gets_each_change(served):
+    arrived: list[int] = []
+    lock = threading.Lock()
+    connected = threading.Barrier(PHONES + 1, timeout=30)
+
+    def phone() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", served, timeout=30)
+        conn.request("GET", "/events")
+        stream = conn.getresponse()
+        seen = 0
+        while True:
+            line = stream.fp.readline()
+            if line.startswith(b"id: "):
+                seen += 1
+                if seen == 1:
+                    connected.wait()  # the state on connect
+                else:
+                    with lock:
+                        arrived.append(int(line[4:]))
+                    conn.close()
+                    return
+
+    phones = [threading.Thread(target=phone, daemon=True) for _ in range(PHONES)]
+    for p in phones:
+        p.start()
+    connected.wait()
+    status, _, body = request(served, "POST", "/api/games",
+                              json.dumps({"game": "monstrous-horde", "players": ["A", "B"]})
+                              .encode(), {"Content-Type": "application/json",
+                                          "X-Table-Pin": PIN})
+    assert status == 201, body
+    deadline = time.monotonic() + 20
+    for p in phones:
+        p.join(max(0.1, deadline - time.monotonic()))
+    assert len(arrived) == PHONES and len(set(arrived)) == 1
