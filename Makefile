@@ -4,25 +4,36 @@ PY     := $(VENV)/bin/python
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run test model tune bench tools fonts lint clean
+.PHONY: setup run test model tune bench tools fonts lint lock pi-check clean
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+# Every Python package from the lock, exact versions and hashes (requirements/lock.py says how
+# the locks are made); the project itself goes in last, built with the locked setuptools.
+$(STAMP): pyproject.toml requirements/dev.lock
 	python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet --require-hashes -r requirements/dev.lock
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
-# Debian packages the suite uses for real: chromium drives the panel's browser tests (Playwright
-# never downloads a browser here), openscad renders the printed parts, shellcheck checks install.sh.
-TOOLS := chromium openscad shellcheck
-tools:
-	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+# Resolve the locks again from pyproject.toml (uv, from the dev lock); the suite checks they
+# match it (tests/test_lock.py).
+lock: setup
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) requirements/lock.py
+
+# The Debian packages the suite and the training use, named once in requirements/debian.txt:
+# chromium drives the panel's browser tests (Playwright never downloads a browser here), openscad
+# renders the printed parts, shellcheck checks install.sh, the fonts draw the renders' numerals.
+debian = $(shell sed -n 's/^$(1): *//p' requirements/debian.txt)
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
-	  echo "installing Debian's$$missing for the tests"; \
+	  echo "installing Debian's$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
+endef
+tools:
+	$(call apt_install,$(call debian,test))
 	@$(MAKE) --no-print-directory $(NMCLI)
 
 # NetworkManager's own nmcli (Debian bookworm's, as on the Pi) reads back the Wi-Fi keyfiles the
@@ -32,8 +43,8 @@ NMCLI := $(VENV)/nm/usr/bin/nmcli
 $(NMCLI):
 	@echo "unpacking Debian's nmcli for the Wi-Fi tests"
 	@mkdir -p $(VENV)/nm && cd $(VENV)/nm && \
-	  { apt-get download network-manager libnm0 >/dev/null 2>&1 || \
-	    { apt-get update -qq && apt-get download network-manager libnm0 >/dev/null; }; } && \
+	  { apt-get download $(call debian,unpacked) >/dev/null 2>&1 || \
+	    { apt-get update -qq && apt-get download $(call debian,unpacked) >/dev/null; }; } && \
 	  for deb in *.deb; do dpkg-deb -x "$$deb" .; done && rm -f ./*.deb
 
 run: setup
@@ -44,23 +55,22 @@ test: setup tools
 
 # Debian's TrueType faces the renderer draws numerals in: without them `make model` falls back to
 # Hershey faces and trains on other renders than the shipped models' (render.missing_faces).
-FONTS := fonts-dejavu-core fonts-liberation
 fonts: setup
-	@$(PY) -c 'from vision.train.render import missing_faces as m; raise SystemExit(bool(m()))' || { \
-	  echo "installing Debian's $(FONTS) for the renders"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(FONTS) >/dev/null; }
+	$(call apt_install,$(call debian,model))
 
 # Trains models/dice.onnx and models/detector.onnx from scratch, on a CUDA GPU when there is one
 # (vision/train/__main__.py); TABLE_PHOTOS="dir ...": also on tables' own dice photos
 # (`rollscribe photos DIR`). FOLDS=1 also measures leaving each rig out (bench cross_rig).
+TRAIN_INSTALL := $(PY) -m pip install --quiet --require-hashes --find-links /opt/wheels \
+	-r requirements/train.lock
 model: setup fonts
-	$(PY) -m pip install --quiet -e '.[train,dev]'
+	$(TRAIN_INSTALL)
 	$(PY) -m vision.train $(if $(FOLDS),--folds) $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
 
 # Trains the classifier again with tables' own dice photos (TABLE_PHOTOS="dir ..."), keeping the
 # detector; one game in five is kept out and measured.
 tune: setup fonts
-	$(PY) -m pip install --quiet -e '.[train,dev]'
+	$(TRAIN_INSTALL)
 	$(PY) -m vision.train --only classifier $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
 
 bench: setup

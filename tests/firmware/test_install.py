@@ -25,7 +25,8 @@ def test_install_script_installs_what_the_unit_runs() -> None:
     script = (FIRMWARE / "install.sh").read_text()
     for package in ("python3-picamera2", "python3-lgpio", "python3-gpiozero"):
         assert package in script
-    assert "--system-site-packages" in script and "${SOURCE}[pi]" in script
+    assert "--system-site-packages" in script
+    assert '--require-hashes -r "$SOURCE/requirements/pi.lock"' in script  # the lock, pinned
     assert 'PREFIX=/opt/rollscribe' in script and EXEC.startswith("/opt/rollscribe/venv/")
     assert "for unit in rollscribe.service " in script and "\"$SOURCE/firmware/$unit\"" in script
 
@@ -113,3 +114,20 @@ def test_install_sets_up_the_wifi_the_name_and_every_unit() -> None:
                    "rollscribe-wifi.service", "rollscribe-wifi.path",
                    'chown "$SERVICE_USER:$SERVICE_USER" "$DATA/wifi.json"'):
         assert needed in script, needed
+
+
+def test_install_on_a_machine_that_is_not_a_pi_stops_before_touching_it(tmp_path: Path) -> None:
+    # A stand-in apt-get notes whether the script got past its checks; it must not.
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    marker = tmp_path / "apt-ran"
+    (fake / "apt-get").write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+    (fake / "apt-get").chmod(0o755)
+    if Path("/proc/device-tree/model").exists():
+        pytest.skip("this machine reports a device-tree model: it may be a Pi")
+    done = subprocess.run(["bash", str(FIRMWARE / "install.sh")], capture_output=True, text=True,
+                          timeout=60, check=False,
+                          env={"PATH": f"{fake}:/usr/sbin:/usr/bin:/sbin:/bin"})
+    assert done.returncode == 1 and not marker.exists()
+    assert ("not a Raspberry Pi" in done.stderr and "--force" in done.stderr) \
+        or "run me with sudo" in done.stderr
