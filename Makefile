@@ -73,6 +73,12 @@ tune: setup fonts
 	$(TRAIN_INSTALL)
 	$(PY) -m vision.train --only classifier $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
 
+# The Pi path without a Pi: a Debian bookworm arm64 root under qemu-user, install.sh --force in
+# it, then rollscribe read, doctor and the rules/table/history tests there (root; slow, about
+# 40 minutes the first time; firmware/pi-check.sh).
+pi-check:
+	bash firmware/pi-check.sh
+
 bench: setup
 	$(PY) -m bench
 

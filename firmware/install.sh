@@ -115,7 +115,11 @@ say "systemd units"
 for unit in rollscribe.service rollscribe-wifi.service rollscribe-wifi.path; do
     install -m 644 "$SOURCE/firmware/$unit" "$UNITS/$unit"
 done
-systemctl enable rollscribe.service rollscribe-wifi.service rollscribe-wifi.path
+if command -v systemctl >/dev/null; then
+    systemctl enable rollscribe.service rollscribe-wifi.service rollscribe-wifi.path
+else
+    echo "no systemctl here: the units are installed, not enabled"
+fi
 if [[ $SYSTEMD == yes ]]; then
     systemctl daemon-reload
     systemctl start rollscribe-wifi.path
