@@ -166,9 +166,10 @@ def wifi_qr_payload(network: Network) -> str:
 class NetworkStatus:
     """What doctor and the panel say about the network: the mode NetworkManager has up."""
 
-    mode: str  # "access point", "client", or "unknown" (no NetworkManager here)
+    mode: str  # "access point", "client", or "unknown" (see `why`)
     ssid: str = ""
     addresses: tuple[str, ...] = field(default_factory=tuple)
+    why: str = ""  # why the mode is unknown
 
 
 def network_status(settings: WifiSettings, nmcli: str | None = None) -> NetworkStatus:
@@ -176,12 +177,12 @@ def network_status(settings: WifiSettings, nmcli: str | None = None) -> NetworkS
     addresses = tuple(local_addresses())
     nmcli = nmcli or shutil.which("nmcli")
     if nmcli is None:
-        return NetworkStatus("unknown", "", addresses)
+        return NetworkStatus("unknown", "", addresses, "NetworkManager (nmcli) is not installed")
     try:
         out = subprocess.run([nmcli, "-t", "-f", "NAME,TYPE", "connection", "show", "--active"],
                              capture_output=True, text=True, timeout=10, check=True).stdout
     except (OSError, subprocess.SubprocessError):
-        return NetworkStatus("unknown", "", addresses)
+        return NetworkStatus("unknown", "", addresses, "NetworkManager is not running")
     for line in out.splitlines():
         name, _, kind = line.rpartition(":")
         name = name.replace("\\:", ":")
@@ -191,7 +192,7 @@ def network_status(settings: WifiSettings, nmcli: str | None = None) -> NetworkS
             return NetworkStatus("client", name, addresses)
         if kind == "802-3-ethernet":
             return NetworkStatus("client", f"wired ({name})", addresses)
-    return NetworkStatus("unknown", "", addresses)
+    return NetworkStatus("unknown", "", addresses, "no connection is up")
 
 
 def local_addresses() -> list[str]:

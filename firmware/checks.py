@@ -178,7 +178,7 @@ def check_network(db_path: Path | str, mdns: MdnsName | None = None) -> Check:
     named = mdns.up()
     mode = {"access point": f"the table's own Wi-Fi {status.ssid} is up",
             "client": f"joined {status.ssid}",
-            "unknown": "NetworkManager (nmcli) is not here, so the mode is unknown"}[status.mode]
+            "unknown": f"the network mode is unknown: {status.why}"}[status.mode]
     where = ", ".join(f"http://{a}" for a in status.addresses) or "no address"
     found = (f"{mode}; panel at {where}; {mdns.name} "
              f"{'resolves' if named else 'does not resolve'}")

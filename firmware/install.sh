@@ -83,7 +83,18 @@ python3 -m venv --system-site-packages "$PREFIX/venv"
 # Every package pinned with its hashes (requirements/pi.lock: numpy 1.x for picamera2's compiled
 # helpers, the apt gpiozero's version); what apt already put in the system is kept.
 "$PREFIX/venv/bin/pip" install --quiet --require-hashes -r "$SOURCE/requirements/pi.lock"
-"$PREFIX/venv/bin/pip" install --quiet --no-deps --no-build-isolation "$SOURCE"
+# The project runs from its own copy in $PREFIX/src, installed in place: the models, the samples
+# and the firmware files are found beside the code, as in a checkout (a wheel would leave
+# models/ behind), and the checkout it came from may go.
+if [[ $SOURCE != "$PREFIX/src" ]]; then
+    rm -rf "$PREFIX/src.new"
+    install -d -m 755 "$PREFIX/src.new"
+    tar -C "$SOURCE" --exclude=./.git --exclude=./.venv --exclude=./var --exclude=./artifacts \
+        -cf - . | tar -C "$PREFIX/src.new" -xf -
+    rm -rf "$PREFIX/src"
+    mv "$PREFIX/src.new" "$PREFIX/src"
+fi
+"$PREFIX/venv/bin/pip" install --quiet --no-deps --no-build-isolation -e "$PREFIX/src"
 "$PREFIX/venv/bin/pip" check
 
 say "pin file $CONF/pins.toml"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Pi path, proven without a Pi (`sudo make pi-check`; slow, so not in `make test`).
 #
-# Builds a Debian bookworm arm64 root with debootstrap (kept in var/pi-root between runs), runs
+# Builds a Debian bookworm arm64 root with debootstrap (kept in /var/cache between runs), runs
 # its programs under qemu-user through binfmt_misc, installs Rollscribe there with
 # `firmware/install.sh --force` exactly as on a Pi (from requirements/pi.lock; what only Raspberry
 # Pi OS has, picamera2 and lgpio, is skipped and said), then runs `rollscribe read` on the
@@ -11,7 +11,8 @@
 set -euo pipefail
 
 SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-ROOT="${PI_ROOT:-$SOURCE/var/pi-root}"
+# The root lives outside the checkout: setuptools would otherwise walk its files on every install.
+ROOT="${PI_ROOT:-/var/cache/rollscribe-pi-check/root}"
 MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 SUMMARY="$SOURCE/var/pi-check.txt"
 IN_ROOT=/opt/src/rollscribe  # where the checkout lies inside the root
@@ -71,6 +72,11 @@ mounts() {
         mountpoint -q "$ROOT/$fs" || mount --bind "/$fs" "$ROOT/$fs"
     done
     cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+    # This machine's own certificate authorities (a proxy's, say), so the root reaches PyPI too.
+    if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+        cp /usr/local/share/ca-certificates/*.crt "$ROOT/usr/local/share/ca-certificates/"
+        inside update-ca-certificates >/dev/null
+    fi
     # The root shares this machine's network: no daemon it installs (NetworkManager, Avahi) may
     # start, or it would manage this machine's interfaces. Debian's own switch for chroots:
     printf '#!/bin/sh\nexit 101\n' > "$ROOT/usr/sbin/policy-rc.d"
@@ -99,6 +105,25 @@ read_samples() {
     (( frames > 0 )) || die "rollscribe read read no frame"
 }
 
+frame_time() {  # both models loaded, one warm-up, then the median of 5 reads of each sample
+    inside /opt/rollscribe/venv/bin/python -c "
+import statistics, time, cv2
+from vision.reader import DiceReader
+from vision.samples import sample_frames
+reader = DiceReader()
+frames = [cv2.imread(str(path)) for path in sample_frames()]
+reader.read_frame(frames[0])
+times = []
+for frame in frames:
+    for _ in range(5):
+        start = time.perf_counter()
+        reader.read_frame(frame)
+        times.append(time.perf_counter() - start)
+print(f'frame time under emulation: median {1000 * statistics.median(times):.0f} ms '
+      f'over {len(times)} reads of {len(frames)} samples')
+" | tee -a "$SUMMARY"
+}
+
 doctor() {
     inside /opt/rollscribe/venv/bin/rollscribe doctor --camera "replay:$IN_ROOT/vision/samples" \
         --gpio mock --db /tmp/pi-check.db
@@ -118,6 +143,7 @@ mounts
 step "checkout copied in" checkout
 step "install.sh --force" inside bash "$IN_ROOT/firmware/install.sh" --force
 step "rollscribe read, 4 samples" read_samples
+step "frame time (smoke check only)" frame_time
 step "rollscribe doctor" doctor
 step "rules, table and history tests" tests
 say "summary"

@@ -146,6 +146,15 @@ def test_the_mode_is_read_from_what_networkmanager_has_up(tmp_path, active, mode
     settings = WifiSettings(Network("Rollscribe-AB12", "abcd-efgh-jkmn"))
     status = network_status(settings, str(nmcli))
     assert (status.mode, status.ssid) == (mode, ssid)
+    assert (status.why == "no connection is up") == (mode == "unknown")
+
+
+def test_a_networkmanager_that_is_not_running_is_said_so(tmp_path):
+    nmcli = tmp_path / "nmcli"
+    nmcli.write_text("#!/bin/sh\necho 'Error: NetworkManager is not running.' >&2\nexit 8\n")
+    nmcli.chmod(0o755)
+    status = network_status(WifiSettings(), str(nmcli))
+    assert (status.mode, status.why) == ("unknown", "NetworkManager is not running")
 
 
 def test_the_wifi_command_sets_up_joins_forgets_and_shows(tmp_path, capsys):

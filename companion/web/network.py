@@ -33,7 +33,8 @@ def view() -> dict[str, Any]:
     saved = settings()
     status = network_status(saved)
     mdns = services().mdns
-    return {"mode": status.mode, "ssid": status.ssid, "addresses": list(status.addresses),
+    return {"mode": status.mode, "ssid": status.ssid, "why": status.why,
+            "addresses": list(status.addresses),
             "mdns": {"name": mdns.name, "up": mdns.up()} if mdns else None,
             "access_point": saved.access_point.ssid if saved.access_point else None,
             "known": [n.ssid for n in saved.known]}

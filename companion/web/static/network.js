@@ -2,11 +2,11 @@
 "use strict";
 
 const MODES = { "access point": "The table makes its own Wi-Fi", client: "The table has joined",
-  unknown: "NetworkManager is not here: the table uses whatever network this machine has" };
+  unknown: "The table uses whatever network this machine has" };
 
 function renderNetwork(n) {
   const now = n.mode === "access point" ? `${MODES[n.mode]}: ${n.ssid}.`
-    : n.mode === "client" ? `${MODES.client} ${n.ssid}.` : `${MODES.unknown}.`;
+    : n.mode === "client" ? `${MODES.client} ${n.ssid}.` : `${MODES.unknown} (${n.why}).`;
   const name = n.mdns && n.mdns.up ? ` Phones on it open http://${n.mdns.name}.` : "";
   document.getElementById("network-now").textContent = now + name;
   document.getElementById("network-addresses").textContent = n.addresses.length
