@@ -66,7 +66,7 @@ def make(name: str) -> None:
     command = ["uv", "pip", "compile", str(PYPROJECT), str(build),
                "--python-version", PYTHON, "--python-platform", platform,
                "--generate-hashes", "--only-binary", ":all:", "--no-header",
-               "--output-file", "-", *(a for e in extras for a in ("--extra", e)), *options]
+               *(a for e in extras for a in ("--extra", e)), *options]
     text = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     text = text.replace(str(HERE.parent) + "/", "")  # paths as in the repository
     header = (f"{DIGEST}{digest(name)}\n# `make lock` writes this file ({name}: extras "
