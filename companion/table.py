@@ -215,7 +215,8 @@ class TableSession:
             if pos.pending is None and (not pos.steps or pos.steps[-1].reading is not shown):
                 raise TableError("a move was already played on that roll: undo it first")
             if not 0 <= index < len(shown.dice):
-                raise TableError(f"there is no die {index + 1} in the reading")
+                raise TableError(f"'index' counts the dice from 0: this reading has dice 0 to"
+                                 f" {len(shown.dice) - 1}")
             die = shown.dice[index]
             new = die_value(die.die, value)
             data = {"index": index, "die": die.die, "old": die.value, "new": new}

@@ -10,12 +10,24 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
+from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.routing import IntegerConverter
 
 from companion.history import History
 from companion.table import TableSession
 from companion.web.access import Services
 from companion.web.errors import register_errors
+
+
+MAX_BODY = 64 * 1024  # bytes: the biggest body an action needs (a new game) is well under 1 KB
+
+
+class IdConverter(IntegerConverter):
+    """`<id:name>`: a row id SQLite can hold; a bigger number is no page (404), not an error."""
+
+    def __init__(self, map: Any) -> None:  # noqa: A002 - Werkzeug's name
+        super().__init__(map, max=2**63 - 1)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -30,6 +42,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PIN=None,
         PUBLIC_URL=None,
         SESSION_COOKIE_SAMESITE="Strict",
+        MAX_CONTENT_LENGTH=MAX_BODY,  # Werkzeug stops reading there, whatever the server
         SSE_HEARTBEAT=15.0,
         SSE_MAX_SECONDS=300.0,
     )
@@ -46,6 +59,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["rollscribe"] = Services(table, pin, app.config["PUBLIC_URL"])
 
     from companion.web import api, events, pages
+
+    app.url_map.converters["id"] = IdConverter
+
+    @app.before_request
+    def refuse_big_bodies() -> None:
+        """Refused on the declared length, before a byte of the body is read."""
+        limit = app.config["MAX_CONTENT_LENGTH"]
+        if limit is not None and (request.content_length or 0) > limit:
+            raise RequestEntityTooLarge()
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

@@ -18,12 +18,19 @@ from companion.web.access import can_act, needs_pin, services
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
+MAX_TEXT = 2000  # characters of a typed roll or move: a tray of dice is a few dozen
+
+
 class BadRequest(ValueError):
     """A request body that is not what the endpoint takes."""
 
 
 def body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    """The JSON object sent ({} for none); anything else, however broken or deep, is a 400."""
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        data = None  # nested too deep for the parser: not an object this API takes
     if data is None and not request.content_length:
         return {}
     if not isinstance(data, dict):
@@ -36,6 +43,8 @@ def field(data: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise BadRequest(f"'{name}' must be a {want}")
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        raise BadRequest(f"'{name}' is too long (at most {MAX_TEXT} characters)")
     return value
 
 
@@ -83,7 +92,7 @@ def games() -> Response:
     return jsonify({"games": [g.to_json() for g in services().table.history.games()]})
 
 
-@bp.get("/games/<int:game_id>")
+@bp.get("/games/<id:game_id>")
 def game(game_id: int) -> Response:
     history = services().table.history
     record = history.game(game_id)
@@ -101,14 +110,14 @@ def game(game_id: int) -> Response:
     return jsonify({"game": record.to_json(), "events": timeline})
 
 
-@bp.get("/games/<int:game_id>/export.json")
+@bp.get("/games/<id:game_id>/export.json")
 def export_json(game_id: int) -> Response:
     out = jsonify(services().table.history.export_json(game_id))
     out.headers["Content-Disposition"] = f"attachment; filename=game-{game_id}.json"
     return out
 
 
-@bp.get("/games/<int:game_id>/export.csv")
+@bp.get("/games/<id:game_id>/export.csv")
 def export_csv(game_id: int) -> Response:
     text = services().table.history.export_csv(game_id)
     return Response(text, mimetype="text/csv", headers={
@@ -128,7 +137,7 @@ def stats() -> Response:
     return jsonify({"players": services().table.history.player_stats()})
 
 
-@bp.get("/images/<int:event_id>.jpg")
+@bp.get("/images/<id:event_id>.jpg")
 def image(event_id: int) -> Response:
     jpeg = services().table.history.image(event_id)
     if jpeg is None:
@@ -175,6 +184,7 @@ def move() -> Response:
 
 def _plain_action(method: str) -> Callable[[], Response]:
     def view() -> Response:
+        body()  # no fields, but a malformed body is still refused
         getattr(services().table, method)()
         return snapshot()
 

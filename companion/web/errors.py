@@ -4,7 +4,7 @@ a conflict with the rules or the table is 409, a missing PIN 403; nothing is eve
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from companion.history import HistoryError, NoSuchGame
 from companion.rules.errors import IllegalMove, RulesError
@@ -38,6 +38,9 @@ def register_errors(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
+        if isinstance(exc, RequestEntityTooLarge):
+            limit = app.config["MAX_CONTENT_LENGTH"] // 1024
+            return answer(413, f"the request body is too big (at most {limit} KB)")
         return answer(exc.code or 500, exc.description or exc.name)
 
     @app.errorhandler(Exception)

@@ -29,7 +29,7 @@ def games() -> str:
     return render_template("games.html", can_act=can_act(), page="games")
 
 
-@bp.get("/games/<int:game_id>")
+@bp.get("/games/<id:game_id>")
 def history(game_id: int) -> str:
     services().table.history.game(game_id)  # 404-like error for an unknown game
     return render_template("history.html", can_act=can_act(), game_id=game_id, page="games")

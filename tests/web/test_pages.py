@@ -73,7 +73,7 @@ def test_every_api_route_is_documented(app):
     from pathlib import Path
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
-    routes = {rule.rule.replace("<int:game_id>", "<id>").replace("<int:event_id>", "<event>")
+    routes = {rule.rule.replace("<id:game_id>", "<id>").replace("<id:event_id>", "<event>")
               for rule in app.url_map.iter_rules() if rule.rule.startswith(("/api", "/events"))}
     assert routes and not {r for r in routes if f"`GET {r}" not in doc
                            and f"`POST {r}" not in doc}
