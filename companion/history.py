@@ -505,13 +505,13 @@ class History:
         live = effective_steps(events)
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(["seq", "time", "kind", "turn", "player", "text", "undone",
-                         *(f"score {p}" for p in record.players)])
+        writer.writerow([_cell(c) for c in ["seq", "time", "kind", "turn", "player", "text",
+                                             "undone", *(f"score {p}" for p in record.players)]])
         for e in events:
             player = record.players[e.seat] if e.seat is not None else ""
-            writer.writerow([e.seq, time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(e.at)),
-                             e.kind.value, e.turn, player, e.text or _describe_data(e),
-                             int(undone(e, live)), *e.scores])
+            writer.writerow([_cell(c) for c in [
+                e.seq, time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(e.at)), e.kind.value,
+                e.turn, player, e.text or _describe_data(e), int(undone(e, live)), *e.scores]])
         return out.getvalue()
 
     def player_stats(self) -> list[JSON]:
@@ -573,6 +573,14 @@ def _finish_stats(s: JSON) -> JSON:
                       "expected": entry["expected"], "luck": round(mean - entry["expected"], 3)}
     return {"player": s["player"], "games": s["games"], "wins": s["wins"],
             "mean_score": round(games / s["games"], 2) if s["games"] else None, "dice": luck}
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: one starting like a formula gets a leading '."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_START) else value
 
 
 def _describe_data(e: Event) -> str:

@@ -26,6 +26,7 @@ from companion.history import (
     die_json,
     die_value,
 )
+from companion.players import BadName, player_names
 from companion.reading import DieReading, TrayReading
 from companion.rules.core import CHANCE, Roll, RollRequest
 from companion.rules.dice import STANDARD
@@ -125,7 +126,10 @@ class TableSession:
 
     def new_game(self, game: str, players: list[str], options: JSON | None = None) -> int:
         """Start a game (the running one is kept in the history as abandoned); returns its id."""
-        names = _player_names(players)
+        try:
+            names = player_names(players)
+        except BadName as exc:
+            raise SetupError(str(exc)) from exc
         cls = self.history.games_registry.get_game(game)
         if not cls.min_players <= len(names) <= cls.max_players:
             raise SetupError(
@@ -434,16 +438,3 @@ def _whose_turn(pos: Position) -> str:
         reason = f" ({wanted.reason})" if wanted and wanted.reason else ""
         return f"{who} {dice}{reason}"
     return f"{players[current]} to play"
-
-
-def _player_names(players: Any) -> list[str]:
-    if not isinstance(players, list | tuple) or not players:
-        raise SetupError("players must be a non-empty list of names")
-    names = [str(p).strip() for p in players if isinstance(p, str)]
-    if len(names) != len(players) or not all(names):
-        raise SetupError("every player needs a name")
-    if any(len(n) > 40 for n in names):
-        raise SetupError("a player's name is at most 40 characters")
-    if len({n.casefold() for n in names}) != len(names):
-        raise SetupError("two players have the same name")
-    return names

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ...errors import RulesError
 from ...options import Schema, SchemaOptions
 
 TEAMS: tuple[str, ...] = ("blue", "red", "purple")
@@ -120,11 +119,6 @@ class Options(SchemaOptions):
     item_setup: str = "scattered"
     stored_potion: str = "then-roll"
     ties: str = "shared"
-
-    def check(self) -> None:
-        SchemaOptions.check(self)  # zero-argument super() fails in a slots dataclass
-        if not 24 <= self.squares <= 200:
-            raise RulesError(f"squares is a whole number from 24 to 200, not {self.squares!r}")
 
     @property
     def sides(self) -> int:

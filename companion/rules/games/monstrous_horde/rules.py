@@ -85,8 +85,8 @@ ASSUMPTIONS: dict[str, str] = {
 
 
 OPTIONS_SCHEMA: Schema = [
-    {"name": "target", "type": "int", "default": 100,
-     "help": "Score that triggers the end; Bigger Horde plays to 200 (any multiple of 10)."},
+    {"name": "target", "type": "int", "default": 100, "min": 10, "max": 1000,
+     "help": "Score that triggers the end; Bigger Horde plays to 200 (a multiple of 10 up to 1000)."},
     {"name": "simplified_monsters", "type": "bool", "default": False,
      "help": "Simplified Monsters: no d6 for the type, every epic monster is a Troll."},
     {"name": "final_round", "type": "choice", "default": "extra", "choices": ["extra", "finish"],
