@@ -19,14 +19,13 @@ from companion.table import TableSession
 from companion.web.access import Services
 from companion.web.errors import register_errors
 
-
 MAX_BODY = 64 * 1024  # bytes: the biggest body an action needs (a new game) is well under 1 KB
 
 
 class IdConverter(IntegerConverter):
     """`<id:name>`: a row id SQLite can hold; a bigger number is no page (404), not an error."""
 
-    def __init__(self, map: Any) -> None:  # noqa: A002 - Werkzeug's name
+    def __init__(self, map: Any) -> None:
         super().__init__(map, max=2**63 - 1)
 
 
