@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from companion.faults import CAMERA
 from companion.history import History
 from companion.reading import TrayReading
 from companion.table import TableSession
@@ -56,29 +57,46 @@ def camera_dice_source(
     `rollscribe enroll`) open on first use, so a missing one becomes a fault on the panel
     instead of a server that will not start."""
     lock = threading.Lock()
-    opened: dict[str, Any] = {}
+    opened: dict[str, Any] = {}  # "reader" once loaded; "source" while the camera works
+
+    def reader() -> Any:
+        try:
+            from vision.classify import Classifier
+            from vision.prototypes import load_taught
+            from vision.reader import DiceReader
+        except ImportError as exc:
+            raise RuntimeError(f"the dice reader is not installed: {exc}") from exc
+        classifier = Classifier()
+        # a store taught with another model is embedded again from its shots here
+        prototypes = load_taught(taught, classifier)[0] if taught else None
+        return DiceReader(classifier=classifier, prototypes=prototypes,
+                          keep_crops=True)  # for `rollscribe photos`
+
+    def source() -> Any:
+        from vision import capture
+        from vision.reader import Settling
+
+        kind, _, path = spec.partition(":")
+        # A replayed still frame must repeat long enough for the reader to see it settle.
+        return (capture.ReplaySource(path, hold=Settling().still_frames + 2)
+                if kind == "replay" and path else capture.open_source(spec))
 
     def read(kinds: list[str] | None) -> TrayReading:
         with lock:
-            if not opened:
-                try:
-                    from vision.capture import ReplaySource, open_source
-                    from vision.classify import Classifier
-                    from vision.prototypes import load_taught
-                    from vision.reader import DiceReader, Settling
-                except ImportError as exc:
-                    raise RuntimeError(f"the dice reader is not installed: {exc}") from exc
-                classifier = Classifier()
-                # a store taught with another model is embedded again from its shots here
-                prototypes = load_taught(taught, classifier)[0] if taught else None
-                opened["reader"] = DiceReader(classifier=classifier, prototypes=prototypes,
-                                               keep_crops=True)  # for `rollscribe photos`
-                kind, _, path = spec.partition(":")
-                # A replayed still frame must repeat long enough for the reader to see it settle.
-                opened["source"] = (ReplaySource(path, hold=Settling().still_frames + 2)
-                                    if kind == "replay" and path else open_source(spec))
-            return opened["reader"].read_settled(opened["source"], expect=kinds,
-                                                 on_settled=on_settled)
+            # Each part is kept only once it opened: a camera plugged in (or a replay folder
+            # made) after a failed try is opened on the next read, without a restart.
+            if "reader" not in opened:
+                opened["reader"] = reader()
+            if "source" not in opened:
+                opened["source"] = source()
+            try:
+                return opened["reader"].read_settled(opened["source"], expect=kinds,
+                                                     on_settled=on_settled)
+            except RuntimeError as exc:
+                if getattr(exc, "fault", None) == CAMERA:  # gone: open it again next time
+                    with contextlib.suppress(Exception):
+                        opened.pop("source").close()
+                raise
 
     return read
 
