@@ -608,7 +608,8 @@ def _record(row: sqlite3.Row) -> GameRecord:
         options=json.loads(row["options"]), started=row["started"], events=row["n"],
         scores=tuple(json.loads(row["scores"] or "[]")),
         outcome=json.loads(row["outcome"]) if row["outcome"] else None,
-        abandoned=bool(row["abandoned"]),
+        # a won game that a bug once marked abandoned (before issue 39) still reads as won
+        abandoned=bool(row["abandoned"]) and not row["outcome"],
     )
 
 

@@ -141,7 +141,10 @@ class TableSession:
         except (RulesError, ValueError, TypeError, KeyError) as exc:
             raise SetupError(f"cannot set up {cls.title}: {exc}") from exc
         with self._lock:
-            if self._pos is not None and not self._pos.record.over and not self._pos.abandoned:
+            # Whether the running game is over is the live state's to say: the record was read
+            # when the game was loaded, before it was won.
+            pos = self._pos
+            if pos is not None and pos.state.current_player is not None and not pos.abandoned:
                 self._play(PlannedEvent(EventKind.ABANDON))
             record = self.history.create_game(game, list(names), options)
             self._pos = self.history.replay(record)
