@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from companion.faults import CAMERA, MODEL, Fault, camera_fault, fault_for
+from companion.faults import CAMERA, DATABASE, MODEL, Fault, camera_fault, fault_for, history_fault
 from companion.history import (
     CORRECTED,
     EventKind,
@@ -57,6 +57,7 @@ class TableSession:
         self._reading = threading.Lock()
         self._pos: Position | None = None
         self._faults: dict[str, Fault] = {}
+        self._damaged = False  # the integrity check failed: a write that works does not mend it
         self._snapshot: tuple[int, JSON] | None = None
         self.version = 0
         self._resume()
@@ -71,6 +72,15 @@ class TableSession:
         except HistoryError as exc:
             self._pos = None
             self.report_fault("database", str(exc), "start a new game; the old one is kept")
+        self.check_database()
+
+    def check_database(self) -> None:
+        """Show a database that cannot be written or fails its integrity check as a fault: at
+        start-up and after a read failed (a fault already shown is not checked again)."""
+        fault = history_fault(self.history)
+        self._damaged = self.history.writable and fault is not None
+        if fault is not None:
+            self.report_fault(fault.kind, fault.message, fault.advice)
 
     def _rebuild(self) -> None:
         assert self._pos is not None
@@ -112,14 +122,16 @@ class TableSession:
         try:
             self.history.append(pos, planned, seat, turn)
         except HistoryError as exc:
-            self.report_fault("database", str(exc), "check the SD card; the last action was lost")
+            if self.history.writable:  # else the fault says why already, with better advice
+                self.report_fault(DATABASE, str(exc), "check the SD card; the last action was lost")
             try:
                 self._rebuild()
             except HistoryError:
                 self._pos = None  # never show what is not committed; a restart resumes the game
             self._bump()
             raise
-        self._faults.pop("database", None)  # a write went through: the database is fine again
+        if self.history.writable and not self._damaged:  # a write went through: fine again
+            self._faults.pop(DATABASE, None)
         self._bump()
 
     # -- starting ----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.faults import CAMERA
-from companion.history import History
+from companion.history import History, HistoryError
 from companion.reading import TrayReading
 from companion.table import TableSession
 
@@ -104,7 +104,9 @@ def camera_dice_source(
 def build(args: argparse.Namespace) -> tuple[TableSession, Any]:
     """The session (resuming the last game), with its camera and, if asked, its buttons."""
     camera = args.camera or (f"replay:{samples_dir()}" if args.demo else None)
-    history = History(args.db or (DEMO_DB if args.demo else DB))
+    # A database that cannot be written or read is a fault on the panel, not a server that
+    # will not start: nobody could even watch.
+    history = History(args.db or (DEMO_DB if args.demo else DB), fallback=True)
     settled: list[Callable[[], object]] = []  # the buttons' lights, once they exist
     if args.taught and not camera:  # without a camera nothing would ever read the store
         raise SystemExit("rollscribe serve: --taught needs a camera (--camera SPEC or --demo)")
@@ -115,7 +117,10 @@ def build(args: argparse.Namespace) -> tuple[TableSession, Any]:
     table = TableSession(history, source)
     game = args.game or (DEMO_GAME if args.demo else None)
     if game and (table.game_id is None or table.snapshot()["game"]["over"]):
-        table.new_game(game, [p.strip() for p in args.players.split(",") if p.strip()])
+        try:
+            table.new_game(game, [p.strip() for p in args.players.split(",") if p.strip()])
+        except HistoryError:
+            pass  # the database fault is on the panel already; watching still works
     gpio = args.gpio or ("mock" if args.demo else "none")
     controller = None
     if gpio != "none":

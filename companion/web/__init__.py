@@ -48,7 +48,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config:
         app.config.from_mapping(test_config)
     table = app.config.get("TABLE") or TableSession(
-        History(app.config["DB_PATH"]), app.config["DICE_SOURCE"]
+        History(app.config["DB_PATH"], fallback=True), app.config["DICE_SOURCE"]
     )
     # Kept in the history database, so that phones stay unlocked across a restart of the table.
     history = table.history
@@ -60,6 +60,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from companion.web import api, events, pages
 
     app.url_map.converters["id"] = IdConverter
+
+    @app.context_processor
+    def faults() -> dict[str, Any]:
+        """Every page shows the table's faults from the start (live pages keep them current)."""
+        return {"faults": table.snapshot()["faults"]}
 
     @app.before_request
     def refuse_big_bodies() -> None:

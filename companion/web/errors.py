@@ -3,7 +3,7 @@ a conflict with the rules or the table is 409, a missing PIN 403; nothing is eve
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from companion.history import HistoryError, NoSuchGame
@@ -46,6 +46,8 @@ def register_errors(app: Flask) -> None:
     @app.errorhandler(Exception)
     def any_error(exc: Exception):  # type: ignore[no-untyped-def]
         status = status_for(exc)
+        if isinstance(exc, HistoryError) and not isinstance(exc, NoSuchGame):
+            current_app.extensions["rollscribe"].table.check_database()  # damaged? say so
         if status == 500:
             app.logger.exception("unexpected error on %s", request.path)
             return answer(500, "something went wrong on the table; the game is safe")

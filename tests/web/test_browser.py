@@ -330,3 +330,26 @@ def test_a_race_game_draws_its_board_and_a_hero_moves_on_it(server, browser, tab
     me.screenshot(path=str(ARTIFACTS / "board-horde-phone.png"), full_page=True)
     assert errors == []
 
+
+
+def test_lists_that_cannot_be_read_say_why_instead_of_looking_empty(browser, tmp_path):
+    from companion.history import HistoryError
+
+    table = TableSession(History(tmp_path / "unreadable.db"))
+    table.new_game(GAME, PLAYERS)
+
+    def fails(*args, **kwargs):
+        raise HistoryError("could not read the history: database disk image is malformed")
+
+    table.history.games = fails
+    table.history.player_stats = fails
+    table.history.events = fails
+    with running(table) as server:
+        errors: list[str] = []
+        page = phone(browser, errors)
+        page.goto(f"{server}/games")
+        sync_api.expect(page.locator("#games")).to_contain_text("disk image is malformed")
+        sync_api.expect(page.locator("#stats")).to_contain_text("disk image is malformed")
+        page.goto(f"{server}/games/{table.game_id}")
+        sync_api.expect(page.locator("#timeline")).to_contain_text("disk image is malformed")
+        assert not errors

@@ -51,6 +51,18 @@ const RS = {
     return data;
   },
 
+  // The faults box every page has (base.html fills it; live pages keep it current).
+  renderFaults(faults) {
+    document.getElementById("faults").replaceChildren(...faults.map((f) => RS.el("div", { class: "fault" },
+      RS.el("strong", { text: `${f.kind}: ` }), `${f.message} `, RS.el("em", { text: f.advice }))));
+  },
+
+  // A list that could not be loaded says why instead of looking empty.
+  failed(listId) {
+    return (error) => document.getElementById(listId).replaceChildren(
+      RS.el("li", { class: "fault", text: `Cannot show this now: ${error.message}` }));
+  },
+
   setAccess(canAct) {
     RS.canAct = canAct;
     document.body.dataset.canAct = canAct ? "yes" : "no";

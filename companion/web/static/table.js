@@ -10,11 +10,6 @@ function act(path, body) {
   return RS.api(path, body).then(render).catch(() => {});
 }
 
-function renderFaults(faults) {
-  $("faults").replaceChildren(...faults.map((f) => RS.el("div", { class: "fault" },
-    RS.el("strong", { text: `${f.kind}: ` }), `${f.message} `, RS.el("em", { text: f.advice }))));
-}
-
 function dieLabel(d) {
   const pct = Math.round(d.confidence * 100);
   return `${d.die} ${d.value}` + (d.corrected ? " ✎" : d.unsure ? ` ?${pct}%` : "");
@@ -188,7 +183,7 @@ function renderReadings(game) {
 
 function render(s) {
   snap = s;
-  renderFaults(s.faults);
+  RS.renderFaults(s.faults);
   $("no-game").hidden = !!s.game;
   $("table").hidden = !s.game;
   if (!s.game) return;
