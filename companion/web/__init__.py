@@ -16,7 +16,7 @@ from werkzeug.routing import IntegerConverter
 
 from companion.history import History
 from companion.table import TableSession
-from companion.web.access import Services
+from companion.web.access import Services, check_origin
 from companion.web.errors import register_errors
 
 MAX_BODY = 64 * 1024  # bytes: the biggest body an action needs (a new game) is well under 1 KB
@@ -65,6 +65,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     def faults() -> dict[str, Any]:
         """Every page shows the table's faults from the start (live pages keep them current)."""
         return {"faults": table.snapshot()["faults"]}
+
+    app.before_request(check_origin)
 
     @app.before_request
     def refuse_big_bodies() -> None:

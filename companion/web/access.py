@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import current_app, request, session
 from werkzeug.exceptions import Forbidden, TooManyRequests
@@ -91,6 +92,28 @@ def needs_pin(view: Callable[..., Any]) -> Callable[..., Any]:
         return view(*args, **kwargs)
 
     return wrapper
+
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def check_origin() -> None:
+    """Refuse (403) a request that changes something when a page of another origin made the
+    browser send it (another port of this host included): the cookie alone proves nothing.
+    Browsers name the page's origin on every POST; a script sends none and needs the PIN."""
+    if request.method in SAFE_METHODS:
+        return
+    origin = request.headers.get("Origin")
+    if origin is None:
+        if request.headers.get("Sec-Fetch-Site", "same-origin") in ("same-origin", "none"):
+            return
+    else:
+        allowed = {request.host}
+        if services().public_url:
+            allowed.add(urlsplit(services().public_url).netloc)
+        if origin != "null" and urlsplit(origin).netloc in allowed:
+            return
+    raise Forbidden("this action came from another site's page: play from the table's own page")
 
 
 def is_local() -> bool:
