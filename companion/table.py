@@ -9,7 +9,8 @@ exactly what a restart would rebuild.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -40,6 +41,10 @@ MAX_MOVES_SHOWN = 40  # the panel lists the best moves; a long tail helps nobody
 
 class TableError(RuntimeError):
     """An action that does not fit the table now: no game, no reading waiting, camera busy."""
+
+
+class StaleAction(TableError):
+    """An action tapped on a phone that showed an older table than there is now (409)."""
 
 
 class SetupError(TableError, ValueError):
@@ -96,6 +101,16 @@ class TableSession:
         with self._changed:
             self._changed.wait_for(lambda: self.version != since_version, timeout)
             return self.version
+
+    @contextmanager
+    def expect(self, version: int | None) -> Iterator[None]:
+        """Hold the table while an action runs, if it still is at the `version` the phone showed:
+        two taps of one button, sent at once, then act once and the second is refused."""
+        with self._lock:
+            if version is not None and version != self.version:
+                raise StaleAction("the table changed since your phone showed it: look again, "
+                                  "then tap again if it still applies")
+            yield
 
     @property
     def game_id(self) -> int | None:
@@ -165,14 +180,15 @@ class TableSession:
 
     # -- dice ------------------------------------------------------------------------------
 
-    def read_dice(self) -> TrayReading:
-        """Ask the dice source for the roll wanted and submit what it reads."""
-        if self.dice_source is None:
-            raise TableError("no camera is connected: type the roll in instead")
+    def read_dice(self, version: int | None = None) -> TrayReading:
+        """Ask the dice source for the roll wanted and submit what it reads; `version` as in
+        expect(), checked once the camera is ours (not held through the read: others watch)."""
         if not self._reading.acquire(blocking=False):
             raise TableError("the camera is already reading the tray")
         try:
-            with self._lock:
+            with self.expect(version):
+                if self.dice_source is None:
+                    raise TableError("no camera is connected: type the roll in instead")
                 kinds = list(self._roll_wanted_now().dice)
             try:
                 reading = self.dice_source(kinds)

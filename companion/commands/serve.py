@@ -33,7 +33,10 @@ def register(sub: Any) -> None:
     parser.add_argument("--db", metavar="PATH", help=f"history database (default {DB})")
     parser.add_argument("--game", help="start this game if none is running (e.g. monstrous-horde)")
     parser.add_argument("--players", default="Ann,Bob", help="comma-separated names for --game")
-    parser.add_argument("--pin", help="the table PIN (default: a random 4-digit one)")
+    parser.add_argument("--pin", help="the table PIN (default: a random one, kept in the database)")
+    parser.add_argument("--pin-digits", type=int, default=4, choices=range(4, 13), metavar="N",
+                        help="digits of the random PIN, 4-12 (default 4; 6 or more make "
+                        "guessing it far slower)")
     parser.add_argument("--public-url", help="address phones use, for the QR code")
     parser.add_argument("--gpio", choices=("none", "mock", "pi"), default=None,
                         help="buttons and lights: none, gpiozero MockFactory, or the Pi's pins")
@@ -141,15 +144,16 @@ def run(args: argparse.Namespace) -> int:
     from werkzeug.serving import make_server
 
     from companion.web import create_app
-    from companion.web.access import lan_address
+    from companion.web.access import join_link, lan_address
     from companion.web.qr import qr_text
 
     table, controller = build(args)
-    app = create_app({"TABLE": table, "PIN": args.pin, "PUBLIC_URL": args.public_url})
+    app = create_app({"TABLE": table, "PIN": args.pin, "PIN_DIGITS": args.pin_digits,
+                      "PUBLIC_URL": args.public_url})
     server = make_server(args.host, args.port, app, threaded=True)
     pin = app.extensions["rollscribe"].pin
     port = server.server_port
-    join = f"{(args.public_url or f'http://{lan_address()}:{port}').rstrip('/')}/join?pin={pin}"
+    join = join_link(args.public_url or f"http://{lan_address()}:{port}", pin)
     print(f"Rollscribe panel on http://{args.host}:{port}/  (table PIN {pin};"
           f" the table's own screen: http://127.0.0.1:{port}/panel)", flush=True)
     print(f"Phones: scan this or open {join}\n{qr_text(join)}", flush=True)

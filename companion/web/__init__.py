@@ -7,6 +7,7 @@ JSON API, server-sent events), and the services (the table session, the table PI
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from typing import Any
 
@@ -31,14 +32,15 @@ class IdConverter(IntegerConverter):
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the panel. Config keys: TABLE (a ready session) or DB_PATH (+ DICE_SOURCE),
-    PIN (else a random 4-digit one kept in the database), PUBLIC_URL (what the QR code
-    points phones at)."""
+    PIN (else a random one of PIN_DIGITS digits kept in the database), PUBLIC_URL (what the QR
+    code points phones at)."""
     app = Flask(__name__)
     app.config.from_mapping(
         SECRET_KEY=None,
         DB_PATH="var/rollscribe.db",
         DICE_SOURCE=None,
         PIN=None,
+        PIN_DIGITS=4,  # of a PIN made by the table; 6 or more make guessing far slower
         PUBLIC_URL=None,
         SESSION_COOKIE_SAMESITE="Strict",
         MAX_CONTENT_LENGTH=MAX_BODY,  # Werkzeug stops reading there, whatever the server
@@ -53,9 +55,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # Kept in the history database, so that phones stay unlocked across a restart of the table.
     history = table.history
     app.secret_key = app.config["SECRET_KEY"] or history.setting("secret_key", secrets.token_hex)
+    digits = int(app.config["PIN_DIGITS"])
+    if not 4 <= digits <= 12:
+        raise ValueError(f"a table PIN has 4 to 12 digits, not {digits}")
     pin = str(app.config["PIN"] or history.setting(
-        "pin", lambda: f"{secrets.randbelow(10_000):04d}"))
-    app.extensions["rollscribe"] = Services(table, pin, app.config["PUBLIC_URL"])
+        "pin" if digits == 4 else f"pin-{digits}", lambda: f"{secrets.randbelow(10**digits):0{digits}d}"))
+    key = hashlib.sha256(f"session grants:{app.secret_key}".encode()).digest()
+    app.extensions["rollscribe"] = Services(table, pin, app.config["PUBLIC_URL"], key=key)
 
     from companion.web import api, events, pages
 

@@ -6,10 +6,13 @@ proves it once (form or QR link) and keeps a session cookie; scripts send the X-
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import secrets
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import wraps
@@ -25,31 +28,53 @@ LOOPBACK = frozenset({"127.0.0.1", "::1"})
 
 
 class PinGuard:
-    """Makes guessing a 4-digit PIN slow: after `max_wrong` wrong tries in a row from one
-    address, that address may not try again for `lock_seconds`."""
+    """Makes guessing the PIN slow, from one address and from all of them together.
 
-    def __init__(self, max_wrong: int = 5, lock_seconds: float = 30.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    After `max_wrong` wrong tries in a row from one address, that address waits `lock_seconds`.
+    Once the table has seen `table_wrong` wrong tries within `table_window` seconds (from any
+    addresses), an address that guessed wrong in that window may not try again until its wrong
+    try leaves the window; an address that has not guessed wrong may still try, so a phone
+    that scans the code (the right PIN) still gets in while guessing from many addresses
+    stalls at about one try per address per window.
+    """
+
+    def __init__(self, max_wrong: int = 5, lock_seconds: float = 30.0, table_wrong: int = 30,
+                 table_window: float = 600.0, clock: Callable[[], float] = time.monotonic) -> None:
         self.max_wrong = max_wrong
         self.lock_seconds = lock_seconds
+        self.table_wrong = table_wrong
+        self.table_window = table_window
         self.clock = clock
         self._lock = threading.Lock()
         self._wrong: dict[str, tuple[int, float]] = {}  # address -> (wrong tries, locked until)
+        self._recent: deque[tuple[float, str]] = deque()  # the table's wrong tries: (when, who)
 
     def attempt(self, address: str, correct: bool) -> bool:
-        """Record one try; raises TooManyRequests (429) while the address is locked out."""
+        """Record one try; raises TooManyRequests (429) while the address may not try."""
         with self._lock:
+            now = self.clock()
+            while self._recent and now - self._recent[0][0] >= self.table_window:
+                self._recent.popleft()
             count, until = self._wrong.get(address, (0, 0.0))
-            wait = until - self.clock()
+            wait = until - now
             if wait > 0:
                 raise TooManyRequests(f"too many wrong PINs: try again in {wait:.0f} s")
+            if len(self._recent) >= self.table_wrong:
+                mine = [when for when, who in self._recent if who == address]
+                if mine:
+                    wait = mine[-1] + self.table_window - now
+                    raise TooManyRequests(
+                        f"too many wrong PINs at this table: try again in {wait / 60:.0f} min,"
+                        " or scan the code on the table's screen")
             if correct:
                 self._wrong.pop(address, None)
-            elif count + 1 >= self.max_wrong:
-                self._wrong[address] = (0, self.clock() + self.lock_seconds)
+                return True
+            self._recent.append((now, address))
+            if count + 1 >= self.max_wrong:
+                self._wrong[address] = (0, now + self.lock_seconds)
             else:
                 self._wrong[address] = (count + 1, 0.0)
-            return correct
+            return False
 
 
 @dataclass(frozen=True)
@@ -60,6 +85,7 @@ class Services:
     pin: str
     public_url: str | None = None
     guard: PinGuard = field(default_factory=PinGuard)
+    key: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
 
     def pin_ok(self, given: object) -> bool:
         return isinstance(given, str) and hmac.compare_digest(given.strip().encode(),
@@ -69,6 +95,23 @@ class Services:
         """A PIN typed or scanned by a phone: checked, and counted against guessing."""
         return self.guard.attempt(request.remote_addr or "?", self.pin_ok(given))
 
+    def _grant(self, sid: str) -> str:
+        """Proof that session `sid` was given this table's current PIN (not the PIN itself)."""
+        return hmac.new(self.key, f"{sid}:{self.pin}".encode(), hashlib.sha256).hexdigest()
+
+    def admit(self) -> None:
+        """Remember in this phone's cookie that it gave the PIN: a session id and its grant.
+        The cookie is signed, not secret, so it never holds the PIN; a new PIN ends it."""
+        sid = secrets.token_urlsafe(16)
+        session.clear()
+        session.update(sid=sid, grant=self._grant(sid))
+        session.permanent = True
+
+    def admitted(self) -> bool:
+        sid, grant = session.get("sid"), session.get("grant")
+        return (isinstance(sid, str) and isinstance(grant, str)
+                and hmac.compare_digest(grant.encode(), self._grant(sid).encode()))
+
 
 def services() -> Services:
     return current_app.extensions["rollscribe"]
@@ -76,7 +119,7 @@ def services() -> Services:
 
 def can_act() -> bool:
     svc = services()
-    if svc.pin_ok(session.get("pin")):
+    if svc.admitted():
         return True
     header = request.headers.get("X-Table-Pin")
     return header is not None and svc.try_pin(header)
@@ -125,7 +168,13 @@ def join_url() -> str:
     """The address phones should open: configured, else this machine's LAN address."""
     svc = services()
     base = svc.public_url or f"http://{lan_address()}:{request.environ.get('SERVER_PORT', 80)}"
-    return f"{base.rstrip('/')}/join?pin={svc.pin}"
+    return join_link(base, svc.pin)
+
+
+def join_link(base: str, pin: str) -> str:
+    """The QR code's link: the PIN rides in the fragment, which browsers never send to the
+    server, so it is in no request line and no log; the join page's script hands it over."""
+    return f"{base.rstrip('/')}/join#pin={pin}"
 
 
 def lan_address() -> str:

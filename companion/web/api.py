@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, request, session
+from flask import Blueprint, Response, abort, jsonify, request
 
 from companion.die_photos import export_zip
 from companion.history import effective_steps, undone
+from companion.table import TableSession
 from companion.web.access import can_act, needs_pin, services
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -70,8 +71,7 @@ def pin() -> Response:
     given = body().get("pin")
     if not services().try_pin(given if isinstance(given, str) else str(given)):
         abort(403, "wrong PIN: read it off the table's screen")
-    session["pin"] = services().pin
-    session.permanent = True
+    services().admit()
     return jsonify({"can_act": True})
 
 
@@ -149,6 +149,20 @@ def image(event_id: int) -> Response:
 # -- acting (PIN needed) --------------------------------------------------------------------
 
 
+def shown_version(data: dict[str, Any]) -> int | None:
+    """The table version the phone showed when the action was tapped; scripts may leave it out."""
+    return None if data.get("version") is None else field(data, "version", int)
+
+
+def act(data: dict[str, Any], action: Callable[[TableSession], object], status: int = 200
+        ) -> tuple[Response, int]:
+    """Run an action if the table is still at the version the phone showed (else 409)."""
+    table = services().table
+    with table.expect(shown_version(data)):
+        action(table)
+    return snapshot(), status
+
+
 @bp.post("/games")
 @needs_pin
 def new_game() -> tuple[Response, int]:
@@ -156,37 +170,41 @@ def new_game() -> tuple[Response, int]:
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise BadRequest("'options' must be an object")
-    services().table.new_game(field(data, "game", str), field(data, "players", list), options)
-    return snapshot(), 201
+    game, players = field(data, "game", str), field(data, "players", list)
+    return act(data, lambda table: table.new_game(game, players, options), 201)
 
 
 @bp.post("/roll")
 @needs_pin
-def roll() -> Response:
-    services().table.type_roll(field(body(), "roll", str))
-    return snapshot()
+def roll() -> tuple[Response, int]:
+    data = body()
+    text = field(data, "roll", str)
+    return act(data, lambda table: table.type_roll(text))
 
 
 @bp.post("/correct")
 @needs_pin
-def correct() -> Response:
+def correct() -> tuple[Response, int]:
     data = body()
-    services().table.correct_die(field(data, "index", int), field(data, "value", (int, str)))
-    return snapshot()
+    index, value = field(data, "index", int), field(data, "value", (int, str))
+    return act(data, lambda table: table.correct_die(index, value))
 
 
 @bp.post("/move")
 @needs_pin
-def move() -> Response:
-    services().table.choose_move(field(body(), "move", str))
-    return snapshot()
+def move() -> tuple[Response, int]:
+    data = body()
+    text = field(data, "move", str)
+    return act(data, lambda table: table.choose_move(text))
 
 
-def _plain_action(method: str) -> Callable[[], Response]:
-    def view() -> Response:
-        body()  # no fields, but a malformed body is still refused
-        getattr(services().table, method)()
-        return snapshot()
+def _plain_action(method: str) -> Callable[[], tuple[Response, int]]:
+    def view() -> tuple[Response, int]:
+        data = body()  # no fields but the version; a malformed body is still refused
+        if method == "read_dice":  # checks the version itself: the camera is read unlocked
+            services().table.read_dice(shown_version(data))
+            return snapshot(), 200
+        return act(data, lambda table: getattr(table, method)())
 
     view.__name__ = method
     return needs_pin(view)

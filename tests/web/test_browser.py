@@ -87,6 +87,12 @@ def phone(browser, errors: list[str], **options) -> sync_api.Page:
     return page
 
 
+def join(page, server: str) -> None:
+    """What scanning the QR code does: its link, then on to the table once the PIN is taken."""
+    page.goto(f"{server}/join#pin={PIN}")
+    page.wait_for_url(f"{server}/")
+
+
 @pytest.fixture(scope="module")
 def browser():
     if not Path(CHROMIUM).exists():
@@ -103,7 +109,7 @@ def test_two_phones_play_a_turn_live(server, browser, table):
     expect = sync_api.expect
     errors: list[str] = []
     me = phone(browser, errors)
-    me.goto(f"{server}/join?pin={PIN}")  # what the QR code carries
+    join(me, server)
     me.goto(f"{server}/new")
     expect(me.locator("#game option")).not_to_have_count(0)
     me.select_option("#game", GAME)
@@ -238,10 +244,13 @@ def test_the_tables_screen_shows_a_qr_code_that_unlocks_a_phone(server, browser,
                         cv2.IMREAD_GRAYSCALE)
     decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(shot)
     link = urlsplit(decoded)
-    assert link.path == "/join" and link.query == f"pin={PIN}"
+    assert link.path == "/join" and link.fragment == f"pin={PIN}" and not link.query
     phone = browser.new_context(**PHONE).new_page()
-    phone.goto(f"{server}{link.path}?{link.query}")  # the phone's camera opened the link
+    requested: list[str] = []
+    phone.on("request", lambda request: requested.append(request.url))
+    phone.goto(f"{server}{link.path}#{link.fragment}")  # the phone's camera opened the link
     sync_api.expect(phone.locator("#read")).to_be_visible()
+    assert phone.url == f"{server}/" and not any(PIN in url for url in requested)
 
 
 def test_a_reading_of_the_replayed_tray_by_the_real_reader(browser, tmp_path):
@@ -254,7 +263,7 @@ def test_a_reading_of_the_replayed_tray_by_the_real_reader(browser, tmp_path):
     table.new_game(GAME, PLAYERS)
     with running(table) as server:
         page = browser.new_context(**PHONE).new_page()
-        page.goto(f"{server}/join?pin={PIN}")
+        join(page, server)
         page.click("#read")
         sync_api.expect(page.locator(".tray-image img")).to_be_visible(timeout=20_000)
         shown = table.snapshot()["reading"]
@@ -279,7 +288,7 @@ def test_an_unsure_die_is_flagged_then_corrected_and_confirmed(server, browser, 
     dice[1] = replace(dice[1], confidence=0.35, unsure=True, why_unsure="low confidence")
     table.submit_reading(replace(painted, dice=tuple(dice)))
     page = browser.new_context(**PHONE).new_page()
-    page.goto(f"{server}/join?pin={PIN}")
+    join(page, server)
     expect = sync_api.expect
     expect(page.locator("#problem")).to_contain_text("die 2 (d20) low confidence")
     expect(page.locator(".die.unsure")).to_have_count(1)
@@ -300,7 +309,7 @@ def test_a_race_game_draws_its_board_and_a_hero_moves_on_it(server, browser, tab
     expect = sync_api.expect
     errors: list[str] = []
     me = phone(browser, errors)
-    me.goto(f"{server}/join?pin={PIN}")
+    join(me, server)
     me.goto(f"{server}/new")
     expect(me.locator("#game option")).not_to_have_count(0)
     me.select_option("#game", "board-horde")
