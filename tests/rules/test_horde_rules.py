@@ -369,3 +369,13 @@ def test_backstab_doubles_any_attacking_die_even_a_one() -> None:
     play(state, "team rogue wizard", roll("d6=6", "d4=1"), "keep")
     play(state, "attack e1=wizard*2")
     assert state.scores()[0] == 10 and character(state, 0, "wizard")["wounded"]
+
+
+def test_two_epic_monsters_of_one_total_are_two_different_plays() -> None:
+    # A Huge Spider 25 and a Wraith 25: killing the Wraith lifts its no-reroll curse, so it is a
+    # play of its own, offered beside killing the Spider (issue 39).
+    state = new_game((20, 20, 5, 6), epic=(roll("d10=5", "d6=2"), roll("d10=5", "d6=3")))
+    play(state, "team rogue cleric paladin", roll("d6=5", "d8=8", "d12=12"))
+    texts = move_texts(state)
+    assert "attack e3=rogue,cleric,paladin" in texts  # the Huge Spider
+    assert "attack e4=rogue,cleric,paladin" in texts  # the Wraith

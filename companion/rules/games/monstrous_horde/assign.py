@@ -9,7 +9,8 @@ The search (`_Search`) runs over targets in a fixed order with the set of free d
 and memoises on (target, free dice, abilities left, two flags). For each target it keeps only the
 undominated ways to hit it: a subset of dice using a subset of the abilities beats any superset,
 because whatever the larger group allows afterwards, the smaller one allows too. Identical targets
-(two enemies showing 12, two Hydra heads of 7) are taken in order so no effect is found twice.
+(two enemies showing 12, two Hydra heads of 7; not a Huge Spider and a Wraith of one total) are
+taken in order so no effect is found twice.
 """
 
 from __future__ import annotations
@@ -383,7 +384,9 @@ class _Search:
                 self.places.append(place)
                 self.options.append(options)
         self.targets = [board.targets[p] for p in self.places]
-        refs = [(t.tier, t.need, t.points) for t in self.targets]
+        # The label names the enemy (a Huge Spider 25 and a Wraith 25 differ, two enemies of 12
+        # do not): only targets that are the same in every way are taken in order.
+        refs = [(t.tier, t.need, t.points, t.label) for t in self.targets]
         self.same_prev = [i > 0 and refs[i] == refs[i - 1] and self.targets[i].tier != MEND
                           for i in range(len(refs))]
         self.memo: dict[int, dict[int, Any]] = {}
