@@ -113,7 +113,9 @@ class Board:
             value = values[role]
             assert value is not None
             # ONES_STILL_FIGHT: a 1 may attack but never heal; a used ability forbids healing.
-            dice.append(Die(ROLES[role].name, value, True, value != 1 and role not in used,
+            # The Cleric may heal even after its own ability (its Heal, used before the play).
+            dice.append(Die(ROLES[role].name, value, True,
+                            value != 1 and (role not in used or role == CLERIC),
                             _HEAL_COST.get(role, 0) & abilities))
         dice += [Die(_BOLTS[i], v, False, False, 0) for i, v in enumerate(turn.bolts)]
         first_bear = len(dice)

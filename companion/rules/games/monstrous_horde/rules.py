@@ -67,7 +67,8 @@ ASSUMPTIONS: dict[str, str] = {
                         "doubled, never heal.",
     "PREVIOUS_WOUNDS_ONLY": "Heals (dice or the Cleric's) mend dice wounded on earlier turns.",
     "ROLLING_ABILITIES_FIRST": "Fire Bolts, Sleep, Bear Form and Inspiration roll dice, so they "
-                               "come before the play; heals take effect with the play.",
+                               "come before the play; dice heals take effect with the play, the "
+                               "Cleric's Heal ('restore X' on its own) at once.",
     "BEAR_DICE_WITH_DRUID": "The Druid's die and the bear d10s it uses attack one enemy; the "
                             "Druid's die is not used elsewhere.",
     "MONSTERS_ACT_ON_ARRIVAL": "A monster woken mid-turn (by Sleep) acts from then on; its "
