@@ -4,7 +4,7 @@ lost on an extra roll, and the variant where the first team out wins."""
 from __future__ import annotations
 
 import pytest
-from board_horde_helpers import GAME, at, midgame, moves, new_game, play, wanted
+from board_horde_helpers import GAME, at, midgame, moves, play, wanted
 
 from companion.rules.core import CHANCE
 
