@@ -6,10 +6,12 @@ handlers turn refusals into 400/409/403 with a message. Every action answers the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, request
+from flask import Blueprint, Response, abort, current_app, jsonify, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion.die_photos import export_zip
 from companion.history import effective_steps, undone
@@ -28,12 +30,17 @@ class BadRequest(ValueError):
 
 def body() -> dict[str, Any]:
     """The JSON object sent ({} for none); anything else, however broken or deep, is a 400."""
-    try:
-        data = request.get_json(silent=True)
-    except RecursionError:
-        data = None  # nested too deep for the parser: not an object this API takes
-    if data is None and not request.content_length:
+    # At most MAX_CONTENT_LENGTH is read, a chunked body too (Werkzeug stops there).
+    raw = request.get_data(cache=True)
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    if limit is not None and len(raw) >= limit:
+        raise RequestEntityTooLarge()
+    if not raw.strip():
         return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):  # not JSON, or nested too deep for the parser
+        data = None
     if not isinstance(data, dict):
         raise BadRequest("send a JSON object as the request body")
     return data

@@ -61,3 +61,19 @@ def test_a_die_index_out_of_range_names_the_dice_there_are(started, table):
     answer = started.post("/api/correct", json={"index": -1, "value": 3})
     assert answer.status_code == 409
     assert answer.json["error"] == "'index' counts the dice from 0: this reading has dice 0 to 3"
+
+
+def test_a_chunked_body_is_bounded_and_checked_like_any_other(started, table):
+    import io
+
+    def chunked(data: bytes):
+        # what a server hands on for a chunked body: no length, the stream ends by itself
+        return started.post("/api/roll", input_stream=io.BytesIO(data),
+                            environ_overrides={"wsgi.input_terminated": True},
+                            headers={"Transfer-Encoding": "chunked",
+                                     "Content-Type": "application/json"})
+
+    big = chunked(b'{"roll": "' + b"d20=3 " * 200_000 + b'"}')
+    assert big.status_code == 413
+    assert chunked(b"{oops").status_code == 400
+    assert table.history.events(table.game_id) == []
