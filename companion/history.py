@@ -369,14 +369,17 @@ class History:
         return db
 
     def _open_read_only(self) -> sqlite3.Connection:
-        """The file as it is, for reading only; else an empty log (the schema, no rows)."""
-        try:
-            db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                 check_same_thread=False, isolation_level=None)
-            db.execute("SELECT COUNT(*) FROM games").fetchone()
-            return db
-        except (sqlite3.Error, OSError, ValueError) as exc:
-            self.problem = f"{self.problem}; read-only: {exc}"
+        """The file as it is, for reading only; else an empty log (the schema, no rows).
+        `immutable` reads a WAL file on read-only media, where no -shm file can be made."""
+        for mode in ("mode=ro", "immutable=1"):
+            try:
+                db = sqlite3.connect(f"{self.path.resolve().as_uri()}?{mode}", uri=True,
+                                     check_same_thread=False, isolation_level=None)
+                db.execute("SELECT COUNT(*) FROM games").fetchone()
+                return db
+            except (sqlite3.Error, OSError, ValueError) as exc:
+                problem = str(exc)
+        self.problem = f"{self.problem}; read-only: {problem}"
         db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
         db.executescript(SCHEMA)
         db.execute("PRAGMA query_only=ON")
