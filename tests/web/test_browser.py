@@ -7,6 +7,7 @@ unlocked with the PIN through the QR link, one only watching.
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import threading
 from collections.abc import Iterator
@@ -362,3 +363,26 @@ def test_lists_that_cannot_be_read_say_why_instead_of_looking_empty(browser, tmp
         page.goto(f"{server}/games/{table.game_id}")
         sync_api.expect(page.locator("#timeline")).to_contain_text("disk image is malformed")
         assert not errors
+
+
+def test_every_tap_carries_the_version_shown_and_a_stale_one_shows_the_table_again(
+        server, browser, table):
+    expect = sync_api.expect
+    errors: list[str] = []
+    table.new_game(GAME, PLAYERS)
+    me = phone(browser, errors)
+    sent: list[dict] = []
+    me.on("request", lambda r: sent.append(json.loads(r.post_data or "{}"))
+          if r.method == "POST" and "/api/" in r.url and "/api/pin" not in r.url else None)
+    join(me, server)
+    expect(me.locator("#whose")).to_have_text(table.snapshot()["current"]["text"])
+    me.click("#read")
+    expect(me.locator(".tray-image img")).to_be_visible()
+    assert sent and all(body.get("version") is not None for body in sent)
+    # A tap on what the phone showed before the table moved on (as a second tap would be):
+    before = len(table.history.events(table.game_id))
+    me.evaluate("RS.shown = RS.shown - 1")
+    me.click("#undo")
+    expect(me.locator("#toast")).to_contain_text("changed since your phone showed it")
+    expect(me.locator(".tray-image img")).to_be_visible()  # nothing undone, the table shown
+    assert len(table.history.events(table.game_id)) == before and not errors
