@@ -3,6 +3,7 @@
     team wizard cleric druid barbarian       choose the melee team (rolled next)
     keep | reroll wizard druid               the one optional reroll of a subset
     firebolt | bear | sleep e2 | inspire rogue   abilities that roll dice, used before the play
+    restore rogue                            the Cleric's Heal on its own: at once, turn goes on
     attack e2=wizard,bolt1; attack h3=rogue*2; heal druid=cleric,paladin+1; rage e4; restore rogue
     end                                      the play that does nothing (ends the turn)
 
