@@ -38,6 +38,33 @@ def camera_fault(exc: BaseException) -> Fault:
     )
 
 
+def database_fault(path: object, problem: str, writable: bool) -> Fault:
+    """What to tell players (and what `rollscribe doctor` says) about a history database that
+    is damaged (`writable`: it opened, but its integrity check failed) or cannot be opened."""
+    if writable:
+        return Fault(
+            DATABASE,
+            f"The game history {path} is damaged: {problem}",
+            "Games and statistics may not show, and moves may not be saved. Stop Rollscribe, "
+            "copy the file aside, then move it away so that a fresh history starts (games can "
+            "still be exported from the copy); `rollscribe doctor` checks it again.",
+        )
+    return Fault(
+        DATABASE,
+        f"The game history {path} cannot be written: {problem}",
+        "Everything that could be read is shown, but nothing new is saved. The SD card may be "
+        "full or read-only, the file may belong to another user, or it may not be a Rollscribe "
+        "database: run `rollscribe doctor`, fix what it says and restart Rollscribe.",
+    )
+
+
+def history_fault(history: Any) -> Fault | None:
+    """The fault a companion.history.History has (None when it is writable and whole): one
+    that could not be opened for writing (`problem`), or one whose integrity check fails."""
+    problem = history.problem if not history.writable else history.check()
+    return database_fault(history.path, problem, history.writable) if problem else None
+
+
 def fault_for(exc: BaseException) -> Fault | None:
     """The fault an exception means, or None when it is not a fault (e.g. an illegal move)."""
     # Vision errors name their kind in `fault`, so this module (and the table) never imports vision.

@@ -336,20 +336,64 @@ class PlannedEvent:
 class History:
     """The SQLite event log. One connection, guarded by a lock: the table is the single writer."""
 
-    def __init__(self, path: str | Path, games: Registry = registry) -> None:
+    def __init__(self, path: str | Path, games: Registry = registry, *,
+                 fallback: bool = False) -> None:
+        """Open (or create) the log. With `fallback`, a file that cannot be opened for writing
+        is opened read-only, and one that cannot be read at all is replaced by an empty log that
+        takes no writes; either way `problem` says why, and nothing is raised."""
         self.path = Path(path)
         self.games_registry = games  # the rules registry module; tests may pass their own
         self._lock = threading.RLock()
+        self.problem: str | None = None  # why the log is read-only or empty (fallback only)
+        self.writable = True
         try:
-            if str(path) != ":memory:":
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(SCHEMA)
+            self._db = self._open(str(path))
         except (sqlite3.Error, OSError) as exc:
-            raise HistoryError(f"cannot open the history database {path}: {exc}") from exc
+            if not fallback:
+                raise HistoryError(f"cannot open the history database {path}: {exc}") from exc
+            self.problem, self.writable = str(exc), False
+            self._db = self._open_read_only()
+
+    def _open(self, path: str) -> sqlite3.Connection:
+        if path != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.executescript(SCHEMA)
+        except sqlite3.Error:
+            db.close()
+            raise
+        return db
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        """The file as it is, for reading only; else an empty log (the schema, no rows).
+        `immutable` reads a WAL file on read-only media, where no -shm file can be made."""
+        for mode in ("mode=ro", "immutable=1"):
+            try:
+                db = sqlite3.connect(f"{self.path.resolve().as_uri()}?{mode}", uri=True,
+                                     check_same_thread=False, isolation_level=None)
+                db.execute("SELECT COUNT(*) FROM games").fetchone()
+                return db
+            except (sqlite3.Error, OSError, ValueError) as exc:
+                problem = str(exc)
+        self.problem = f"{self.problem}; read-only: {problem}"
+        db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        db.executescript(SCHEMA)
+        db.execute("PRAGMA query_only=ON")
+        return db
+
+    def check(self) -> str | None:
+        """SQLite's quick integrity check: None when the file is whole, else what it found."""
+        with self._lock:
+            try:
+                rows = self._db.execute("PRAGMA quick_check(3)").fetchall()
+            except sqlite3.Error as exc:
+                return str(exc)
+        found = "; ".join(str(row[0]) for row in rows)
+        return None if found == "ok" else found
 
     def close(self) -> None:
         with self._lock:
@@ -426,12 +470,21 @@ class History:
                      planned.data, seat, turn, tuple(scores), outcome, bool(planned.jpeg))
 
     def setting(self, name: str, make: Callable[[], str]) -> str:
-        """A value kept across restarts (the table PIN, the cookie key); made once if missing."""
-        with self._write() as db:
-            db.execute("INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)",
-                       (name, make()))
-            (value,) = db.execute("SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
-        return str(value)
+        """A value kept across restarts (the table PIN, the cookie key); made once if missing.
+        A log that cannot be written still answers: what it holds, else a value for this run."""
+        try:
+            with self._write() as db:
+                db.execute("INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)",
+                           (name, make()))
+                (value,) = db.execute("SELECT value FROM settings WHERE name = ?",
+                                      (name,)).fetchone()
+            return str(value)
+        except HistoryError:
+            try:
+                rows = self._read("SELECT value FROM settings WHERE name = ?", (name,))
+            except HistoryError:
+                rows = []
+            return str(rows[0]["value"]) if rows else make()
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -505,13 +558,13 @@ class History:
         live = effective_steps(events)
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(["seq", "time", "kind", "turn", "player", "text", "undone",
-                         *(f"score {p}" for p in record.players)])
+        writer.writerow([_cell(c) for c in ["seq", "time", "kind", "turn", "player", "text",
+                                             "undone", *(f"score {p}" for p in record.players)]])
         for e in events:
             player = record.players[e.seat] if e.seat is not None else ""
-            writer.writerow([e.seq, time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(e.at)),
-                             e.kind.value, e.turn, player, e.text or _describe_data(e),
-                             int(undone(e, live)), *e.scores])
+            writer.writerow([_cell(c) for c in [
+                e.seq, time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(e.at)), e.kind.value,
+                e.turn, player, e.text or _describe_data(e), int(undone(e, live)), *e.scores]])
         return out.getvalue()
 
     def player_stats(self) -> list[JSON]:
@@ -575,6 +628,14 @@ def _finish_stats(s: JSON) -> JSON:
             "mean_score": round(games / s["games"], 2) if s["games"] else None, "dice": luck}
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: one starting like a formula gets a leading '."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_START) else value
+
+
 def _describe_data(e: Event) -> str:
     if e.kind is EventKind.CORRECT:
         return f"die {e.data.get('index')}: {e.data.get('old')} -> {e.data.get('new')}"
@@ -600,7 +661,8 @@ def _record(row: sqlite3.Row) -> GameRecord:
         options=json.loads(row["options"]), started=row["started"], events=row["n"],
         scores=tuple(json.loads(row["scores"] or "[]")),
         outcome=json.loads(row["outcome"]) if row["outcome"] else None,
-        abandoned=bool(row["abandoned"]),
+        # a won game that a bug once marked abandoned (before issue 39) still reads as won
+        abandoned=bool(row["abandoned"]) and not row["outcome"],
     )
 
 

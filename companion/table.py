@@ -9,11 +9,12 @@ exactly what a restart would rebuild.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from companion.faults import CAMERA, MODEL, Fault, camera_fault, fault_for
+from companion.faults import CAMERA, DATABASE, MODEL, Fault, camera_fault, fault_for, history_fault
 from companion.history import (
     CORRECTED,
     EventKind,
@@ -26,6 +27,7 @@ from companion.history import (
     die_json,
     die_value,
 )
+from companion.players import BadName, player_names
 from companion.reading import DieReading, TrayReading
 from companion.rules.core import CHANCE, Roll, RollRequest
 from companion.rules.dice import STANDARD
@@ -39,6 +41,10 @@ MAX_MOVES_SHOWN = 40  # the panel lists the best moves; a long tail helps nobody
 
 class TableError(RuntimeError):
     """An action that does not fit the table now: no game, no reading waiting, camera busy."""
+
+
+class StaleAction(TableError):
+    """An action tapped on a phone that showed an older table than there is now (409)."""
 
 
 class SetupError(TableError, ValueError):
@@ -56,6 +62,7 @@ class TableSession:
         self._reading = threading.Lock()
         self._pos: Position | None = None
         self._faults: dict[str, Fault] = {}
+        self._damaged = False  # the integrity check failed: a write that works does not mend it
         self._snapshot: tuple[int, JSON] | None = None
         self.version = 0
         self._resume()
@@ -70,6 +77,15 @@ class TableSession:
         except HistoryError as exc:
             self._pos = None
             self.report_fault("database", str(exc), "start a new game; the old one is kept")
+        self.check_database()
+
+    def check_database(self) -> None:
+        """Show a database that cannot be written or fails its integrity check as a fault: at
+        start-up and after a read failed (a fault already shown is not checked again)."""
+        fault = history_fault(self.history)
+        self._damaged = self.history.writable and fault is not None
+        if fault is not None:
+            self.report_fault(fault.kind, fault.message, fault.advice)
 
     def _rebuild(self) -> None:
         assert self._pos is not None
@@ -85,6 +101,16 @@ class TableSession:
         with self._changed:
             self._changed.wait_for(lambda: self.version != since_version, timeout)
             return self.version
+
+    @contextmanager
+    def expect(self, version: int | None) -> Iterator[None]:
+        """Hold the table while an action runs, if it still is at the `version` the phone showed:
+        two taps of one button, sent at once, then act once and the second is refused."""
+        with self._lock:
+            if version is not None and version != self.version:
+                raise StaleAction("the table changed since your phone showed it: look again, "
+                                  "then tap again if it still applies")
+            yield
 
     @property
     def game_id(self) -> int | None:
@@ -111,21 +137,26 @@ class TableSession:
         try:
             self.history.append(pos, planned, seat, turn)
         except HistoryError as exc:
-            self.report_fault("database", str(exc), "check the SD card; the last action was lost")
+            if self.history.writable:  # else the fault says why already, with better advice
+                self.report_fault(DATABASE, str(exc), "check the SD card; the last action was lost")
             try:
                 self._rebuild()
             except HistoryError:
                 self._pos = None  # never show what is not committed; a restart resumes the game
             self._bump()
             raise
-        self._faults.pop("database", None)  # a write went through: the database is fine again
+        if self.history.writable and not self._damaged:  # a write went through: fine again
+            self._faults.pop(DATABASE, None)
         self._bump()
 
     # -- starting ----------------------------------------------------------------------------
 
     def new_game(self, game: str, players: list[str], options: JSON | None = None) -> int:
         """Start a game (the running one is kept in the history as abandoned); returns its id."""
-        names = _player_names(players)
+        try:
+            names = player_names(players)
+        except BadName as exc:
+            raise SetupError(str(exc)) from exc
         cls = self.history.games_registry.get_game(game)
         if not cls.min_players <= len(names) <= cls.max_players:
             raise SetupError(
@@ -137,7 +168,10 @@ class TableSession:
         except (RulesError, ValueError, TypeError, KeyError) as exc:
             raise SetupError(f"cannot set up {cls.title}: {exc}") from exc
         with self._lock:
-            if self._pos is not None and not self._pos.record.over and not self._pos.abandoned:
+            # Whether the running game is over is the live state's to say: the record was read
+            # when the game was loaded, before it was won.
+            pos = self._pos
+            if pos is not None and pos.state.current_player is not None and not pos.abandoned:
                 self._play(PlannedEvent(EventKind.ABANDON))
             record = self.history.create_game(game, list(names), options)
             self._pos = self.history.replay(record)
@@ -146,14 +180,15 @@ class TableSession:
 
     # -- dice ------------------------------------------------------------------------------
 
-    def read_dice(self) -> TrayReading:
-        """Ask the dice source for the roll wanted and submit what it reads."""
-        if self.dice_source is None:
-            raise TableError("no camera is connected: type the roll in instead")
+    def read_dice(self, version: int | None = None) -> TrayReading:
+        """Ask the dice source for the roll wanted and submit what it reads; `version` as in
+        expect(), checked once the camera is ours (not held through the read: others watch)."""
         if not self._reading.acquire(blocking=False):
             raise TableError("the camera is already reading the tray")
         try:
-            with self._lock:
+            with self.expect(version):
+                if self.dice_source is None:
+                    raise TableError("no camera is connected: type the roll in instead")
                 kinds = list(self._roll_wanted_now().dice)
             try:
                 reading = self.dice_source(kinds)
@@ -215,7 +250,8 @@ class TableSession:
             if pos.pending is None and (not pos.steps or pos.steps[-1].reading is not shown):
                 raise TableError("a move was already played on that roll: undo it first")
             if not 0 <= index < len(shown.dice):
-                raise TableError(f"there is no die {index + 1} in the reading")
+                raise TableError(f"'index' counts the dice from 0: this reading has dice 0 to"
+                                 f" {len(shown.dice) - 1}")
             die = shown.dice[index]
             new = die_value(die.die, value)
             data = {"index": index, "die": die.die, "old": die.value, "new": new}
@@ -433,16 +469,3 @@ def _whose_turn(pos: Position) -> str:
         reason = f" ({wanted.reason})" if wanted and wanted.reason else ""
         return f"{who} {dice}{reason}"
     return f"{players[current]} to play"
-
-
-def _player_names(players: Any) -> list[str]:
-    if not isinstance(players, list | tuple) or not players:
-        raise SetupError("players must be a non-empty list of names")
-    names = [str(p).strip() for p in players if isinstance(p, str)]
-    if len(names) != len(players) or not all(names):
-        raise SetupError("every player needs a name")
-    if any(len(n) > 40 for n in names):
-        raise SetupError("a player's name is at most 40 characters")
-    if len({n.casefold() for n in names}) != len(names):
-        raise SetupError("two players have the same name")
-    return names

@@ -131,23 +131,27 @@ def check_model(model_path: Path | str | None = None) -> Check:
 
 
 def check_database(db_path: Path | str) -> Check:
-    """The history database opens and takes a write (the write is rolled back)."""
+    """The history database opens, is whole and takes a write (rolled back): said in the words
+    the table's panel uses for the same fault (companion.faults.history_fault)."""
+    from companion.faults import database_fault, history_fault
+    from companion.history import History
+
     path = Path(db_path)
+    history = History(path, fallback=True)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with closing(sqlite3.connect(path, timeout=2, isolation_level=None)) as db:
-            db.execute("BEGIN IMMEDIATE")
-            db.execute("CREATE TABLE doctor_probe (x INTEGER)")
-            db.execute("INSERT INTO doctor_probe VALUES (1)")
-            db.execute("ROLLBACK")
-            integrity = db.execute("PRAGMA quick_check").fetchone()[0]
-    except (sqlite3.Error, OSError) as exc:
-        return Check("database", Status.FAIL, f"{path}: {exc}",
-                     "the card is read-only, full or the file is damaged: free space, or check "
-                     "the owner of the folder (the service runs as user rollscribe)")
-    if integrity != "ok":
-        return Check("database", Status.FAIL, f"{path}: integrity check says {integrity}",
-                     "copy the file aside and start a fresh history; games export from the copy")
+        fault = history_fault(history)
+        if fault is None:
+            try:
+                with closing(sqlite3.connect(path, timeout=2, isolation_level=None)) as db:
+                    db.execute("BEGIN IMMEDIATE")
+                    db.execute("CREATE TABLE doctor_probe (x INTEGER)")
+                    db.execute("ROLLBACK")
+            except sqlite3.Error as exc:
+                fault = database_fault(path, str(exc), writable=False)
+    finally:
+        history.close()
+    if fault is not None:
+        return Check("database", Status.FAIL, fault.message, fault.advice)
     return Check("database", Status.OK, f"{path} is writable and whole")
 
 

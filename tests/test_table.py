@@ -273,3 +273,28 @@ def test_a_roll_no_hero_can_use_is_passed_by_ending_the_turn(table):
     assert snap["can_end_turn"]
     table.end_turn()
     assert table.history.events(table.game_id)[-1].text == "pass"
+
+
+def test_a_game_won_in_this_session_stays_won_when_the_next_starts(tmp_path):
+    table = TableSession(History(tmp_path / "won.db"))
+    table.new_game(GAME, PLAYERS, {"target": 10, "final_round": "finish", "ties": "shared"})
+    won = table.game_id
+    play(table, random.Random(5), lambda s: s["game"]["over"], limit=3000)
+    table.new_game(GAME, PLAYERS)
+    record = table.history.game(won)
+    assert record.outcome is not None and not record.abandoned
+    assert [e.kind.value for e in table.history.events(won)][-1] != "abandon"
+
+
+def test_a_won_game_recorded_as_abandoned_by_the_old_bug_reads_as_won(tmp_path):
+    table = TableSession(History(tmp_path / "old.db"))
+    table.new_game(GAME, PLAYERS, {"target": 10, "final_round": "finish", "ties": "shared"})
+    won = table.game_id
+    play(table, random.Random(5), lambda s: s["game"]["over"], limit=3000)
+    table._pos.abandoned = False  # what the old new_game did: abandon a game already won
+    from companion.history import EventKind, PlannedEvent
+
+    with table._lock:
+        table._play(PlannedEvent(EventKind.ABANDON))
+    record = table.history.game(won)
+    assert record.outcome is not None and not record.abandoned

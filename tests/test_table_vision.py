@@ -60,3 +60,34 @@ def test_vision_errors_become_the_fault_they_name(tmp_path, error, fault):
     with pytest.raises(TableError, match=str(error)):
         session.read_dice()
     assert [f["kind"] for f in session.snapshot()["faults"]] == [fault]
+
+
+def test_a_camera_that_failed_to_open_works_once_it_is_there(tmp_path):
+    later = tmp_path / "later"
+    session = TableSession(History(tmp_path / "later.db"), camera_dice_source(f"replay:{later}"))
+    session.new_game(GAME, PLAYERS)
+    with pytest.raises(TableError, match="does not exist"):
+        session.read_dice()
+    assert [f["kind"] for f in session.snapshot()["faults"]] == ["camera"]
+    later.mkdir()
+    for frame in sorted(samples_dir().glob("*.jpg"))[:1]:
+        (later / frame.name).write_bytes(frame.read_bytes())
+    assert session.read_dice().dice  # opened now: read, and the fault is gone
+    assert session.snapshot()["faults"] == []
+
+
+def test_an_opencv_camera_that_failed_to_open_is_tried_again(tmp_path, monkeypatch):
+    import vision.capture
+
+    tries: list[str] = []
+
+    def refuse(spec: str, loop: bool = True):
+        tries.append(spec)
+        raise CameraError(f"cannot open camera {spec}")
+
+    monkeypatch.setattr(vision.capture, "open_source", refuse)
+    read = camera_dice_source("opencv:7")
+    for _ in range(2):
+        with pytest.raises(CameraError, match="cannot open camera opencv:7"):
+            read(None)
+    assert tries == ["opencv:7", "opencv:7"]

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from vision.errors import CameraError
+from vision.imagefile import read_image
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"})
 VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mkv", ".mov", ".m4v", ".webm", ".mjpeg", ".mjpg"})
@@ -133,7 +134,7 @@ class ReplaySource(_Closing):
             self._next += 1
         self._held = (self._held + 1) % self.hold
         path = self._files[self._next - 1]
-        return check_frame(cv2.imread(str(path), cv2.IMREAD_COLOR), f"replay {path}")
+        return check_frame(read_image(path, CameraError), f"replay {path}")
 
     def _read_video(self) -> np.ndarray:
         assert self._video is not None

@@ -30,6 +30,7 @@ from vision.classify import Classifier
 from vision.crops import square_crop
 from vision.detect import Detection, Detector, DieBox, shrink, skin_hand
 from vision.errors import ImageError, VisionError
+from vision.imagefile import read_image
 from vision.photo_mode import photo_dice
 from vision.prototypes import Match, Prototypes
 
@@ -168,17 +169,9 @@ def check_image(frame: object) -> np.ndarray:
 
 
 def load_image(path: str | Path) -> np.ndarray:
-    """Read an image file as BGR, or raise ImageError naming the file."""
-    if not Path(path).is_file():
-        raise ImageError(f"{path}: no such file")
-    try:
-        data = np.fromfile(str(path), np.uint8)
-    except OSError as exc:
-        raise ImageError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise ImageError(f"{path}: not a readable image")
-    return check_image(image)
+    """Read an image file as BGR, or raise ImageError naming the file (and what is wrong: a
+    folder, no image, or too many pixels, refused from the header before decoding)."""
+    return check_image(read_image(path, ImageError))
 
 
 class DiceReader:

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.history import History
+from companion.faults import CAMERA
+from companion.history import History, HistoryError
 from companion.reading import TrayReading
 from companion.table import TableSession
 
@@ -32,7 +33,10 @@ def register(sub: Any) -> None:
     parser.add_argument("--db", metavar="PATH", help=f"history database (default {DB})")
     parser.add_argument("--game", help="start this game if none is running (e.g. monstrous-horde)")
     parser.add_argument("--players", default="Ann,Bob", help="comma-separated names for --game")
-    parser.add_argument("--pin", help="the table PIN (default: a random 4-digit one)")
+    parser.add_argument("--pin", help="the table PIN (default: a random one, kept in the database)")
+    parser.add_argument("--pin-digits", type=int, default=4, choices=range(4, 13), metavar="N",
+                        help="digits of the random PIN, 4-12 (default 4; 6 or more make "
+                        "guessing it far slower)")
     parser.add_argument("--public-url", help="address phones use, for the QR code")
     parser.add_argument("--gpio", choices=("none", "mock", "pi"), default=None,
                         help="buttons and lights: none, gpiozero MockFactory, or the Pi's pins")
@@ -56,29 +60,46 @@ def camera_dice_source(
     `rollscribe enroll`) open on first use, so a missing one becomes a fault on the panel
     instead of a server that will not start."""
     lock = threading.Lock()
-    opened: dict[str, Any] = {}
+    opened: dict[str, Any] = {}  # "reader" once loaded; "source" while the camera works
+
+    def reader() -> Any:
+        try:
+            from vision.classify import Classifier
+            from vision.prototypes import load_taught
+            from vision.reader import DiceReader
+        except ImportError as exc:
+            raise RuntimeError(f"the dice reader is not installed: {exc}") from exc
+        classifier = Classifier()
+        # a store taught with another model is embedded again from its shots here
+        prototypes = load_taught(taught, classifier)[0] if taught else None
+        return DiceReader(classifier=classifier, prototypes=prototypes,
+                          keep_crops=True)  # for `rollscribe photos`
+
+    def source() -> Any:
+        from vision import capture
+        from vision.reader import Settling
+
+        kind, _, path = spec.partition(":")
+        # A replayed still frame must repeat long enough for the reader to see it settle.
+        return (capture.ReplaySource(path, hold=Settling().still_frames + 2)
+                if kind == "replay" and path else capture.open_source(spec))
 
     def read(kinds: list[str] | None) -> TrayReading:
         with lock:
-            if not opened:
-                try:
-                    from vision.capture import ReplaySource, open_source
-                    from vision.classify import Classifier
-                    from vision.prototypes import load_taught
-                    from vision.reader import DiceReader, Settling
-                except ImportError as exc:
-                    raise RuntimeError(f"the dice reader is not installed: {exc}") from exc
-                classifier = Classifier()
-                # a store taught with another model is embedded again from its shots here
-                prototypes = load_taught(taught, classifier)[0] if taught else None
-                opened["reader"] = DiceReader(classifier=classifier, prototypes=prototypes,
-                                               keep_crops=True)  # for `rollscribe photos`
-                kind, _, path = spec.partition(":")
-                # A replayed still frame must repeat long enough for the reader to see it settle.
-                opened["source"] = (ReplaySource(path, hold=Settling().still_frames + 2)
-                                    if kind == "replay" and path else open_source(spec))
-            return opened["reader"].read_settled(opened["source"], expect=kinds,
-                                                 on_settled=on_settled)
+            # Each part is kept only once it opened: a camera plugged in (or a replay folder
+            # made) after a failed try is opened on the next read, without a restart.
+            if "reader" not in opened:
+                opened["reader"] = reader()
+            if "source" not in opened:
+                opened["source"] = source()
+            try:
+                return opened["reader"].read_settled(opened["source"], expect=kinds,
+                                                     on_settled=on_settled)
+            except RuntimeError as exc:
+                if getattr(exc, "fault", None) == CAMERA:  # gone: open it again next time
+                    with contextlib.suppress(Exception):
+                        opened.pop("source").close()
+                raise
 
     return read
 
@@ -86,7 +107,9 @@ def camera_dice_source(
 def build(args: argparse.Namespace) -> tuple[TableSession, Any]:
     """The session (resuming the last game), with its camera and, if asked, its buttons."""
     camera = args.camera or (f"replay:{samples_dir()}" if args.demo else None)
-    history = History(args.db or (DEMO_DB if args.demo else DB))
+    # A database that cannot be written or read is a fault on the panel, not a server that
+    # will not start: nobody could even watch.
+    history = History(args.db or (DEMO_DB if args.demo else DB), fallback=True)
     settled: list[Callable[[], object]] = []  # the buttons' lights, once they exist
     if args.taught and not camera:  # without a camera nothing would ever read the store
         raise SystemExit("rollscribe serve: --taught needs a camera (--camera SPEC or --demo)")
@@ -97,7 +120,10 @@ def build(args: argparse.Namespace) -> tuple[TableSession, Any]:
     table = TableSession(history, source)
     game = args.game or (DEMO_GAME if args.demo else None)
     if game and (table.game_id is None or table.snapshot()["game"]["over"]):
-        table.new_game(game, [p.strip() for p in args.players.split(",") if p.strip()])
+        try:
+            table.new_game(game, [p.strip() for p in args.players.split(",") if p.strip()])
+        except HistoryError:
+            pass  # the database fault is on the panel already; watching still works
     gpio = args.gpio or ("mock" if args.demo else "none")
     controller = None
     if gpio != "none":
@@ -117,15 +143,17 @@ def build(args: argparse.Namespace) -> tuple[TableSession, Any]:
 def run(args: argparse.Namespace) -> int:
     from companion.network import panel_base
     from companion.web import create_app
+    from companion.web.access import join_link
     from companion.web.qr import qr_text
     from companion.web.server import make_server
 
     table, controller = build(args)
-    app = create_app({"TABLE": table, "PIN": args.pin, "PUBLIC_URL": args.public_url})
+    app = create_app({"TABLE": table, "PIN": args.pin, "PIN_DIGITS": args.pin_digits,
+                      "PUBLIC_URL": args.public_url})
     server = make_server(app, args.host, args.port)
     services = app.extensions["rollscribe"]
     pin, port = services.pin, server.effective_port
-    join = f"{panel_base(args.public_url, port, services.mdns)}/join?pin={pin}"
+    join = join_link(panel_base(args.public_url, port, services.mdns), pin)
     print(f"Rollscribe panel on http://{args.host}:{port}/  (table PIN {pin};"
           f" the table's own screen: http://127.0.0.1:{port}/panel)", flush=True)
     print(f"Phones: scan this or open {join}\n{qr_text(join)}", flush=True)

@@ -38,6 +38,10 @@ class SchemaOptions:
                 raise RulesError(f"{name} is true or false, not {value!r}")
             if kind == "int" and type(value) is not int:
                 raise RulesError(f"{name} is a whole number, not {value!r}")
+            low, high = item.get("min"), item.get("max")
+            if kind == "int" and ((low is not None and value < low)
+                                  or (high is not None and value > high)):
+                raise RulesError(f"{name} is a whole number from {low} to {high}, not {value!r}")
             if kind == "str" and not isinstance(value, str):
                 raise RulesError(f"{name} is text, not {value!r}")
 

@@ -7,23 +7,35 @@ JSON API, server-sent events), and the services (the table session, the table PI
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
+from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.routing import IntegerConverter
 
 from companion.history import History
 from companion.network import MdnsName, settings_path
 from companion.table import TableSession
-from companion.web.access import Services
+from companion.web.access import Services, check_origin
 from companion.web.errors import register_errors
+
+MAX_BODY = 64 * 1024  # bytes: the biggest body an action needs (a new game) is well under 1 KB
+
+
+class IdConverter(IntegerConverter):
+    """`<id:name>`: a row id SQLite can hold; a bigger number is no page (404), not an error."""
+
+    def __init__(self, map: Any) -> None:
+        super().__init__(map, max=2**63 - 1)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the panel. Config keys: TABLE (a ready session) or DB_PATH (+ DICE_SOURCE),
-    PIN (else a random 4-digit one kept in the database), PUBLIC_URL (what the QR code
-    points phones at), WIFI_PATH (the Wi-Fi settings; default beside the database), MDNS
+    PIN (else a random one of PIN_DIGITS digits kept in the database), PUBLIC_URL (what the QR
+    code points phones at), WIFI_PATH (the Wi-Fi settings; default beside the database), MDNS
     (offer this machine's .local name when it resolves: True, False, or a MdnsName)."""
     app = Flask(__name__)
     app.config.from_mapping(
@@ -31,29 +43,52 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         DB_PATH="var/rollscribe.db",
         DICE_SOURCE=None,
         PIN=None,
+        PIN_DIGITS=4,  # of a PIN made by the table; 6 or more make guessing far slower
         PUBLIC_URL=None,
         WIFI_PATH=None,
         MDNS=True,
         SESSION_COOKIE_SAMESITE="Strict",
+        MAX_CONTENT_LENGTH=MAX_BODY,  # Werkzeug stops reading there, whatever the server
         SSE_HEARTBEAT=15.0,
         SSE_MAX_SECONDS=300.0,
     )
     if test_config:
         app.config.from_mapping(test_config)
     table = app.config.get("TABLE") or TableSession(
-        History(app.config["DB_PATH"]), app.config["DICE_SOURCE"]
+        History(app.config["DB_PATH"], fallback=True), app.config["DICE_SOURCE"]
     )
     # Kept in the history database, so that phones stay unlocked across a restart of the table.
     history = table.history
     app.secret_key = app.config["SECRET_KEY"] or history.setting("secret_key", secrets.token_hex)
+    digits = int(app.config["PIN_DIGITS"])
+    if not 4 <= digits <= 12:
+        raise ValueError(f"a table PIN has 4 to 12 digits, not {digits}")
     pin = str(app.config["PIN"] or history.setting(
-        "pin", lambda: f"{secrets.randbelow(10_000):04d}"))
+        "pin" if digits == 4 else f"pin-{digits}", lambda: f"{secrets.randbelow(10**digits):0{digits}d}"))
+    key = hashlib.sha256(f"session grants:{app.secret_key}".encode()).digest()
+    mdns = app.config["MDNS"]
     app.extensions["rollscribe"] = Services(
         table, pin, app.config["PUBLIC_URL"],
         Path(app.config["WIFI_PATH"] or settings_path(history.path)),
-        mdns if isinstance(mdns := app.config["MDNS"], MdnsName) else MdnsName() if mdns else None)
+        mdns if isinstance(mdns, MdnsName) else MdnsName() if mdns else None, key=key)
 
     from companion.web import api, events, network, pages
+
+    app.url_map.converters["id"] = IdConverter
+
+    @app.context_processor
+    def faults() -> dict[str, Any]:
+        """Every page shows the table's faults from the start (live pages keep them current)."""
+        return {"faults": table.snapshot()["faults"]}
+
+    app.before_request(check_origin)
+
+    @app.before_request
+    def refuse_big_bodies() -> None:
+        """Refused on the declared length, before a byte of the body is read."""
+        limit = app.config["MAX_CONTENT_LENGTH"]
+        if limit is not None and (request.content_length or 0) > limit:
+            raise RequestEntityTooLarge()
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

@@ -6,17 +6,23 @@ handlers turn refusals into 400/409/403 with a message. Every action answers the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, request, session
+from flask import Blueprint, Response, abort, current_app, jsonify, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion import bgstats
 from companion.die_photos import export_zip
 from companion.history import effective_steps, undone
+from companion.table import TableSession
 from companion.web.access import can_act, needs_pin, services
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+MAX_TEXT = 2000  # characters of a typed roll or move: a tray of dice is a few dozen
 
 
 class BadRequest(ValueError):
@@ -24,9 +30,18 @@ class BadRequest(ValueError):
 
 
 def body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if data is None and not request.content_length:
+    """The JSON object sent ({} for none); anything else, however broken or deep, is a 400."""
+    # At most MAX_CONTENT_LENGTH is read, a chunked body too (Werkzeug stops there).
+    raw = request.get_data(cache=True)
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    if limit is not None and len(raw) >= limit:
+        raise RequestEntityTooLarge()
+    if not raw.strip():
         return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):  # not JSON, or nested too deep for the parser
+        data = None
     if not isinstance(data, dict):
         raise BadRequest("send a JSON object as the request body")
     return data
@@ -37,6 +52,8 @@ def field(data: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise BadRequest(f"'{name}' must be a {want}")
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        raise BadRequest(f"'{name}' is too long (at most {MAX_TEXT} characters)")
     return value
 
 
@@ -62,8 +79,7 @@ def pin() -> Response:
     given = body().get("pin")
     if not services().try_pin(given if isinstance(given, str) else str(given)):
         abort(403, "wrong PIN: read it off the table's screen")
-    session["pin"] = services().pin
-    session.permanent = True
+    services().admit()
     return jsonify({"can_act": True})
 
 
@@ -84,7 +100,7 @@ def games() -> Response:
     return jsonify({"games": [g.to_json() for g in services().table.history.games()]})
 
 
-@bp.get("/games/<int:game_id>")
+@bp.get("/games/<id:game_id>")
 def game(game_id: int) -> Response:
     history = services().table.history
     record = history.game(game_id)
@@ -102,14 +118,14 @@ def game(game_id: int) -> Response:
     return jsonify({"game": record.to_json(), "events": timeline})
 
 
-@bp.get("/games/<int:game_id>/export.json")
+@bp.get("/games/<id:game_id>/export.json")
 def export_json(game_id: int) -> Response:
     out = jsonify(services().table.history.export_json(game_id))
     out.headers["Content-Disposition"] = f"attachment; filename=game-{game_id}.json"
     return out
 
 
-@bp.get("/games/<int:game_id>/export.csv")
+@bp.get("/games/<id:game_id>/export.csv")
 def export_csv(game_id: int) -> Response:
     text = services().table.history.export_csv(game_id)
     return Response(text, mimetype="text/csv", headers={
@@ -137,7 +153,7 @@ def stats() -> Response:
     return jsonify({"players": services().table.history.player_stats()})
 
 
-@bp.get("/images/<int:event_id>.jpg")
+@bp.get("/images/<id:event_id>.jpg")
 def image(event_id: int) -> Response:
     jpeg = services().table.history.image(event_id)
     if jpeg is None:
@@ -149,6 +165,20 @@ def image(event_id: int) -> Response:
 # -- acting (PIN needed) --------------------------------------------------------------------
 
 
+def shown_version(data: dict[str, Any]) -> int | None:
+    """The table version the phone showed when the action was tapped; scripts may leave it out."""
+    return None if data.get("version") is None else field(data, "version", int)
+
+
+def act(data: dict[str, Any], action: Callable[[TableSession], object], status: int = 200
+        ) -> tuple[Response, int]:
+    """Run an action if the table is still at the version the phone showed (else 409)."""
+    table = services().table
+    with table.expect(shown_version(data)):
+        action(table)
+    return snapshot(), status
+
+
 @bp.post("/games")
 @needs_pin
 def new_game() -> tuple[Response, int]:
@@ -156,36 +186,41 @@ def new_game() -> tuple[Response, int]:
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise BadRequest("'options' must be an object")
-    services().table.new_game(field(data, "game", str), field(data, "players", list), options)
-    return snapshot(), 201
+    game, players = field(data, "game", str), field(data, "players", list)
+    return act(data, lambda table: table.new_game(game, players, options), 201)
 
 
 @bp.post("/roll")
 @needs_pin
-def roll() -> Response:
-    services().table.type_roll(field(body(), "roll", str))
-    return snapshot()
+def roll() -> tuple[Response, int]:
+    data = body()
+    text = field(data, "roll", str)
+    return act(data, lambda table: table.type_roll(text))
 
 
 @bp.post("/correct")
 @needs_pin
-def correct() -> Response:
+def correct() -> tuple[Response, int]:
     data = body()
-    services().table.correct_die(field(data, "index", int), field(data, "value", (int, str)))
-    return snapshot()
+    index, value = field(data, "index", int), field(data, "value", (int, str))
+    return act(data, lambda table: table.correct_die(index, value))
 
 
 @bp.post("/move")
 @needs_pin
-def move() -> Response:
-    services().table.choose_move(field(body(), "move", str))
-    return snapshot()
+def move() -> tuple[Response, int]:
+    data = body()
+    text = field(data, "move", str)
+    return act(data, lambda table: table.choose_move(text))
 
 
-def _plain_action(method: str) -> Callable[[], Response]:
-    def view() -> Response:
-        getattr(services().table, method)()
-        return snapshot()
+def _plain_action(method: str) -> Callable[[], tuple[Response, int]]:
+    def view() -> tuple[Response, int]:
+        data = body()  # no fields but the version; a malformed body is still refused
+        if method == "read_dice":  # checks the version itself: the camera is read unlocked
+            services().table.read_dice(shown_version(data))
+            return snapshot(), 200
+        return act(data, lambda table: getattr(table, method)())
 
     view.__name__ = method
     return needs_pin(view)

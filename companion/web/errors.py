@@ -3,8 +3,8 @@ a conflict with the rules or the table is 409, a missing PIN 403; nothing is eve
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException
+from flask import Flask, current_app, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from companion.history import HistoryError, NoSuchGame
 from companion.rules.errors import IllegalMove, RulesError
@@ -38,11 +38,16 @@ def register_errors(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
+        if isinstance(exc, RequestEntityTooLarge):
+            limit = app.config["MAX_CONTENT_LENGTH"] // 1024
+            return answer(413, f"the request body is too big (at most {limit} KB)")
         return answer(exc.code or 500, exc.description or exc.name)
 
     @app.errorhandler(Exception)
     def any_error(exc: Exception):  # type: ignore[no-untyped-def]
         status = status_for(exc)
+        if isinstance(exc, HistoryError) and not isinstance(exc, NoSuchGame):
+            current_app.extensions["rollscribe"].table.check_database()  # damaged? say so
         if status == 500:
             app.logger.exception("unexpected error on %s", request.path)
             return answer(500, "something went wrong on the table; the game is safe")

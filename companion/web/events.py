@@ -34,8 +34,8 @@ def stream() -> Response:
             if current == version:
                 yield ": still here\n\n"
                 continue
-            version = current
             snap = table.snapshot()
+            version = snap["version"]  # may be newer than `current`: sent once, not again
             yield f"id: {snap['version']}\nevent: state\ndata: {json.dumps(snap)}\n\n"
 
     return Response(stream_with_context(generate()), mimetype="text/event-stream",

@@ -5,8 +5,7 @@ Pages are thin shells; their scripts fetch JSON from the API and follow the live
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, session, url_for
-from werkzeug.wrappers import Response
+from flask import Blueprint, abort, render_template
 
 from companion import bgstats
 from companion.network import wifi_qr_payload
@@ -32,7 +31,7 @@ def games() -> str:
     return render_template("games.html", can_act=can_act(), page="games")
 
 
-@bp.get("/games/<int:game_id>")
+@bp.get("/games/<id:game_id>")
 def history(game_id: int) -> str:
     record = services().table.history.game(game_id)  # 404-like error for an unknown game
     finished = record.outcome is not None and not record.abandoned
@@ -47,14 +46,10 @@ def send_to_bgstats(game_id: int) -> Response:
 
 
 @bp.get("/join")
-def join() -> Response | tuple[str, int]:
-    """The QR code's target: remember the PIN for this phone and go to the table."""
-    if not services().try_pin(request.args.get("pin", "")):
-        return render_template("error.html", status=403,
-                               message="that PIN is not this table's: scan the code again"), 403
-    session["pin"] = services().pin
-    session.permanent = True
-    return redirect(url_for("pages.table"))
+def join() -> str:
+    """The QR code's target (/join#pin=NNNN): its script gives the PIN to /api/pin and goes on
+    to the table. The PIN is never in the address the server sees."""
+    return render_template("join.html", can_act=can_act(), page="join")
 
 
 @bp.get("/panel")

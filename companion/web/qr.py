@@ -1,7 +1,7 @@
 """A small QR code encoder (byte mode, error correction L or M, versions 1-6) for the join link.
 
 Written here so that the table needs no extra package and no internet to show its PIN as a code.
-Versions 1-6 hold up to 106 bytes at level M, plenty for "http://192.168.1.20:8000/join?pin=1234".
+Versions 1-6 hold up to 106 bytes at level M, plenty for "http://192.168.1.20:8000/join#pin=1234".
 Layout, Reed-Solomon and masking follow ISO/IEC 18004; an OpenCV decoder checks it in the tests.
 """
 

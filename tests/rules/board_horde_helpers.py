@@ -35,7 +35,8 @@ def midgame(heroes: dict[str, int | str], players: tuple[str, ...] = ("Ann", "Bo
         pos["where"][hero] = [0, at] if isinstance(at, int) else at
     for item, at in (items or {}).items():
         pos["items"][item] = [0, at] if isinstance(at, int) else at
-    pos.update(turns=[3] * len(players), seat=seat, step={"kind": "move-roll"}, **(position or {}))
+    pos.update({"turns": [3] * len(players), "seat": seat, "step": {"kind": "move-roll"},
+                **(position or {})})
     return GAME.state_from_json(data)
 
 

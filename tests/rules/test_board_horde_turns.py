@@ -120,8 +120,8 @@ def test_a_six_with_every_hero_out_earns_extra_rolls_again_and_again() -> None:
 
 
 def test_a_roll_no_hero_can_use_is_passed() -> None:
-    state = midgame({"blue-rogue": 10, "blue-warrior": "out", "blue-mage": "out"},
-                    monsters="16")
+    state = midgame({"blue-rogue": 10, "blue-warrior": "out", "blue-mage": "out",
+                     "red-rogue": 30}, monsters="16")  # a red hero stays: no first go
     play(state, 6, "move rogue", 1)  # the 6 earns an extra roll; the rogue falls to the monster
     assert at(state, "blue-rogue") == "portal"
     play(state, 3)

@@ -369,3 +369,35 @@ def test_backstab_doubles_any_attacking_die_even_a_one() -> None:
     play(state, "team rogue wizard", roll("d6=6", "d4=1"), "keep")
     play(state, "attack e1=wizard*2")
     assert state.scores()[0] == 10 and character(state, 0, "wizard")["wounded"]
+
+
+def test_two_epic_monsters_of_one_total_are_two_different_plays() -> None:
+    # A Huge Spider 25 and a Wraith 25: killing the Wraith lifts its no-reroll curse, so it is a
+    # play of its own, offered beside killing the Spider (issue 39).
+    state = new_game((20, 20, 5, 6), epic=(roll("d10=5", "d6=2"), roll("d10=5", "d6=3")))
+    play(state, "team rogue cleric paladin", roll("d6=5", "d8=8", "d12=12"))
+    texts = move_texts(state)
+    assert "attack e3=rogue,cleric,paladin" in texts  # the Huge Spider
+    assert "attack e4=rogue,cleric,paladin" in texts  # the Wraith
+
+
+def test_the_clerics_heal_is_immediate_so_the_healed_can_be_inspired() -> None:
+    # "Immediately return any one wounded die back to your adventuring party" and abilities go
+    # in any order: heal the Barbarian, then the Paladin inspires it into the team (issue 39).
+    state = new_game((5, 9, 12, 14))
+    play(state, "team barbarian", roll("d20=1"), "keep", "end")
+    play(state, "team wizard", roll("d4=3"), "keep", "end")
+    assert character(state, 0, "barbarian")["wounded"]
+    play(state, "team cleric paladin", roll("d8=8", "d12=12"), "keep")
+    assert "restore barbarian" in move_texts(state)
+    with pytest.raises(IllegalMove, match="unwounded"):
+        state.apply_text("inspire barbarian")
+    play(state, "restore barbarian")  # the turn goes on
+    assert not character(state, 0, "barbarian")["wounded"] and state.current_player == 0
+    assert "restore barbarian" not in move_texts(state)
+    assert not any("+1" in t or "-1" in t for t in move_texts(state))  # Heal, not Guidance too
+    play(state, "inspire barbarian", roll("d20=14"))
+    assert "attack e4=barbarian" in move_texts(state)
+    assert "heal" not in " ".join(move_texts(state))  # nobody is wounded any more
+    play(state, "attack e4=barbarian")
+    assert state.scores()[0] == 10

@@ -66,8 +66,9 @@ def test_replay_missing_and_corrupt_files(tmp_path: Path) -> None:
         ReplaySource(tmp_path)
     bad = tmp_path / "bad.jpg"
     bad.write_bytes(b"\xff\xd8 not really a jpeg")
-    with pytest.raises(CameraError, match="no frame"):
+    with pytest.raises(CameraError, match="bad.jpg: not a readable image") as error:
         ReplaySource(bad).read()
+    assert "unplugged" not in str(error.value)  # a file, not a camera
 
 
 @pytest.mark.parametrize(

@@ -120,7 +120,7 @@ def test_load_image_errors(tmp_path: Path) -> None:
         with pytest.raises(ImageError, match="not a readable image"):
             load_image(tmp_path / name)
     (tmp_path / "folder.jpg").mkdir()
-    with pytest.raises(ImageError, match="no such file"):
+    with pytest.raises(ImageError, match="is a folder, not an image file"):
         load_image(tmp_path / "folder.jpg")
     good = tmp_path / "ok.png"
     cv2.imwrite(str(good), np.full((40, 50, 3), 99, np.uint8))

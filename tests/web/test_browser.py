@@ -7,6 +7,7 @@ unlocked with the PIN through the QR link, one only watching.
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import threading
 from collections.abc import Iterator
@@ -87,6 +88,12 @@ def phone(browser, errors: list[str], **options) -> sync_api.Page:
     return page
 
 
+def join(page, server: str) -> None:
+    """What scanning the QR code does: its link, then on to the table once the PIN is taken."""
+    page.goto(f"{server}/join#pin={PIN}")
+    page.wait_for_url(f"{server}/")
+
+
 @pytest.fixture(scope="module")
 def browser():
     if not Path(CHROMIUM).exists():
@@ -103,7 +110,7 @@ def test_two_phones_play_a_turn_live(server, browser, table):
     expect = sync_api.expect
     errors: list[str] = []
     me = phone(browser, errors)
-    me.goto(f"{server}/join?pin={PIN}")  # what the QR code carries
+    join(me, server)
     me.goto(f"{server}/new")
     expect(me.locator("#game option")).not_to_have_count(0)
     me.select_option("#game", GAME)
@@ -238,10 +245,13 @@ def test_the_tables_screen_shows_a_qr_code_that_unlocks_a_phone(server, browser,
                         cv2.IMREAD_GRAYSCALE)
     decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(shot)
     link = urlsplit(decoded)
-    assert link.path == "/join" and link.query == f"pin={PIN}"
+    assert link.path == "/join" and link.fragment == f"pin={PIN}" and not link.query
     phone = browser.new_context(**PHONE).new_page()
-    phone.goto(f"{server}{link.path}?{link.query}")  # the phone's camera opened the link
+    requested: list[str] = []
+    phone.on("request", lambda request: requested.append(request.url))
+    phone.goto(f"{server}{link.path}#{link.fragment}")  # the phone's camera opened the link
     sync_api.expect(phone.locator("#read")).to_be_visible()
+    assert phone.url == f"{server}/" and not any(PIN in url for url in requested)
 
 
 def test_a_reading_of_the_replayed_tray_by_the_real_reader(browser, tmp_path):
@@ -254,7 +264,7 @@ def test_a_reading_of_the_replayed_tray_by_the_real_reader(browser, tmp_path):
     table.new_game(GAME, PLAYERS)
     with running(table) as server:
         page = browser.new_context(**PHONE).new_page()
-        page.goto(f"{server}/join?pin={PIN}")
+        join(page, server)
         page.click("#read")
         sync_api.expect(page.locator(".tray-image img")).to_be_visible(timeout=20_000)
         shown = table.snapshot()["reading"]
@@ -279,7 +289,7 @@ def test_an_unsure_die_is_flagged_then_corrected_and_confirmed(server, browser, 
     dice[1] = replace(dice[1], confidence=0.35, unsure=True, why_unsure="low confidence")
     table.submit_reading(replace(painted, dice=tuple(dice)))
     page = browser.new_context(**PHONE).new_page()
-    page.goto(f"{server}/join?pin={PIN}")
+    join(page, server)
     expect = sync_api.expect
     expect(page.locator("#problem")).to_contain_text("die 2 (d20) low confidence")
     expect(page.locator(".die.unsure")).to_have_count(1)
@@ -300,7 +310,7 @@ def test_a_race_game_draws_its_board_and_a_hero_moves_on_it(server, browser, tab
     expect = sync_api.expect
     errors: list[str] = []
     me = phone(browser, errors)
-    me.goto(f"{server}/join?pin={PIN}")
+    join(me, server)
     me.goto(f"{server}/new")
     expect(me.locator("#game option")).not_to_have_count(0)
     me.select_option("#game", "board-horde")
@@ -339,7 +349,7 @@ def test_a_phone_chooses_the_network_the_table_joins_and_a_finished_game_goes_to
     me = phone(browser, errors)
     me.goto(f"{server}/network")
     expect(me.locator("#join-form")).to_be_hidden()  # watching only, without the PIN
-    me.goto(f"{server}/join?pin={PIN}")
+    join(me, server)
     me.goto(f"{server}/games")
     me.click("#network-link")
     me.fill("#join-ssid", "Club Wi-Fi")
@@ -356,3 +366,49 @@ def test_a_phone_chooses_the_network_the_table_joins_and_a_finished_game_goes_to
     link = me.locator("a.bgstats")
     expect(link).to_have_attribute("href", f"/games/{table.game_id}/bgstats")
     assert errors == []
+
+
+def test_lists_that_cannot_be_read_say_why_instead_of_looking_empty(browser, tmp_path):
+    from companion.history import HistoryError
+
+    table = TableSession(History(tmp_path / "unreadable.db"))
+    table.new_game(GAME, PLAYERS)
+
+    def fails(*args, **kwargs):
+        raise HistoryError("could not read the history: database disk image is malformed")
+
+    table.history.games = fails
+    table.history.player_stats = fails
+    table.history.events = fails
+    with running(table) as server:
+        errors: list[str] = []
+        page = phone(browser, errors)
+        page.goto(f"{server}/games")
+        sync_api.expect(page.locator("#games")).to_contain_text("disk image is malformed")
+        sync_api.expect(page.locator("#stats")).to_contain_text("disk image is malformed")
+        page.goto(f"{server}/games/{table.game_id}")
+        sync_api.expect(page.locator("#timeline")).to_contain_text("disk image is malformed")
+        assert not errors
+
+
+def test_every_tap_carries_the_version_shown_and_a_stale_one_shows_the_table_again(
+        server, browser, table):
+    expect = sync_api.expect
+    errors: list[str] = []
+    table.new_game(GAME, PLAYERS)
+    me = phone(browser, errors)
+    sent: list[dict] = []
+    me.on("request", lambda r: sent.append(json.loads(r.post_data or "{}"))
+          if r.method == "POST" and "/api/" in r.url and "/api/pin" not in r.url else None)
+    join(me, server)
+    expect(me.locator("#whose")).to_have_text(table.snapshot()["current"]["text"])
+    me.click("#read")
+    expect(me.locator(".tray-image img")).to_be_visible()
+    assert sent and all(body.get("version") is not None for body in sent)
+    # A tap on what the phone showed before the table moved on (as a second tap would be):
+    before = len(table.history.events(table.game_id))
+    me.evaluate("RS.shown = RS.shown - 1")
+    me.click("#undo")
+    expect(me.locator("#toast")).to_contain_text("changed since your phone showed it")
+    expect(me.locator(".tray-image img")).to_be_visible()  # nothing undone, the table shown
+    assert len(table.history.events(table.game_id)) == before and not errors

@@ -42,7 +42,7 @@ def test_the_tables_screen_shows_its_own_wifi_beside_the_join_code(watcher, wifi
     page = watcher.get("/panel").text
     wifi_code, join_code = decoded_codes(page)
     assert wifi_code == "WIFI:T:WPA;S:Rollscribe-AB12;P:abcd-efgh-jkmn;;"
-    assert join_code.endswith(f"/join?pin={PIN}")
+    assert join_code.endswith(f"/join#pin={PIN}")
     assert AP.ssid in page and AP.password in page
 
 
@@ -50,7 +50,7 @@ def test_a_damaged_wifi_file_is_said_on_the_screen_which_still_works(watcher, wi
     wifi_path.write_text("{not json")
     page = watcher.get("/panel")
     assert page.status_code == 200 and "cannot be read" in page.text
-    assert decoded_codes(page.text)[0].endswith(f"/join?pin={PIN}")
+    assert decoded_codes(page.text)[0].endswith(f"/join#pin={PIN}")
 
 
 def test_the_join_code_carries_the_mdns_name_while_it_resolves(table):
@@ -60,6 +60,7 @@ def test_the_join_code_carries_the_mdns_name_while_it_resolves(table):
         code = decoded_codes(app.test_client().get(
             "/panel", environ_base={"SERVER_PORT": "80"}).text)[0]
         assert code.startswith(host) and ("rollscribe.local" in code) == answers
+        assert code.endswith(f"/join#pin={PIN}")
 
 
 def test_phones_see_the_network_but_never_a_password(watcher, wifi_path):

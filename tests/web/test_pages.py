@@ -28,18 +28,18 @@ def test_pages_render_and_link_their_local_scripts(watcher, player, table):
 def test_the_panel_shows_pin_and_qr_only_on_the_table_itself(app, watcher):
     panel = watcher.get("/panel")
     assert panel.status_code == 200 and PIN in panel.text and "<svg" in panel.text
-    assert f"/join?pin={PIN}" in panel.text
+    assert f"/join#pin={PIN}" in panel.text and "?pin=" not in panel.text
     phone = app.test_client()
     refused = phone.get("/panel", environ_base={"REMOTE_ADDR": "192.168.1.40"})
     assert refused.status_code == 403 and PIN not in refused.text
 
 
-def test_the_qr_link_unlocks_a_phone(watcher):
-    assert watcher.get("/join?pin=9999").status_code == 403
+def test_the_qr_link_is_a_page_that_hands_the_pin_over_itself(watcher):
+    # /join#pin=NNNN: the fragment never reaches the server; join.js posts it to /api/pin.
+    page = watcher.get("/join")
+    assert page.status_code == 200 and "join.js" in page.text
+    assert watcher.get(f"/join?pin={PIN}").status_code == 200  # a PIN in the query does nothing
     assert watcher.get("/api/access").json == {"can_act": False}
-    answer = watcher.get(f"/join?pin={PIN}")
-    assert answer.status_code == 302 and answer.location == "/"
-    assert watcher.get("/api/access").json == {"can_act": True}
 
 
 def test_the_stream_sends_the_state_then_every_change(app, player, table):
@@ -73,7 +73,7 @@ def test_every_api_route_is_documented(app):
     from pathlib import Path
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
-    routes = {rule.rule.replace("<int:game_id>", "<id>").replace("<int:event_id>", "<event>")
+    routes = {rule.rule.replace("<id:game_id>", "<id>").replace("<id:event_id>", "<event>")
               for rule in app.url_map.iter_rules() if rule.rule.startswith(("/api", "/events"))}
     assert routes and not {r for r in routes if f"`GET {r}" not in doc
                            and f"`POST {r}" not in doc}
@@ -83,7 +83,7 @@ def test_the_qr_code_points_phones_at_the_public_address_when_one_is_set(table):
     from companion.web import create_app
 
     app = create_app({"TABLE": table, "PIN": PIN, "PUBLIC_URL": "http://dice.local:8000/"})
-    assert "http://dice.local:8000/join?pin=2468" in app.test_client().get("/panel").text
+    assert "http://dice.local:8000/join#pin=2468" in app.test_client().get("/panel").text
 
 
 def test_pin_and_unlocked_phones_survive_a_restart_of_the_table(tmp_path):

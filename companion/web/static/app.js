@@ -3,6 +3,7 @@
 
 const RS = {
   canAct: document.body.dataset.canAct === "yes",
+  shown: null, // the table version this page shows: every action carries it (a stale one is 409)
   seatColours: ["#e0a526", "#4fa3e0", "#e05a4f", "#6cc56c", "#b07ce0", "#e07cc0"],
   teamColours: { blue: "#4fa3e0", red: "#e05a4f", purple: "#b07ce0" },
 
@@ -34,12 +35,14 @@ const RS = {
     return data;
   },
 
-  // POST an action; the answer is the new table snapshot (or an error message to show).
+  // POST an action with the version shown; the answer is the new table snapshot (or an error
+  // message to show: 409 when the table changed since, so two taps never act twice).
   async api(path, body = {}) {
+    const sent = RS.shown === null || "version" in body ? body : { ...body, version: RS.shown };
     const response = await fetch(path, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(body),
+      body: JSON.stringify(sent),
     });
     let data = {};
     try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
@@ -49,6 +52,18 @@ const RS = {
       throw new Error(data.error);
     }
     return data;
+  },
+
+  // The faults box every page has (base.html fills it; live pages keep it current).
+  renderFaults(faults) {
+    document.getElementById("faults").replaceChildren(...faults.map((f) => RS.el("div", { class: "fault" },
+      RS.el("strong", { text: `${f.kind}: ` }), `${f.message} `, RS.el("em", { text: f.advice }))));
+  },
+
+  // A list that could not be loaded says why instead of looking empty.
+  failed(listId) {
+    return (error) => document.getElementById(listId).replaceChildren(
+      RS.el("li", { class: "fault", text: `Cannot show this now: ${error.message}` }));
   },
 
   setAccess(canAct) {

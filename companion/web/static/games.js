@@ -14,7 +14,7 @@ RS.get("/api/games").then(({ games }) => {
       RS.el("small", { text: ` ${when(g.started)} · ${g.events} events · scores ${g.scores.join(" / ")}` }));
   });
   document.getElementById("games").replaceChildren(...(items.length ? items : [RS.el("li", { text: "No games yet." })]));
-});
+}).catch(RS.failed("games"));
 
 RS.get("/api/stats").then(({ players }) => {
   const kinds = [...new Set(players.flatMap((p) => Object.keys(p.dice)))].sort();
@@ -25,4 +25,5 @@ RS.get("/api/stats").then(({ players }) => {
     RS.el("td", { text: p.mean_score === null ? "–" : String(p.mean_score) }),
     ...kinds.map((k) => RS.el("td", { text: p.dice[k] ? `${p.dice[k].luck > 0 ? "+" : ""}${p.dice[k].luck} (${p.dice[k].rolls})` : "–" }))));
   document.getElementById("stats").replaceChildren(head, ...rows);
-});
+}).catch((error) => document.getElementById("stats").replaceChildren(
+  RS.el("tr", {}, RS.el("td", { class: "fault", text: `Cannot show this now: ${error.message}` }))));

@@ -67,7 +67,7 @@ function load() {
     document.getElementById("history-meta").textContent = `${game.players.join(", ")} — ${state}`;
     drawChart(game, events);
     drawTimeline(events);
-  });
+  }).catch(RS.failed("timeline"));
 }
 
 load();

@@ -55,6 +55,9 @@ function optionValue(input) {
   return input.value;
 }
 
+// Starting a game abandons the running one: the start carries the table version seen here.
+const seen = () => RS.get("/api/state").then((s) => { RS.shown = s.version; });
+seen();
 RS.get("/api/catalog").then((data) => {
   catalog = data.games;
   $("game").replaceChildren(...catalog.map((g) => RS.el("option", { value: g.name, text: g.title })));
@@ -74,5 +77,5 @@ $("new-game").addEventListener("submit", async (event) => {
   try {
     await RS.api("/api/games", { game: $("game").value, players, options });
     window.location.href = "/";
-  } catch (e) { /* the toast says why */ }
+  } catch (e) { seen(); /* the toast says why; a second tap starts one game, not two */ }
 });

@@ -2,8 +2,7 @@
 "use strict";
 
 function renderPanel(s) {
-  document.getElementById("faults").replaceChildren(...s.faults.map((f) =>
-    RS.el("div", { class: "fault", text: `${f.kind}: ${f.message} — ${f.advice}` })));
+  RS.renderFaults(s.faults);
   document.getElementById("panel-game").textContent = s.game ? s.game.title : "No game yet";
   document.getElementById("panel-whose").textContent = s.game ? s.current.text : "";
   const rows = s.game ? s.game.players.map((name, seat) => RS.el("tr",

@@ -6,13 +6,9 @@ const FIRST_MOVES = 6; // the best few; the rest behind "show all" so the phone 
 let snap = null;
 let allMoves = false;
 
+// An action, then what the table is now: its answer, or (refused) the table fetched again.
 function act(path, body) {
-  return RS.api(path, body).then(render).catch(() => {});
-}
-
-function renderFaults(faults) {
-  $("faults").replaceChildren(...faults.map((f) => RS.el("div", { class: "fault" },
-    RS.el("strong", { text: `${f.kind}: ` }), `${f.message} `, RS.el("em", { text: f.advice }))));
+  return RS.api(path, body).then(render).catch(() => RS.get("/api/state").then(render));
 }
 
 function dieLabel(d) {
@@ -190,7 +186,8 @@ function renderReadings(game) {
 
 function render(s) {
   snap = s;
-  renderFaults(s.faults);
+  RS.shown = s.version;
+  RS.renderFaults(s.faults);
   $("no-game").hidden = !!s.game;
   $("table").hidden = !s.game;
   if (!s.game) return;

@@ -28,14 +28,28 @@ from .rules import (
     TRAP_POINTS,
 )
 
-CHANCE_STEPS = frozenset({"first", "move-roll", "spawn-roll", "trap-roll", "fling-roll",
+CHANCE_STEPS = frozenset({"items-roll", "first", "move-roll", "spawn-roll", "trap-roll", "fling-roll",
                           "monster-roll", "potion-roll", "teleport-roll"})
 
 
 def start(pos: Position) -> Position:
-    """Everybody rolls a die for who goes first."""
-    pos.step = {"kind": "first", "contenders": list(range(len(pos.names))), "rolls": []}
+    """Everybody rolls a die for who goes first; on Board B with the items left to the panel, a
+    roll first draws which side the Sword and the Shoes go to ("assigned at random")."""
+    if pos.options.sides == 2 and not pos.options.items.strip():
+        pos.step = {"kind": "items-roll"}
+    else:
+        _first_rolls(pos, list(range(len(pos.names))))
     return pos
+
+
+def _first_rolls(pos: Position, contenders: list[int]) -> None:
+    pos.step = {"kind": "first", "contenders": contenders, "rolls": []}
+
+
+def _on_items_roll(pos: Position, value: int) -> None:
+    if value >= 4:  # 1-3 keeps the Sword on the left side, 4-6 swaps it with the Shoes
+        pos.items["sword"], pos.items["shoes"] = pos.items["shoes"], pos.items["sword"]
+    _first_rolls(pos, list(range(len(pos.names))))
 
 
 # -- what the game waits for -------------------------------------------------------------------
@@ -45,6 +59,9 @@ def request(pos: Position) -> RollRequest | None:
     kind = step["kind"]
     if kind not in CHANCE_STEPS:
         return None
+    if kind == "items-roll":
+        return RollRequest(("d6",), "Board B: 1-3 the Sword goes mid the left side and the Shoes "
+                           "mid the right, 4-6 the other way round", None)
     if kind == "first":
         seat = step["contenders"][len(step["rolls"])]
         return RollRequest(("d6",), f"{pos.names[seat]} rolls for who goes first", seat)
@@ -180,7 +197,7 @@ def _on_first(pos: Position, value: int) -> None:
     best = max(step["rolls"])
     tied = [s for s, r in zip(step["contenders"], step["rolls"]) if r == best]
     if len(tied) > 1:  # the highest roll goes first; a tie rolls again between those tied
-        pos.step = {"kind": "first", "contenders": tied, "rolls": []}
+        _first_rolls(pos, tied)
         return
     _start_turn(pos, tied[0])
 
@@ -230,6 +247,8 @@ def _on_move(pos: Position, act: Act) -> None:
     if act.verb == "pass":  # BLOCKED_TURN_PASSES
         _after_action(pos)
         return
+    if act.verb == "enter":  # a hero is out, however: the three-roll count starts again
+        pos.fails[pos.seat] = 0
     arrive(pos, *arrival(pos, act), "move")
 
 
@@ -528,7 +547,9 @@ def _after_action(pos: Position) -> None:
             _movement_start(pos)
     elif pos.extra:
         pos.extra = False
-        pos.step = {"kind": "move-roll"}
+        # FIRST GO "or if there are no heroes from any side left on the board": the extra roll
+        # of a team whose last hero was lost on it brings a hero out that far.
+        pos.step = {"kind": "move-roll", "first_go": not pos.any_on_board()}
     else:
         _next_turn(pos)
 
@@ -538,6 +559,12 @@ def _next_turn(pos: Position) -> None:
 
 
 def _end(pos: Position, finisher: int) -> None:
+    if pos.options.win == "first-out":  # the book's variant: scoring ignored
+        pos.winners = [finisher]
+        pos.reason = f"{pos.names[finisher]} got all three heroes out first"
+        pos.step = {"kind": "over"}
+        pos.landing = None
+        return
     best = max(pos.scores)
     tied = [s for s, score in enumerate(pos.scores) if score == best]
     if len(tied) > 1 and pos.options.ties == "escaped" and finisher in tied:
@@ -551,7 +578,7 @@ def _end(pos: Position, finisher: int) -> None:
 
 
 _ROLLS: dict[str, Callable[[Position, int], None]] = {
-    "first": _on_first, "move-roll": _on_move_roll, "spawn-roll": _on_spawn_roll,
+    "items-roll": _on_items_roll, "first": _on_first, "move-roll": _on_move_roll, "spawn-roll": _on_spawn_roll,
     "trap-roll": _on_trap_roll, "fling-roll": _on_fling_roll, "monster-roll": _on_monster_roll,
     "potion-roll": _on_potion_roll, "teleport-roll": _on_teleport_roll,
 }

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ...errors import RulesError
 from ...options import Schema, SchemaOptions
 
 TEAMS: tuple[str, ...] = ("blue", "red", "purple")
@@ -39,8 +38,9 @@ ASSUMPTIONS: dict[str, str] = {
                     "type where theirs went.",
     "FIRST_SIX_AFTER_ENTRANCE": "The 'first 6 squares' are the six after the Entrance Square "
                                 "(2-7); no token starts on squares 1-7.",
-    "FIRST_GO_PER_PLAYER": "'First go' is each player's own first turn, or any turn when no hero "
-                           "of any team is on the board: one roll moves a hero out that far.",
+    "FIRST_GO_PER_PLAYER": "'First go' is each player's own first turn, or any turn (or extra "
+                           "roll) when no hero of any team is on the board: one roll moves a "
+                           "hero out that far.",
     "BLOCKED_TURN_PASSES": "When no hero can legally use the roll, the turn passes.",
     "ENTRANCE_BLOCKED_BY_OWN": "While one of your heroes stands on the Entrance Square a 6 cannot "
                                "bring another out; it moves a hero instead.",
@@ -91,8 +91,9 @@ OPTIONS_SCHEMA: Schema = [
     {"name": "traps", "type": "str", "default": "", "help": "Squares of the Traps, as above."},
     {"name": "potions", "type": "str", "default": "", "help": "Squares of the Potions, as above."},
     {"name": "items", "type": "str", "default": "",
-     "help": "Squares of the Sword, Shoes and Shield in that order ('20 28 35'), or one square "
-             "for a stack; empty: spread out (Board B: middle of each side)."},
+     "help": "Squares of the Sword, Shoes and Shield in that order ('20 28 35'; Board B: the "
+             "Sword's then the Shoes', 'L20 R20'), or one square for a stack; empty: spread out "
+             "(Board B: mid each side, which side drawn with a roll)."},
     {"name": "item_setup", "type": "choice", "default": "scattered",
      "choices": ["scattered", "stack"],
      "help": "Setup A (each item on its own square) or B (all three stacked mid-board)."},
@@ -102,6 +103,9 @@ OPTIONS_SCHEMA: Schema = [
              "of the movement roll."},
     {"name": "ties", "type": "choice", "default": "shared", "choices": ["shared", "escaped"],
      "help": "Equal highest scores: a shared win, or the player who got all heroes out wins."},
+    {"name": "win", "type": "choice", "default": "score", "choices": ["score", "first-out"],
+     "help": "Who wins: the highest score once a team is out (the book), or, scoring ignored, "
+             "the first player to get all their heroes to the exit (the book's variant)."},
 ]
 
 
@@ -120,11 +124,7 @@ class Options(SchemaOptions):
     item_setup: str = "scattered"
     stored_potion: str = "then-roll"
     ties: str = "shared"
-
-    def check(self) -> None:
-        SchemaOptions.check(self)  # zero-argument super() fails in a slots dataclass
-        if not 24 <= self.squares <= 200:
-            raise RulesError(f"squares is a whole number from 24 to 200, not {self.squares!r}")
+    win: str = "score"
 
     @property
     def sides(self) -> int:

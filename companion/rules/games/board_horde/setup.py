@@ -35,8 +35,8 @@ def parse_squares(text: str, what: str, options: Options) -> list[Square]:
 def _spread_layout(options: Options) -> dict[str, list[Square]]:
     """Four of each token kind, interleaved evenly along each side, and the items between them.
 
-    Board A: items scattered among the tokens, or stacked mid-board. Board B: the Shoes mid one
-    side, the Sword mid the other, no Shield (the book's Board B setup).
+    Board A: items scattered among the tokens, or stacked mid-board. Board B: the Sword mid the
+    left side, the Shoes mid the right (flow's first roll may swap them), no Shield.
     """
     first = ENTRANCE + FIRST_SQUARES + 1
     room = options.squares - first + 1
@@ -124,7 +124,7 @@ def _items(options: Options, squares: list[Square]) -> dict[str, Place]:
     items: dict[str, Place] = {item: GONE for item in ITEMS}
     if not squares:
         return items
-    names = ["shoes", "sword"] if options.sides == 2 else list(ITEMS)
+    names = list(ITEMS[:2]) if options.sides == 2 else list(ITEMS)  # sword, shoes(, shield)
     stacked = options.item_setup == "stack" and options.sides == 1
     if stacked and len(squares) != 1:
         raise RulesError(f"a stack of items lies on one square, not {len(squares)}")

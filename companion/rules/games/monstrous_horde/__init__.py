@@ -5,8 +5,9 @@ Modules: `rules` (tables, options, named assumptions), `position` (immutable sta
 chance steps), `state` (the GameState the table uses).
 
 A turn: `team ...` (move) -> roll (chance) -> `keep` / `reroll ...` (move; skipped while a Wraith
-lives) -> roll -> Basilisk gaze (chance, while one lives) -> abilities that roll (`firebolt`,
-`bear`, `sleep eN`, `inspire ROLE`, each followed by its roll) -> one play (`attack ...; heal ...;
+lives) -> roll -> Basilisk gaze (chance, while one lives) -> abilities (`firebolt`, `bear`,
+`sleep eN`, `inspire ROLE`, each followed by its roll; `restore ROLE`, the Cleric's Heal at
+once) -> one play (`attack ...; heal ...;
 rage ...; restore ...` or `end`) -> Troll regeneration, Dragon breath, defeated enemies rerolled
 (chance) -> next player.
 

@@ -9,7 +9,8 @@ The search (`_Search`) runs over targets in a fixed order with the set of free d
 and memoises on (target, free dice, abilities left, two flags). For each target it keeps only the
 undominated ways to hit it: a subset of dice using a subset of the abilities beats any superset,
 because whatever the larger group allows afterwards, the smaller one allows too. Identical targets
-(two enemies showing 12, two Hydra heads of 7) are taken in order so no effect is found twice.
+(two enemies showing 12, two Hydra heads of 7; not a Huge Spider and a Wraith of one total) are
+taken in order so no effect is found twice.
 """
 
 from __future__ import annotations
@@ -112,7 +113,9 @@ class Board:
             value = values[role]
             assert value is not None
             # ONES_STILL_FIGHT: a 1 may attack but never heal; a used ability forbids healing.
-            dice.append(Die(ROLES[role].name, value, True, value != 1 and role not in used,
+            # The Cleric may heal even after its own ability (its Heal, used before the play).
+            dice.append(Die(ROLES[role].name, value, True,
+                            value != 1 and (role not in used or role == CLERIC),
                             _HEAL_COST.get(role, 0) & abilities))
         dice += [Die(_BOLTS[i], v, False, False, 0) for i, v in enumerate(turn.bolts)]
         first_bear = len(dice)
@@ -383,7 +386,9 @@ class _Search:
                 self.places.append(place)
                 self.options.append(options)
         self.targets = [board.targets[p] for p in self.places]
-        refs = [(t.tier, t.need, t.points) for t in self.targets]
+        # The label names the enemy (a Huge Spider 25 and a Wraith 25 differ, two enemies of 12
+        # do not): only targets that are the same in every way are taken in order.
+        refs = [(t.tier, t.need, t.points, t.label) for t in self.targets]
         self.same_prev = [i > 0 and refs[i] == refs[i - 1] and self.targets[i].tier != MEND
                           for i in range(len(refs))]
         self.memo: dict[int, dict[int, Any]] = {}

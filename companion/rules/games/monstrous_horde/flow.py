@@ -19,6 +19,7 @@ from .moves import Ability, Play, Reroll, Team
 from .position import Draft, Enemy, Position, Showdown, Task, Turn, built
 from .rules import (
     BEAR_DICE,
+    CLERIC,
     DRUID,
     ENEMY_DICE,
     MAX_BOLTS,
@@ -430,10 +431,13 @@ def _reroll(pos: Position, move: Reroll) -> Position:
 def _ability(pos: Position, move: Ability) -> Position:
     # ROLLING_ABILITIES_FIRST: these roll dice, so they are moves before the play.
     turn = _turn(pos)
-    owner = {"firebolt": WIZARD, "sleep": WIZARD, "bear": DRUID, "inspire": PALADIN}[move.name]
+    owner = {"firebolt": WIZARD, "sleep": WIZARD, "bear": DRUID, "inspire": PALADIN,
+             "restore": CLERIC}[move.name]
     if not turn.crit(owner):
         raise IllegalMove(f"{move.name} needs the {ROLES[owner].name}'s crit "
                           f"(a {ROLES[owner].sides}) unused this turn, in the melee team")
+    if move.name == "restore":
+        return _restore(pos, turn, move.target or "")
     task: Task
     if move.name == "firebolt":
         task = ("bolt",)
@@ -455,6 +459,20 @@ def _ability(pos: Position, move: Ability) -> Position:
     d.turn = _with(turn, used=turn.used + (owner,))
     d.phase = "ability"
     d.queue = (task,)
+    return d.freeze()
+
+
+def _restore(pos: Position, turn: Turn, target: str) -> Position:
+    """The Cleric's Heal: "Immediately return any one wounded die back to your adventuring
+    party"; it rolls nothing, the turn goes on, and the Cleric may still attack or heal."""
+    seat = pos.seat
+    assert seat is not None
+    role = ROLE_INDEX.get(target)
+    if role is None or pos.status[seat][role] != WOUNDED:  # PREVIOUS_WOUNDS_ONLY
+        raise IllegalMove("the Cleric's Heal brings back one character wounded on an earlier turn")
+    d = Draft(pos)
+    d.turn = _with(turn, used=turn.used + (CLERIC,))
+    d.set_status(seat, role, READY)
     return d.freeze()
 
 
@@ -524,15 +542,25 @@ def ranked(pos: Position) -> list[RankedMove]:
         return []
     plays = board(pos).ranked(showdown=pos.showdown is not None)
     first, later = _ability_moves(pos)
-    return first + plays + later
+    return first + [m for m in plays if not _heal_alone(m.move)] + later
 
 
 def best(pos: Position) -> RankedMove:
     """The first of `ranked(pos)`, building only that one play (greedy self-play's hot path)."""
     if pos.phase == "act":
-        first, _ = _ability_moves(pos)
-        return first[0] if first else board(pos).best(showdown=pos.showdown is not None)
+        first, later = _ability_moves(pos)
+        top = first[0] if first else board(pos).best(showdown=pos.showdown is not None)
+        if _heal_alone(top.move):  # said as the ability, whose text is the same
+            return next(m for m in later if m.move == Ability("restore", top.move.restore))
+        return top
     return ranked(pos)[0]
+
+
+def _heal_alone(move: object) -> bool:
+    """A play of the Cleric's Heal and nothing else: offered as the `restore` ability instead
+    (same text; the ability heals at once and the turn goes on)."""
+    return isinstance(move, Play) and move.restore is not None and not (
+        move.attacks or move.heals or move.rage)
 
 
 def _team_moves(pos: Position) -> list[RankedMove]:
@@ -575,7 +603,8 @@ _last_board: tuple[Position, Board] | None = None
 
 
 def _ability_moves(pos: Position) -> tuple[list[RankedMove], list[RankedMove]]:
-    """Fire Bolts and Bear Form only add dice, so they rank first; Sleep and Inspiration last."""
+    """Fire Bolts and Bear Form only add dice, so they rank first; the Cleric's Heal, Sleep and
+    Inspiration last."""
     turn = _turn(pos)
     first: list[RankedMove] = []
     later: list[RankedMove] = []
@@ -587,6 +616,10 @@ def _ability_moves(pos: Position) -> tuple[list[RankedMove], list[RankedMove]]:
                       for i, e in enumerate(pos.enemies) if not e.epic and not e.defeated]
     if turn.crit(DRUID):
         first.append(RankedMove(Ability("bear"), 0, "Druid's Bear Form: roll two pool d10s"))
+    if turn.crit(CLERIC):
+        later += [RankedMove(Ability("restore", ROLES[r].name), 0,
+                             f"Cleric's Heal: the {_TITLES[r]} is back at once (inspire it?)")
+                  for r, s in enumerate(pos.status[pos.seat or 0]) if s == WOUNDED]
     if turn.crit(PALADIN) and not pos.monster_alive("wraith"):
         seat = pos.seat
         assert seat is not None

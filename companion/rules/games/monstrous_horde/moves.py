@@ -3,6 +3,7 @@
     team wizard cleric druid barbarian       choose the melee team (rolled next)
     keep | reroll wizard druid               the one optional reroll of a subset
     firebolt | bear | sleep e2 | inspire rogue   abilities that roll dice, used before the play
+    restore rogue                            the Cleric's Heal on its own: at once, turn goes on
     attack e2=wizard,bolt1; attack h3=rogue*2; heal druid=cleric,paladin+1; rage e4; restore rogue
     end                                      the play that does nothing (ends the turn)
 
@@ -56,7 +57,8 @@ class Reroll(Move):
 
 @dataclass(frozen=True, slots=True)
 class Ability(Move):
-    """An ability that rolls dice, so it comes before the play: firebolt, bear, sleep, inspire."""
+    """An ability used before the play: firebolt, bear, sleep and inspire roll dice; restore
+    (the Cleric's Heal) brings a wounded character back at once, so it may then be inspired."""
 
     name: str
     target: str | None = None
@@ -141,6 +143,9 @@ def parse_move(text: str) -> Move:
         return Reroll(tuple(sorted({_role(w) for w in rest})))
     if head in ("firebolt", "bear") and not rest:
         return Ability(head)
+    if head == "restore" and len(rest) == 1 and ";" not in text:
+        _role(rest[0])  # the Cleric's Heal on its own: at once, and the turn goes on
+        return Ability(head, rest[0])
     if head in ("sleep", "inspire"):
         if len(rest) != 1:
             raise BadMoveText(f"'{head}' takes one target, e.g. '{head} e2'")

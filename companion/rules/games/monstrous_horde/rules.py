@@ -67,7 +67,8 @@ ASSUMPTIONS: dict[str, str] = {
                         "doubled, never heal.",
     "PREVIOUS_WOUNDS_ONLY": "Heals (dice or the Cleric's) mend dice wounded on earlier turns.",
     "ROLLING_ABILITIES_FIRST": "Fire Bolts, Sleep, Bear Form and Inspiration roll dice, so they "
-                               "come before the play; heals take effect with the play.",
+                               "come before the play; dice heals take effect with the play, the "
+                               "Cleric's Heal ('restore X' on its own) at once.",
     "BEAR_DICE_WITH_DRUID": "The Druid's die and the bear d10s it uses attack one enemy; the "
                             "Druid's die is not used elsewhere.",
     "MONSTERS_ACT_ON_ARRIVAL": "A monster woken mid-turn (by Sleep) acts from then on; its "
@@ -85,8 +86,8 @@ ASSUMPTIONS: dict[str, str] = {
 
 
 OPTIONS_SCHEMA: Schema = [
-    {"name": "target", "type": "int", "default": 100,
-     "help": "Score that triggers the end; Bigger Horde plays to 200 (any multiple of 10)."},
+    {"name": "target", "type": "int", "default": 100, "min": 10, "max": 1000,
+     "help": "Score that triggers the end; Bigger Horde plays to 200 (a multiple of 10 up to 1000)."},
     {"name": "simplified_monsters", "type": "bool", "default": False,
      "help": "Simplified Monsters: no d6 for the type, every epic monster is a Troll."},
     {"name": "final_round", "type": "choice", "default": "extra", "choices": ["extra", "finish"],
