@@ -132,7 +132,7 @@ def export_csv(game_id: int) -> Response:
         "Content-Disposition": f"attachment; filename=game-{game_id}.csv"})
 
 
-@bp.get("/games/<int:game_id>/export.bgstats.json")
+@bp.get("/games/<id:game_id>/export.bgstats.json")
 def export_bgstats(game_id: int) -> Response:
     """A finished game as the play BG Stats imports (409 before the end)."""
     out = jsonify(bgstats.play(services().table.history, game_id))

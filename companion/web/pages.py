@@ -5,7 +5,8 @@ Pages are thin shells; their scripts fetch JSON from the API and follow the live
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, redirect, render_template
+from werkzeug.wrappers import Response
 
 from companion import bgstats
 from companion.network import wifi_qr_payload
@@ -39,7 +40,7 @@ def history(game_id: int) -> str:
                            finished=finished)
 
 
-@bp.get("/games/<int:game_id>/bgstats")
+@bp.get("/games/<id:game_id>/bgstats")
 def send_to_bgstats(game_id: int) -> Response:
     """"Send to BG Stats": the phone follows this to the app, which offers to save the play."""
     return redirect(bgstats.link(bgstats.play(services().table.history, game_id)))
