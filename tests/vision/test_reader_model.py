@@ -59,10 +59,10 @@ def test_trays_are_read_end_to_end(reader: DiceReader) -> None:
     batching) loses little that the model would get right.
 
     A die not found is the detector's to answer for (found >= 90%, as in test_detect; 100 other
-    trays: 97.7%), not counted again against the true boxes. Values are read right on about 62%
+    trays: 97.2%), not counted again against the true boxes. Values are read right on about 62%
     of the dice, so a box a few pixels off flips one die's value in eight either way: the values
     lost must be no more than chance explains (a sign test, 3 standard errors), which a set
-    bar of 5 points over a hundred dice was not (one seed set in six failed it)."""
+    bar of 5 points over a hundred dice was not (one set of 8 other trays in eight failed it)."""
     clf = reader.classifier
     found = kinds = best_kinds = total = lost = won = 0
     for frame, dice in _trays():
