@@ -157,10 +157,23 @@ def test_six_and_nine_differ_even_when_turned_upside_down(font: int | str) -> No
 
 
 @needs_faces
-def test_truetype_numerals_are_thinner_than_hershey_ones() -> None:
-    """Why the TrueType faces are there: real dice numerals are thin; Hershey's come out bold."""
+def test_truetype_numerals_are_thin() -> None:
+    """Why the TrueType faces are there: real dice numerals are thin strokes. Pillow draws them,
+    so the share of the glyph an 8 inks is the same under any OpenCV (12.7% here)."""
     thin = (glyph("8", TRUETYPE[0], 1, "dot") > 0.5).mean()
-    assert thin > 0.02  # drawn, not an empty mask
+    assert 0.02 < thin < 0.16  # drawn, not an empty mask, and thin
+
+
+@needs_faces
+@pytest.mark.skipif(
+    int(cv2.__version__.split(".")[0]) < 5,
+    reason="OpenCV 4's putText draws thin Hershey strokes at thickness 1 (an 8 inks 7.5-14% of "
+    "its glyph under 4.11) and thicker ones as asked; OpenCV 5 draws every thickness bold",
+)
+def test_truetype_numerals_are_thinner_than_hershey_ones() -> None:
+    """On OpenCV 5 Hershey numerals come out bold (an 8 inks 19-23% of its glyph, whatever the
+    thickness asked): the TrueType ones are thinner."""
+    thin = (glyph("8", TRUETYPE[0], 1, "dot") > 0.5).mean()
     for font in FONTS:
         assert thin < 0.8 * (glyph("8", font, 1, "dot") > 0.5).mean(), font
 
