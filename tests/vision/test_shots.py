@@ -37,17 +37,28 @@ def die_on(image: np.ndarray, centre: tuple[float, float], side: float, seed: in
     return (max(0, x0), max(0, y0), min(W, x1), min(H, y1))
 
 
-@pytest.mark.parametrize("span", [0.45, 0.6, 0.75, 0.9, 1.0, 1.2])
-def test_a_close_up_is_boxed_by_its_outline_not_its_symbol(span: float) -> None:
+SPANS = (0.45, 0.6, 0.75, 0.9, 1.0, 1.2)  # a close-up die's side, in the photo's height
+CLOSE_UPS = 16  # close-ups drawn at each span
+
+
+def test_a_close_up_is_boxed_by_its_outline_not_its_symbol() -> None:
+    """Pooled over CLOSE_UPS shots at each span: nearly all boxed by the die's outline, and at
+    every span most. Over 200 other seeds each span below 1.2 missed at most one shot, and a
+    die larger than the photo (1.2) about one in nine (a box on part of it): four seeds a span,
+    every one required, held only on seeds 0-3."""
     def no_detector(frame: np.ndarray, at_least: int = 0) -> Detection:
         raise AssertionError("a close-up is found without the detector")
 
-    for seed in range(4):
-        image = table(seed)
-        truth = die_on(image, (W / 2 + 20 * (seed - 2), H / 2), span * H, seed)
-        found = locate_one_die(np.clip(image, 0, 255).astype(np.uint8), no_detector)
-        assert found.how in (Found.CLOSE_UP, Found.FILLS_FRAME)
-        assert iou(found.box, truth) > 0.8, (seed, found.box, truth)
+    boxed: dict[float, list[bool]] = {span: [] for span in SPANS}
+    for span in SPANS:
+        for seed in range(CLOSE_UPS):
+            image = table(seed)
+            truth = die_on(image, (W / 2 + 20 * (seed % 4 - 2), H / 2), span * H, seed)
+            found = locate_one_die(np.clip(image, 0, 255).astype(np.uint8), no_detector)
+            assert found.how in (Found.CLOSE_UP, Found.FILLS_FRAME)
+            boxed[span].append(iou(found.box, truth) > 0.8)
+    assert all(sum(b) > CLOSE_UPS / 2 for b in boxed.values()), boxed
+    assert sum(map(sum, boxed.values())) >= 0.9 * CLOSE_UPS * len(SPANS), boxed
 
 
 @pytest.fixture(scope="module")
@@ -65,18 +76,23 @@ def rendered_dice_on(image: np.ndarray, spots: list[tuple[float, float]], seed: 
     return boxes
 
 
+TRAY_SHOTS = 32  # shots of one die at tray distance
+
+
 def test_a_shot_at_tray_distance_uses_the_tray_detector(detector: Detector) -> None:
-    """A die at tray size on a table is boxed by the tray detector (pooled over 8 shots)."""
+    """A die at tray size on a table is boxed by the tray detector, pooled over TRAY_SHOTS
+    shots (300 other seeds: 97.7%, so 7 of 8 shots, the bar once, failed a set in 70)."""
     right = 0
-    for seed in range(8):
+    for seed in range(TRAY_SHOTS):
         image = table(20 + seed)
-        [truth] = rendered_dice_on(image, [(400 - 20 * seed, 200 + 10 * seed)], seed)
+        k = seed % 8
+        [truth] = rendered_dice_on(image, [(400 - 20 * k, 200 + 10 * k)], seed)
         try:
             found = locate_one_die(np.clip(image, 0, 255).astype(np.uint8), detector)
         except ShotError:
             continue
         right += found.how is Found.TRAY and iou(found.box, truth) > 0.5
-    assert right >= 7, f"{right} of 8 shots boxed by the tray detector"
+    assert right >= 7 / 8 * TRAY_SHOTS, f"{right} of {TRAY_SHOTS} shots boxed by the detector"
 
 
 def test_the_detector_given_is_the_one_asked() -> None:
