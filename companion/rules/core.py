@@ -167,6 +167,11 @@ class GameState(ABC):
         """Legal moves, best first; games with scoring choices override this."""
         return [RankedMove(m) for m in self.legal_moves()]
 
+    def dealt(self, rng: random.Random) -> Move | None:
+        """A step that is chance yet typed by a player (a card drawn from a deck the players
+        shuffled): the seeded stand-in's pick, as `Roll.random` is for dice; None elsewhere."""
+        return None
+
     def best_move(self) -> Move:
         """The first of `ranked_moves()`; games may find it without ranking every move."""
         return self.ranked_moves()[0].move
@@ -249,6 +254,10 @@ class Game(ABC):
     readings: ClassVar[dict[str, str]] = {}
     turn_enders: ClassVar[frozenset[str]] = frozenset()
     """Verbs of the moves that end a turn with nothing more played (End turn, the NEXT button)."""
+    table_data: ClassVar[str | None] = None
+    """The option the table fills with what its players entered for this game (cards), if any."""
+    score_floor: ClassVar[int | None] = 0
+    """The lowest score a seat can have (None: no floor, as where penalties subtract)."""
 
     @classmethod
     def options_schema(cls) -> list[JSON]:
