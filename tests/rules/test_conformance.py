@@ -11,11 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from fantahzee_helpers import SHORT_GAME
 
 from companion.rules.core import CHANCE, Roll
 from companion.rules.registry import game_names, get_game
-
-from fantahzee_helpers import SHORT_GAME
 
 GAMES_PER_PLAYER_COUNT = 3
 # Options a game is played with here: Fantahzee on a short deck, which a party making random

@@ -134,7 +134,7 @@ PLACEHOLDERS: dict[str, list[dict[str, Any]]] = {
 }
 
 
-for _kind, _cards_of_kind in BOOK.items():
+for _cards_of_kind in BOOK.values():
     for _card in _cards_of_kind:
         _card["source"] = "book"
 

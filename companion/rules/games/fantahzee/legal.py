@@ -44,7 +44,7 @@ def action_moves(pos: Position) -> list[Act]:
         for card in hand:
             if card in cards.heroes:
                 if full:
-                    moves += [act("recruit", card, "over", key) for key in pos.keys()]
+                    moves += [act("recruit", card, "over", key) for key in pos.hero_keys()]
                 else:
                     moves.append(act("recruit", card))
     if turn["actions"] < ACTIONS:
@@ -59,7 +59,7 @@ def activations(pos: Position) -> list[Act]:
     kinds_too = pos.options.cut == "x-or-kind"
     pooled = pos.options.steam == "pooled"
     moves = []
-    for key, member in zip(pos.keys(), pos.party()):
+    for key, member in zip(pos.hero_keys(), pos.party()):
         if member["uid"] in turn["active"]:
             continue
         hero = cards.heroes[member["card"]]

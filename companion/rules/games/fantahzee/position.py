@@ -54,7 +54,7 @@ class Position:
     def party(self, seat: int | None = None) -> list[dict[str, Any]]:
         return self.s["party"][self.seat if seat is None else seat]
 
-    def keys(self, seat: int | None = None) -> list[str]:
+    def hero_keys(self, seat: int | None = None) -> list[str]:
         """How moves name the heroes of a party: the card id, '-2' on a second copy."""
         seen: dict[str, int] = {}
         out = []
@@ -64,13 +64,13 @@ class Position:
         return out
 
     def member(self, key: str) -> dict[str, Any]:
-        for k, member in zip(self.keys(), self.party()):
+        for k, member in zip(self.hero_keys(), self.party()):
             if k == key:
                 return member
         raise KeyError(key)
 
     def key_of(self, uid: int) -> str:
-        for k, member in zip(self.keys(), self.party()):
+        for k, member in zip(self.hero_keys(), self.party()):
             if member["uid"] == uid:
                 return k
         raise KeyError(uid)

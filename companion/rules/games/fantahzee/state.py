@@ -83,7 +83,7 @@ def describe(state: FantahzeeState, pos: Position) -> JSON:
     players = []
     for seat, name in enumerate(pos.names):
         party = []
-        for key, m in zip(pos.keys(seat), pos.party(seat)):
+        for key, m in zip(pos.hero_keys(seat), pos.party(seat)):
             hero = cards.heroes[m["card"]]
             active = seat == pos.seat and m["uid"] in turn.get("active", [])
             party.append({"id": key, "name": hero.name, "strength": hero.strength,
