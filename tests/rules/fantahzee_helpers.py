@@ -43,8 +43,10 @@ SHORT_DECK: dict[str, list[dict[str, Any]]] = {
                    "copies": 3}],
 }
 SHORT_GAME = {"cards": json.dumps(SHORT_DECK)}
+# The book's cards, with five bosses, quiet goblins and trolls to fill the stacks.
 BOOK_GAME = {"cards": json.dumps({**BOOK, "monsters": BOOK["monsters"] + [
-    _monster(f"Boss {i}", 2, 12, 10, boss=True) for i in range(1, 6)]})}
+    _monster("Goblin", 1, 2, 1, copies=12), _monster("Troll", 2, 7, 4, copies=8),
+    *[_monster(f"Boss {i}", 2, 12, 10, boss=True) for i in range(1, 6)]]})}
 
 
 def play(state: FantahzeeState, *steps: int | str | list[int]) -> None:
@@ -58,3 +60,42 @@ def play(state: FantahzeeState, *steps: int | str | list[int]) -> None:
 
 def moves(state: FantahzeeState) -> list[str]:
     return [m.text() for m in state.legal_moves()]
+
+
+def at_turn(names: tuple[str, ...] = ("Maureen", "John"), seat: int = 0,
+            options: dict[str, Any] | None = None, party: list[str] | tuple[str, ...] = (),
+            hand: list[str] | tuple[str, ...] = (),
+            stacks: list[tuple[str | None, int, int]] | None = None,
+            **s: Any) -> FantahzeeState:
+    """A game at the start of `seat`'s turn (Action Phase) with the party, hand and horde stacks
+    given ((top card or None, level 1 below, level 2 below with the boss)); the decks hold the
+    rest. Other keys of `s` replace the position's own."""
+    state = GAME.new_state(list(names), options if options is not None else BOOK_GAME)
+    data = state.to_json()
+    pos = data["position"]["s"]
+    n = len(names)
+    pos.update(seat=seat, first=0, last=n - 1, step={"kind": "action"}, agenda=[])
+    pos["turn"] = {"recruits": 0, "actions": 0, "dice": [], "unrolled": 5, "rerolls": 2,
+                   "rolled": False, "locked": [], "active": [], "shield": 0, "steam": [],
+                   "cuts": 0, "wakes": [], "banish": [], "strength": 0, "left": 0, "aside": [],
+                   "cleared": [], "into": None}
+    for card in [*party, *hand]:
+        pos["deck"][card] -= 1
+    pos["party"][seat] = [{"uid": i + 1, "card": c, "treasure": None}
+                          for i, c in enumerate(party)]
+    pos["uid"] = len(party) + 1
+    pos["hands"][seat] = list(hand)
+    if stacks is not None:
+        pos["stacks"] = []
+        for uid, (top, l1, l2) in enumerate(stacks):
+            if top is not None:
+                level = next(lv for lv in ("1", "2", "boss") if top in pos["unseen"][lv])
+                pos["unseen"][level][top] -= 1
+            pos["stacks"].append({"uid": uid, "top": top, "l1": l1, "l2": l2,
+                                  "boss": 1 if l2 else 0})
+    pos.update(s)
+    return GAME.state_from_json(data)
+
+
+def stack_tops(state: FantahzeeState) -> list[str]:
+    return [st["label"].split(" (")[0].split(" +")[0] for st in state.describe()["stacks"]]
