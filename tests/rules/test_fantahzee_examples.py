@@ -92,7 +92,7 @@ def test_shields_example() -> None:
     assert state.describe()["damage"]["left"] == 1
     play(state, "lose footman")  # the other active Footman, now the first: 2 damage covered
     # The Horde Phase: the vanguard's Rock Monster takes a town card, then the two flips.
-    play(state, "card tavern", "card wicked_spinner", "card bone_warrior")
+    play(state, "card tavern", "card wicked_spinner", "card blighter")
     assert state.describe()["phase"] == "card"  # ambush 1 < Shield 3: no damage, End Phase
 
 
