@@ -19,7 +19,11 @@ def ranked(pos: Position) -> list[RankedMove]:
     moves = legal(pos)
     if rank is None:
         return [RankedMove(m) for m in moves]
-    scored = [rank(pos, m) for m in moves]
+    if kind == "dice":
+        ctx = dice_context(pos)
+        scored = [_dice(pos, m, ctx) for m in moves]
+    else:
+        scored = [rank(pos, m) for m in moves]
     order = sorted(range(len(scored)), key=lambda i: (-scored[i].extra["worth"], i))
     return [scored[i] for i in order]
 
@@ -75,7 +79,14 @@ def activation_advice(pos: Position, move: Act) -> tuple[int, int, int]:
     return still, before, sum(paid)
 
 
-def _dice(pos: Position, move: Act) -> RankedMove:
+def dice_context(pos: Position) -> dict[str, Any]:
+    """What every Roll Step move's rank needs, worked out once: the heroes still waiting for
+    dice and the reroll that keeps what they can use."""
+    waiting = [h for h in _inactive(pos) if any(c.dice for c in h.costs)]
+    return {"waiting": waiting, "reroll": sorted(_keep(pos, waiting))}
+
+
+def _dice(pos: Position, move: Act, ctx: dict[str, Any] | None = None) -> RankedMove:
     turn, cards = pos.turn, pos.cards
     if move.verb == "activate":
         hero = cards.heroes[pos.member(move.args[0])["card"]]
@@ -86,16 +97,28 @@ def _dice(pos: Position, move: Act) -> RankedMove:
                 + (f"spoils {spoils} other hero{'es' if spoils > 1 else ''}' dice" if spoils
                    else "leaves the other heroes' dice"))
         return _rm(move, 100 + 2 * hero.strength - 10 * spoils - locked, note)
-    waiting = [h for h in _inactive(pos) if any(c.dice for c in h.costs)]
+    ctx = ctx or dice_context(pos)
     if move.verb == "attack":
-        worth = 20 if waiting and turn["rerolls"] else 60
+        worth = 20 if ctx["waiting"] and turn["rerolls"] else 60
         return _rm(move, worth, f"attack with strength {_strength(pos)}")
-    rolled = [int(w) for w in move.args]
-    keep = _keep(pos, waiting)
-    best = sorted(rolled) == sorted(keep)
-    return _rm(move, 50 if best else -abs(len(rolled) - len(keep)),
+    rolled = sorted(int(w) for w in move.args)
+    best = rolled == ctx["reroll"]
+    return _rm(move, 50 if best else -abs(len(rolled) - len(ctx["reroll"])),
                f"reroll {len(rolled) + turn['unrolled']} dice" + (" (keeps what the party "
                                                                   "needs)" if best else ""))
+
+
+def best_dice_move(pos: Position) -> Act:
+    """The top-ranked Roll Step move without ranking every reroll: the best activation, the
+    reroll that keeps what waiting heroes can use, or the attack."""
+    from .legal import activations
+
+    ctx = dice_context(pos)
+    options = [_dice(pos, m, ctx) for m in activations(pos)]
+    if pos.turn["rerolls"] and (ctx["reroll"] or pos.turn["unrolled"]):
+        options.append(_dice(pos, Act("reroll", tuple(str(f) for f in ctx["reroll"])), ctx))
+    options.append(_dice(pos, Act("attack"), ctx))
+    return max(enumerate(options), key=lambda io: (io[1].extra["worth"], -io[0]))[1].move
 
 
 def _keep(pos: Position, waiting: list[Any]) -> list[int]:

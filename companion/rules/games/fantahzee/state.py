@@ -39,6 +39,11 @@ class FantahzeeState(PositionState):
     def ranked_moves(self) -> list[RankedMove]:
         return ranking.ranked(self._pos)
 
+    def best_move(self) -> Move:
+        if self._pos.step["kind"] == "dice":
+            return ranking.best_dice_move(self._pos)
+        return self.ranked_moves()[0].move
+
     def dealt(self, rng: random.Random) -> Move | None:
         """A card off a deck the players shuffled: one of those that can come up, by count."""
         pos = self._pos
