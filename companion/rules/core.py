@@ -280,6 +280,17 @@ class Game(ABC):
             raise RulesError("players need distinct, non-empty names")
         return names
 
+    @classmethod
+    def read_table_data(cls, data: Any, form: str = "json") -> str:
+        """Check what the players entered for `table_data` (JSON-shaped data, or CSV text with
+        form 'csv') and return it as the option's text; RulesError names what is wrong."""
+        raise RulesError(f"{cls.title} takes no table data")
+
+    @classmethod
+    def default_table_data(cls) -> JSON:
+        """What a table plays with before its players enter their own (as JSON)."""
+        raise RulesError(f"{cls.title} takes no table data")
+
     @abstractmethod
     def new_state(self, players: list[str], options: JSON | None = None) -> GameState:
         """A game at its very start (setup rolls are chance steps of the state)."""

@@ -35,9 +35,9 @@ const RS = {
   },
 
   // POST an action; the answer is the new table snapshot (or an error message to show).
-  async api(path, body = {}) {
+  async api(path, body = {}, method = "POST") {
     const response = await fetch(path, {
-      method: "POST",
+      method,
       headers: { "Content-Type": "application/json", Accept: "application/json" },
       body: JSON.stringify(body),
     });

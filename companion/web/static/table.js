@@ -194,7 +194,9 @@ function render(s) {
   if (!s.game) return;
   $("game-title").textContent = s.game.title;
   $("whose").textContent = s.current.text;
-  $("wanted").textContent = s.roll_wanted ? `Roll: ${s.roll_wanted.dice.join(" ")}` : "";
+  // A game that asks for a card drawn or flipped says which (state.asking).
+  const asking = s.state && s.state.asking;
+  $("wanted").textContent = s.roll_wanted ? `Roll: ${s.roll_wanted.dice.join(" ")}` : (asking || "");
   const pending = s.reading && s.reading.pending;
   $("read").hidden = !s.roll_wanted || pending || !s.camera;
   $("typed").hidden = !s.roll_wanted;
@@ -211,6 +213,10 @@ $("read").addEventListener("click", () => act("/api/read"));
 $("typed").addEventListener("submit", (e) => {
   e.preventDefault();
   act("/api/roll", { roll: $("typed-roll").value }).then(() => { $("typed-roll").value = ""; });
+});
+$("typed-move").addEventListener("submit", (e) => {
+  e.preventDefault();
+  act("/api/move", { move: $("typed-move-text").value }).then(() => { $("typed-move-text").value = ""; });
 });
 $("confirm-reading").addEventListener("click", () => act("/api/confirm"));
 $("discard").addEventListener("click", () => act("/api/discard"));

@@ -23,9 +23,12 @@ panel's ranked moves and advice), `state` (the table's GameState and `describe`)
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from ...core import JSON, Game
 from . import flow
-from .cards import card_set_from_text
+from .cards import CardError, card_set, card_set_from_text, cards_from_csv
 from .position import Position
 from .rules import ASSUMPTIONS, OPTIONS_SCHEMA, Options
 from .setup import start_position
@@ -43,6 +46,24 @@ class Fantahzee(Game):
     turn_enders = frozenset({"stop"})
     table_data = "cards"
     score_floor = None  # SCORE_IS_XP: destroyed town cards can take a score below zero
+
+    @classmethod
+    def read_table_data(cls, data: Any, form: str = "json") -> str:
+        """The table's cards (JSON-shaped, or CSV text) checked, as the `cards` option's text."""
+        if form == "csv":
+            data = cards_from_csv(str(data))
+        cards = card_set(data)
+        for kind in ("heroes", "actions", "monsters", "towns", "treasures"):
+            for card in getattr(cards, kind).values():
+                if card.source not in ("table", "book", "placeholder"):
+                    raise CardError(f"card {card.id!r}: source is table, book or placeholder")
+        text = json.dumps(cards.to_json(), sort_keys=True)
+        Options(cards=text).check()  # five bosses, some heroes
+        return text
+
+    @classmethod
+    def default_table_data(cls) -> JSON:
+        return card_set_from_text("").to_json()
 
     def new_state(self, players: list[str], options: JSON | None = None) -> FantahzeeState:
         names = self.player_names(players)

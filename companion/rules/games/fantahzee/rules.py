@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ...errors import RulesError
 from ...options import Schema, SchemaOptions
 
 DICE = 5  # "Take five dice and roll them"
@@ -92,11 +91,11 @@ class Options(SchemaOptions):
 
     def check(self) -> None:
         SchemaOptions.check(self)  # zero-argument super() fails in a slots dataclass
-        from .cards import card_set_from_text
+        from .cards import CardError, card_set_from_text
 
         cards = card_set_from_text(self.cards)
         bosses = sum(m.copies for m in cards.monsters.values() if m.boss)
         if bosses != STACKS:
-            raise RulesError(f"the horde needs {STACKS} Boss Monsters, the cards have {bosses}")
+            raise CardError(f"the horde needs {STACKS} Boss Monsters, the cards have {bosses}")
         if not cards.heroes:
-            raise RulesError("the cards have no heroes")
+            raise CardError("the cards have no heroes")
