@@ -271,6 +271,9 @@ class TableSession:
                 raise TableError("the game is over")
             if pos.state.current_player == CHANCE:
                 raise TableError(f"roll the dice first: {_whose_turn(pos)}")
+            question = pos.state.asks()
+            if question:
+                raise TableError(f"the table cannot guess this: {question} on the panel")
             ranked = pos.state.ranked_moves()
             if not ranked:
                 raise TableError("there is no legal move to play")

@@ -172,6 +172,11 @@ class GameState(ABC):
         shuffled): the seeded stand-in's pick, as `Roll.random` is for dice; None elsewhere."""
         return None
 
+    def asks(self) -> str | None:
+        """A question only a player can answer now (which card was drawn), so the OK button
+        never guesses it; None when the best-ranked move may be played for them."""
+        return None
+
     def best_move(self) -> Move:
         """The first of `ranked_moves()`; games may find it without ranking every move."""
         return self.ranked_moves()[0].move

@@ -109,3 +109,12 @@ def test_an_old_database_gains_the_cards_table(tmp_path):
     history.set_table_data(GAME, "{}")
     assert history.table_data(GAME) == "{}" and history.games()[0].game == "board-horde"
     history.close()
+
+
+def test_the_ok_button_never_guesses_a_card(player, table):
+    assert player.post("/api/games", json={"game": GAME, "players": ["Ann", "Bob"]}
+                       ).status_code == 201
+    player.post("/api/roll", json={"roll": "d6=6 d6=2"})
+    answer = player.post("/api/confirm")
+    assert answer.status_code == 409
+    assert "cannot guess" in answer.json["error"] and "stack 1" in answer.json["error"]

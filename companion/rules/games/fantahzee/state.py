@@ -39,6 +39,9 @@ class FantahzeeState(PositionState):
     def ranked_moves(self) -> list[RankedMove]:
         return ranking.ranked(self._pos)
 
+    def asks(self) -> str | None:
+        return _asking(self._pos) if self._pos.step["kind"] == "card" else None
+
     def best_move(self) -> Move:
         if self._pos.step["kind"] == "dice":
             return ranking.best_dice_move(self._pos)
