@@ -22,7 +22,7 @@ def test_maureens_example_turn() -> None:
                           "whered_you_go"],
                     stacks=[*_no_ambush_tops(), ("bone_warrior", 1, 3)])
     play(state, "recruit alchemist", "recruit sergeant", "play by_the_power_of",
-         "play whered_you_go", "roll")
+         "play whered_you_go", "dice")
     assert len(state.roll_wanted().dice) == 6  # her six dice
     play(state, [6, 5, 4, 3, 2, 1], "activate alchemist with 6")
     # She keeps the 5; the four others and the Alchemist's two new dice are rolled.
@@ -80,7 +80,7 @@ def test_shields_example() -> None:
                     stacks=[("rock_monster", 1, 2), ("bone_warrior", 1, 2),
                             ("shrewd_rakshasa", 0, 2), ("rock_monster", 1, 2),
                             ("rock_monster", 1, 2)])
-    play(state, "roll", [1, 2, 3, 4, 4], "activate shieldwall with 1", "activate footman with 2",
+    play(state, "dice", [1, 2, 3, 4, 4], "activate shieldwall with 1", "activate footman with 2",
          "activate footman-2 with 3", "activate steam_brute with 4 4", "attack")
     assert state.describe()["attack"]["strength_left"] == 12
     plan = next(p for p in state.describe()["attack"]["plans"] if p["stacks"] == [2, 3])
@@ -103,7 +103,7 @@ def test_johns_damage_takes_the_steam_brute() -> None:
                     party=["alchemist", "sergeant", "sergeant", "steam_brute"],
                     stacks=[("rock_monster", 1, 2), ("rock_monster", 1, 2),
                             ("goblin", 1, 2), ("goblin", 1, 2), ("goblin", 1, 2)])
-    play(state, "roll", [1, 1, 2, 2, 5], "activate alchemist with 5",
+    play(state, "dice", [1, 1, 2, 2, 5], "activate alchemist with 5",
          "activate sergeant with 1 1", "activate sergeant-2 with 2 2", "reroll", [4, 4],
          "activate steam_brute with 4 4", "attack")
     assert state.describe()["attack"]["strength_left"] == 8
@@ -127,7 +127,7 @@ def test_gills_alchemists_fall_and_the_inactive_archmage_does_not() -> None:
                     stacks=[("rock_monster", 1, 2), ("dark_assassin", 1, 2),
                             ("dark_assassin", 1, 2), ("wicked_spinner", 1, 2),
                             ("rock_monster", 1, 2)])
-    play(state, "roll", [1, 2, 3, 4, 6], "activate alchemist with 1",
+    play(state, "dice", [1, 2, 3, 4, 6], "activate alchemist with 1",
          "activate alchemist-2 with 2", "attack", "stop")
     # The vanguard's Rock Monster stands: a town card first, then the ambush of 3.
     play(state, "card tavern")

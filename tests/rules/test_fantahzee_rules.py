@@ -16,7 +16,7 @@ from companion.rules.games.fantahzee.ranking import cheapest_loss
 
 QUIET = [("goblin", 1, 2)] * 5  # five stacks, a quiet Goblin on each
 # A Steam Brute (4) beats the vanguard's Goblin; the Horde Phase flips another Goblin there.
-BRUTE_CLEARS_THE_VANGUARD = ("roll", [4, 4, 1, 2, 3], "activate steam_brute with 4 4", "attack",
+BRUTE_CLEARS_THE_VANGUARD = ("dice", [4, 4, 1, 2, 3], "activate steam_brute with 4 4", "attack",
                              "fight 5", "stop", "card goblin")
 
 
@@ -46,7 +46,7 @@ def test_a_cut_shortens_x_or_n_of_a_kind_but_never_a_number() -> None:
 
 def test_each_hero_once_and_locked_dice_stay_locked() -> None:
     state = at_turn(party=["sergeant", "steam_brute"], stacks=QUIET)
-    play(state, "roll", [2, 2, 4, 4, 1], "activate sergeant with 2 2")
+    play(state, "dice", [2, 2, 4, 4, 1], "activate sergeant with 2 2")
     assert not any(m.startswith("activate sergeant ") for m in moves(state))
     with pytest.raises(IllegalMove, match="already active"):
         play(state, "activate sergeant with 4 4")
@@ -59,7 +59,7 @@ def test_each_hero_once_and_locked_dice_stay_locked() -> None:
 
 def test_kept_dice_may_be_rerolled_later_and_rerolls_run_out() -> None:
     state = at_turn(party=["steam_brute"], stacks=QUIET)
-    play(state, "roll", [1, 2, 3, 4, 5], "reroll 1 2 3", [6, 6, 6])  # keeps 4 5
+    play(state, "dice", [1, 2, 3, 4, 5], "reroll 1 2 3", [6, 6, 6])  # keeps 4 5
     play(state, "reroll 6 6 6 5 4", [1, 1, 1, 1, 1])  # now rerolls the kept 4 and 5 too
     assert not any(m.startswith("reroll") for m in moves(state))
     with pytest.raises(IllegalMove, match="no rerolls left"):
@@ -73,7 +73,7 @@ def test_steam_pays_one_hero_and_the_rest_is_lost(option: str, first: bool,
     options = {**json.loads(json.dumps(BOOK_GAME)), "steam": option}
     state = at_turn(options=options, party=["steamsmith", "steamasaur", "steam_brute"],
                     stacks=QUIET)
-    play(state, "roll", [5, 1, 1, 2, 3], "activate steamsmith with 5")
+    play(state, "dice", [5, 1, 1, 2, 3], "activate steamsmith with 5")
     assert state.describe()["dice"]["steam"] == [4]
     assert ("activate steamasaur steam" in moves(state)) is first
     play(state, "activate steamasaur steam")  # 4 steam pays 4; nothing carries over
@@ -87,13 +87,13 @@ def test_two_steam_sources_add_up_only_when_pooled() -> None:
     for option, pays in (("one-source", False), ("pooled", True)):
         state = at_turn(options={"cards": json.dumps(cards), "steam": option},
                         party=["kettle", "kettle", "steamasaur"], stacks=QUIET)
-        play(state, "roll", [1, 2, 3, 4, 5], "activate kettle with 1", "activate kettle-2 with 2")
+        play(state, "dice", [1, 2, 3, 4, 5], "activate kettle with 1", "activate kettle-2 with 2")
         assert ("activate steamasaur steam" in moves(state)) is pays
 
 
 def test_the_party_may_attack_several_stacks_until_it_flips_into_one() -> None:
     state = at_turn(party=["steam_brute", "steam_brute"], stacks=QUIET)
-    play(state, "roll", [4, 4, 4, 4, 1], "activate steam_brute with 4 4",
+    play(state, "dice", [4, 4, 4, 4, 1], "activate steam_brute with 4 4",
          "activate steam_brute-2 with 4 4", "attack")
     assert moves(state) == [f"fight {n}" for n in range(1, 6)] + ["stop"]
     play(state, "fight 1", "fight 2")
@@ -106,7 +106,7 @@ def test_the_party_may_attack_several_stacks_until_it_flips_into_one() -> None:
 
 def test_a_flipped_monster_too_strong_ends_the_attack_and_stays_face_up() -> None:
     state = at_turn(party=["steam_brute"], stacks=[("goblin", 0, 2)] + QUIET[1:])
-    play(state, "roll", [4, 4, 1, 1, 1], "activate steam_brute with 4 4", "attack", "fight 1",
+    play(state, "dice", [4, 4, 1, 1, 1], "activate steam_brute with 4 4", "attack", "fight 1",
          "flip 1", "card troll")
     view = state.describe()
     assert view["phase"] != "attack" and view["stacks"][0]["label"].startswith("Troll")
@@ -119,7 +119,7 @@ def test_a_monster_put_in_the_victory_pile_gives_no_counterattack() -> None:
                             "effects": "banish<=3"})
     state = at_turn(options={"cards": json.dumps(cards)}, party=["archmage"],
                     stacks=[("bone_warrior", 1, 2)] + QUIET[1:])
-    play(state, "roll", [1, 2, 3, 4, 5], "activate archmage with 5", "attack")
+    play(state, "dice", [1, 2, 3, 4, 5], "activate archmage with 5", "attack")
     assert "banish 1" in moves(state) and "fight 1" not in moves(state)
     play(state, "banish 1")
     assert "flip 1" in moves(state)  # it clears the stack for a flip
@@ -135,7 +135,7 @@ def test_treasure_goes_on_an_active_hero_and_works_from_the_next_activation() ->
                               "copies": 2})
     state = at_turn(options={"cards": json.dumps(cards)}, party=["sergeant", "alchemist"],
                     stacks=[("imp", 1, 2)] + QUIET[1:])
-    play(state, "roll", [3, 3, 1, 2, 4], "activate sergeant with 3 3", "attack", "fight 1",
+    play(state, "dice", [3, 3, 1, 2, 4], "activate sergeant with 3 3", "attack", "fight 1",
          "stop", "card orb_of_power")
     assert moves(state) == ["attach sergeant", "discard"]  # the Alchemist is not active
     play(state, "attach sergeant")
@@ -147,7 +147,7 @@ def test_treasure_goes_on_an_active_hero_and_works_from_the_next_activation() ->
     s["turn"].update(active=[], locked=[], dice=[], unrolled=5, rerolls=2, shield=0,
                      rolled=False)
     state = GAME.state_from_json(data)
-    play(state, "roll", [3, 3, 1, 2, 4], "activate sergeant with 3 3")
+    play(state, "dice", [3, 3, 1, 2, 4], "activate sergeant with 3 3")
     dice = state.describe()["dice"]
     assert (dice["shield"], dice["rerolls"], dice["new"]) == (1, 3, 1)
 
@@ -158,7 +158,7 @@ def test_no_treasure_without_active_heroes() -> None:
                               "counterattack": 5, "copies": 2})
     state = at_turn(options={"cards": json.dumps(cards)}, party=["steam_brute"],
                     stacks=[("imp", 1, 2)] + QUIET[1:])
-    play(state, "roll", [4, 4, 1, 2, 3], "activate steam_brute with 4 4", "attack", "fight 1",
+    play(state, "dice", [4, 4, 1, 2, 3], "activate steam_brute with 4 4", "attack", "fight 1",
          "stop", "lose steam_brute")  # counterattack 5 takes the only active hero
     # No treasure step: straight to the Horde Phase (the vanguard's Goblin takes a town card).
     assert state.describe()["asking"] == "Maureen: enter the town card destroyed"
@@ -166,14 +166,14 @@ def test_no_treasure_without_active_heroes() -> None:
 
 def test_the_vanguard_destroys_a_town_card_unless_defeated_and_none_when_none_left() -> None:
     state = at_turn(party=["alchemist"], stacks=QUIET, towns={"tavern": 0})
-    play(state, "roll", [1, 2, 3, 4, 5], "attack", "stop")
+    play(state, "dice", [1, 2, 3, 4, 5], "attack", "stop")
     assert state.describe()["asking"].startswith("Maureen: enter the card drawn")  # End Phase
 
 
 def test_a_stack_that_runs_out_moves_the_others_up() -> None:
     state = at_turn(party=["steam_brute"], stacks=QUIET[:4] + [("goblin", 0, 0)],
                     unseen={"1": {"goblin": 0}, "2": {"troll": 0}, "boss": {}}, doom=5)
-    play(state, "roll", [4, 4, 1, 1, 1], "activate steam_brute with 4 4", "attack", "fight 5")
+    play(state, "dice", [4, 4, 1, 1, 1], "activate steam_brute with 4 4", "attack", "fight 5")
     assert len(state.describe()["stacks"]) == 4
     assert state.describe()["stacks"][-1]["vanguard"] and "flip 5" not in moves(state)
 
@@ -231,7 +231,7 @@ def test_the_three_tie_breaks(victory: list, parties: list[int], winners: list[i
                    for i in range(n)] for p, n in enumerate(parties)]
     s["deck"] = {k: 0 for k in s["deck"]}
     state = GAME.state_from_json(data)
-    play(state, "roll", [1, 2, 3, 4, 5], "attack", "stop")
+    play(state, "dice", [1, 2, 3, 4, 5], "attack", "stop")
     while state.current_player is not None:
         play(state, state.legal_moves()[0].text())
     assert list(state.outcome.winners) == winners
@@ -246,7 +246,7 @@ def test_cheapest_loss_prefers_least_strength_then_fewest_heroes() -> None:
 
 def test_adjustments_by_hand_and_their_limits() -> None:
     state = at_turn(party=["alchemist"], stacks=QUIET)
-    play(state, "adjust dice +1", "adjust rolls +1", "roll")
+    play(state, "adjust dice +1", "adjust rolls +1", "dice")
     assert len(state.roll_wanted().dice) == 6
     play(state, [1, 2, 3, 4, 5, 6], "adjust strength +3", "adjust shield +2", "attack")
     assert state.describe()["attack"]["strength_left"] == 3

@@ -166,6 +166,9 @@ function renderTrack(track) {
 
 // Otherwise lists in the game's view whose items carry a label (enemies...) show as chips.
 function renderBoard(state) {
+  // A game with its own view (static/<game>.js registers it in RS_VIEWS) draws the board itself.
+  const view = state && window.RS_VIEWS && window.RS_VIEWS[state.game];
+  if (view) { $("board").replaceChildren(...view(state)); return; }
   if (state && state.track) { $("board").replaceChildren(...renderTrack(state.track).filter(Boolean)); return; }
   const groups = Object.entries(state || {}).filter(([, v]) =>
     Array.isArray(v) && v.length && v.every((item) => item && typeof item === "object" && "label" in item));

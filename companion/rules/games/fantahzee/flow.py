@@ -382,9 +382,9 @@ def gain(turn: dict[str, Any], effects: Effects, hero: Hero | None = None) -> No
         turn["wakes"].append(hero.strength)
 
 
-def _roll(pos: Position, *rest: str) -> Position:
+def _dice_phase(pos: Position, *rest: str) -> Position:
     if rest:
-        raise IllegalMove("'roll' takes no words")
+        raise IllegalMove("'dice' takes no words")
     pos.s["step"] = {"kind": "roll", "dice": pos.turn["unrolled"]}
     return pos
 
@@ -644,7 +644,7 @@ def _adjust(pos: Position, move: Act) -> Position:
 
 MOVES: dict[tuple[str, str], Callable[..., Position]] = {
     ("card", "card"): _card,
-    ("action", "recruit"): _recruit, ("action", "play"): _play, ("action", "roll"): _roll,
+    ("action", "recruit"): _recruit, ("action", "play"): _play, ("action", "dice"): _dice_phase,
     ("dice", "activate"): _activate, ("dice", "reroll"): _reroll, ("dice", "attack"): _attack,
     ("attack", "fight"): _fight, ("attack", "flip"): _flip, ("attack", "banish"): _banish,
     ("attack", "stop"): _stop,

@@ -49,7 +49,7 @@ def action_moves(pos: Position) -> list[Act]:
                     moves.append(act("recruit", card))
     if turn["actions"] < ACTIONS:
         moves += [act("play", card) for card in hand if card in cards.actions]
-    return moves + [act("roll")]
+    return moves + [act("dice")]
 
 
 def activations(pos: Position) -> list[Act]:

@@ -1,7 +1,7 @@
 """The player's moves: a verb and its words, one text form each.
 
     card ID                        the card drawn or flipped (the panel asks for it)
-    recruit ID | recruit ID over KEY | play ID | roll         Action Phase
+    recruit ID | recruit ID over KEY | play ID | dice         Action Phase (dice: roll them)
     activate KEY with 3 3 3 | activate KEY steam | activate KEY free     Roll Step
     reroll 6 4 1 | reroll (only the new dice) | attack
     fight N | flip N | banish N | stop                        Attack Step (N: stack, 1 leftmost)
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ...core import Move
 from ...errors import BadMoveText
 
-VERBS = frozenset({"card", "recruit", "play", "roll", "activate", "reroll", "attack", "fight",
+VERBS = frozenset({"card", "recruit", "play", "dice", "activate", "reroll", "attack", "fight",
                    "flip", "banish", "stop", "lose", "attach", "discard", "adjust"})
 ADJUSTABLE = ("xp", "strength", "shield", "dice", "rolls", "steam")
 
