@@ -265,3 +265,14 @@ def test_cards_from_csv_and_their_errors() -> None:
         cards_from_csv("kind,name,strength,cost,type\nhero,Page,1,X,priest\n")
     with pytest.raises(RulesError, match="5 Boss Monsters"):
         GAME.new_state(["A", "B"], {"cards": json.dumps({**PLACEHOLDER_DECK, "monsters": []})})
+
+
+def test_the_first_player_rolls_highest_and_ties_roll_again() -> None:
+    state = GAME.new_state(["Ann", "Bob", "Cy"])
+    assert state.roll_wanted().reason == "Ann rolls for the first player"
+    play(state, [5], [6], [6])
+    assert state.roll_wanted().reason == "Bob rolls for the first player again (a tie)"
+    play(state, [2], [4])
+    view = state.describe()
+    assert (view["first_player"], view["last_player"]) == (2, 1)  # Bob, to Cy's right, is last
+    assert view["asking"] == "Cy: enter the monster flipped on stack 1"

@@ -84,7 +84,8 @@ def test_the_cards_page_and_a_game_through_the_api(player, table, watcher):
     assert page.status_code == 200 and b"cards.js" in page.data
     assert player.post("/api/games", json={"game": GAME, "players": ["Ann", "Bob"]}
                        ).status_code == 201
-    snap = player.post("/api/roll", json={"roll": "d6=6 d6=2"}).json  # Ann goes first
+    player.post("/api/roll", json={"roll": "d6=6"})  # Ann's die for the first player
+    snap = player.post("/api/roll", json={"roll": "d6=2"}).json  # then Bob's: Ann goes first
     assert snap["state"]["asking"] == "Ann: enter the monster flipped on stack 1"
     assert snap["moves"] and all(m["move"].startswith("card ") for m in snap["moves"])
     snap = player.post("/api/move", json={"move": "card goblin"}).json
@@ -114,7 +115,8 @@ def test_an_old_database_gains_the_cards_table(tmp_path):
 def test_the_ok_button_never_guesses_a_card(player, table):
     assert player.post("/api/games", json={"game": GAME, "players": ["Ann", "Bob"]}
                        ).status_code == 201
-    player.post("/api/roll", json={"roll": "d6=6 d6=2"})
+    player.post("/api/roll", json={"roll": "d6=6"})
+    player.post("/api/roll", json={"roll": "d6=2"})
     answer = player.post("/api/confirm")
     assert answer.status_code == 409
     assert "cannot guess" in answer.json["error"] and "stack 1" in answer.json["error"]

@@ -32,10 +32,10 @@ AFTER_ATTACK = [["counter"], ["treasures"], ["victory"], ["horde"], ["draw", DRA
 
 def request(pos: Position) -> RollRequest | None:
     step = pos.step
-    if step["kind"] == "first":
-        who = ", ".join(pos.names[i] for i in step["contenders"])
-        return RollRequest(("d6",) * len(step["contenders"]),
-                           f"one die each for the first player ({who}, in that order)")
+    if step["kind"] == "first":  # one player's die at a time: the camera cannot tell whose
+        seat = step["contenders"][len(step["rolls"])]
+        again = " again (a tie)" if len(step["contenders"]) < len(pos.names) else ""
+        return RollRequest(("d6",), f"{pos.names[seat]} rolls for the first player{again}", seat)
     if step["kind"] == "roll":
         n, turn = step["dice"], pos.turn
         what = "the roll" if not turn["rolled"] else f"a reroll ({turn['rerolls']} left after)"
@@ -224,10 +224,13 @@ def apply_roll(pos: Position, values: list[int]) -> Position:
     pos = pos.copy()
     s, step = pos.s, pos.step
     if step["kind"] == "first":  # FIRST_PLAYER_ROLL
-        best = max(values)
-        tied = [seat for seat, v in zip(step["contenders"], values) if v == best]
+        step["rolls"].append(values[0])
+        if len(step["rolls"]) < len(step["contenders"]):
+            return pos
+        best = max(step["rolls"])
+        tied = [seat for seat, v in zip(step["contenders"], step["rolls"]) if v == best]
         if len(tied) > 1:
-            step["contenders"] = tied
+            step["contenders"], step["rolls"] = tied, []
             return pos
         s["first"] = s["seat"] = tied[0]
         s["last"] = (tied[0] - 1) % len(pos.names)  # the player to the first player's right

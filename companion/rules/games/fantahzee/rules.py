@@ -27,8 +27,9 @@ ASSUMPTIONS: dict[str, str] = {
                  "and each guessed field is named in the card's text.",
     "CARDS_ENTERED_AS_SEEN": "The table never sees a card: each card drawn or flipped is entered "
                              "by the player, from the cards that can still be in that deck.",
-    "FIRST_PLAYER_ROLL": "Each player rolls one die for the first player; the highest goes "
-                         "first and tied highest players roll again.",
+    "FIRST_PLAYER_ROLL": "Each player in turn rolls one die for the first player (one at a "
+                         "time, so the camera knows whose it is); the highest goes first and "
+                         "tied highest players roll again.",
     "STACKS_DEALT_FROM_THE_LEFT": "Monsters are dealt one a stack from the leftmost stack; the "
                                   "rightmost stack is the vanguard.",
     "NEW_DICE_ROLL_AT_NEXT_REROLL": "Dice gained during the Roll Step are rolled with the next "
