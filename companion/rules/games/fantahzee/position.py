@@ -35,7 +35,26 @@ class Position:
         return card_set_from_text(self.options.cards)
 
     def copy(self) -> Position:
-        return Position(self.names, self.options, marshal.loads(marshal.dumps(self.s)))
+        """A copy the flow may change: every container the flow changes in place is copied;
+        lists it only ever replaces whole (a victory entry, a locked payment, a treasure, an
+        agenda item) are shared. About five times faster than a deep copy, which self-play
+        makes on every step."""
+        s = self.s
+        new = dict(s)
+        for key in ("turns", "adjust", "discard", "treasure_discard", "box", "agenda"):
+            new[key] = s[key].copy()
+        for key in ("deck", "towns", "treasures"):
+            new[key] = s[key].copy()
+        new["unseen"] = {k: v.copy() for k, v in s["unseen"].items()}
+        new["hands"] = [hand.copy() for hand in s["hands"]]
+        new["victory"] = [pile.copy() for pile in s["victory"]]
+        new["party"] = [[dict(m) for m in party] for party in s["party"]]
+        new["stacks"] = [dict(st) for st in s["stacks"]]
+        new["turn"] = {k: v.copy() if isinstance(v, list) else v for k, v in s["turn"].items()}
+        if s["step"] is not None:
+            new["step"] = {k: v.copy() if isinstance(v, list) else v
+                           for k, v in s["step"].items()}
+        return Position(self.names, self.options, new)
 
     # -- the people -------------------------------------------------------------------------
 
