@@ -40,6 +40,8 @@ def test_maureens_example_turn() -> None:
     play(state, "activate sergeant with 2 2")
     # The Sergeant cuts the Paladin's four of a kind to three; the Steamsmith's 5 is a number.
     assert "activate paladin with 3 3 3" in moves(state)
+    paladin = next(r for r in state.ranked_moves() if r.move.text().startswith("activate pal"))
+    assert "(uses a cut)" in paladin.detail
     assert not any(m.startswith("activate steamsmith with") for m in moves(state))
     play(state, "activate paladin with 3 3 3", "activate steamsmith free",
          "activate steamasaur steam", "attack")
@@ -63,7 +65,8 @@ def test_maureens_example_turn() -> None:
         assert state.describe()["asking"].startswith("Maureen: enter the card drawn")
         play(state, f"card {card}")
     view = state.describe()
-    assert len(view["players"][0]["hand"]) == 5 and view["turn"] == 1  # no discard: John's turn
+    assert view["players"][0]["hand_size"] == 5 and view["turn"] == 1  # no discard: John's turn
+    assert view["players"][0]["hand"] == [] and view["players"][1]["hand"] == []  # John's: none
     assert view["players"][0]["monsters"] == 3 and view["players"][0]["xp"] == 3 + 4 + 4
 
 

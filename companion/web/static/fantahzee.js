@@ -40,6 +40,6 @@ window.RS_VIEWS.fantahzee = (state) => {
     chip(`Last Player: ${state.players[state.last_player].name}`),
     chip(`hero deck ${state.decks.hero}, discard ${state.decks.discard}, town ${state.decks.town}, treasure ${state.decks.treasure}`)));
   out.push(row("Victory piles", ...state.players.map((p) => chip(`${p.name}: ${p.xp} XP, ${p.monsters} monsters`
-    + (p.towns.length ? `, lost ${p.towns.join(", ")}` : "") + `, hand ${p.hand.length}`))));
+    + (p.towns.length ? `, lost ${p.towns.join(", ")}` : "") + `, hand ${p.hand_size}`))));
   return out;
 };

@@ -11,8 +11,9 @@ panel's ranked moves and advice), `state` (the table's GameState and `describe`)
     game, phase (first|card|action|roll|dice|attack|damage|attach|limit|over), turn,
     current_player (seat | "chance" | null), roll_wanted, asking (what card the panel asks for),
     doom, doom_tokens, first_player, last_player, hand_limit,
-    players: [{seat, name, xp, turns, active, last_player, hand, party: [{id, name, strength,
-               cost, active, treasure}], monsters, towns}],
+    players: [{seat, name, xp, turns, active, last_player, hand (named for the player to act
+               only), hand_size, party: [{id, name, strength, cost, active, treasure}],
+               monsters, towns}],
     stacks: [{id (1 leftmost), label, vanguard, face_down, level}],
     decks: {hero, discard, town, treasure}, outcome, options,
     during a turn: dice {free, new, rerolls, shield, steam, strength, locked: [{hero, dice}]},

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import RankedMove
-from .activation import any_payment, counts, minus
+from .activation import any_payment, counts, hero_payments, minus
 from .legal import legal
 from .moves import Act
 from .position import Position
@@ -86,6 +86,13 @@ def dice_context(pos: Position) -> dict[str, Any]:
     return {"waiting": waiting, "reroll": sorted(_keep(pos, waiting))}
 
 
+def _uses_cut(pos: Position, hero: Any, move: Act) -> bool:
+    turn = pos.turn
+    found = hero_payments(hero.costs, counts(turn["dice"]), turn["cuts"],
+                          pos.options.cut == "x-or-kind")
+    return bool(found.get(counts(int(w) for w in move.args[2:])))
+
+
 def _dice(pos: Position, move: Act, ctx: dict[str, Any] | None = None) -> RankedMove:
     turn, cards = pos.turn, pos.cards
     if move.verb == "activate":
@@ -93,6 +100,8 @@ def _dice(pos: Position, move: Act, ctx: dict[str, Any] | None = None) -> Ranked
         still, before, locked = activation_advice(pos, move)
         spoils = before - still
         how = {"steam": "with steam", "free": "free"}.get(move.args[1], f"locks {locked} dice")
+        if move.args[1] == "with" and _uses_cut(pos, hero, move):
+            how += " (uses a cut)"
         note = (f"+{hero.strength} strength, {how}; "
                 + (f"spoils {spoils} other hero{'es' if spoils > 1 else ''}' dice" if spoils
                    else "leaves the other heroes' dice"))

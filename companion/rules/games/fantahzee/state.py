@@ -102,7 +102,9 @@ def describe(state: FantahzeeState, pos: Position) -> JSON:
         players.append({
             "seat": seat, "name": name, "xp": pos.xp(seat), "turns": s["turns"][seat],
             "active": seat == pos.seat, "last_player": seat == s["last"],
-            "hand": [cards.name(c) for c in s["hands"][seat]], "party": party,
+            # Hands are private: the panel names the cards of the player to act only.
+            "hand": [cards.name(c) for c in s["hands"][seat]] if seat == pos.seat else [],
+            "hand_size": len(s["hands"][seat]), "party": party,
             "monsters": sum(1 for k, _ in victory if k == "m"),
             "towns": [cards.name(c) for k, c in victory if k == "t"],
         })
