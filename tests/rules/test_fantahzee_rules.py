@@ -276,3 +276,19 @@ def test_the_first_player_rolls_highest_and_ties_roll_again() -> None:
     view = state.describe()
     assert (view["first_player"], view["last_player"]) == (2, 1)  # Bob, to Cy's right, is last
     assert view["asking"] == "Cy: enter the monster flipped on stack 1"
+
+
+def test_stray_words_and_adjustments_out_of_place_are_refused() -> None:
+    state = GAME.new_state(["Ann", "Bob"])
+    play(state, [6], [1])
+    with pytest.raises(IllegalMove, match="before the first one only XP"):
+        play(state, "adjust shield +1")
+    play(state, "card goblin")
+    with pytest.raises(IllegalMove, match="'card' takes 1 word"):
+        play(state, "card goblin orc")
+    state = at_turn(party=["steam_brute"], stacks=QUIET)
+    with pytest.raises(IllegalMove, match="at least one die"):
+        play(state, "adjust dice -5")
+    play(state, "dice", [4, 4, 1, 2, 3], "activate steam_brute with 4 4", "attack")
+    with pytest.raises(IllegalMove, match="'fight' takes 1 word"):
+        play(state, "fight 1 2")

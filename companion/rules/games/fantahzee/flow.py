@@ -251,6 +251,11 @@ def apply_move(pos: Position, move: Act) -> Position:
     if move.verb == "adjust":
         return _adjust(pos.copy(), move)
     handler = MOVES.get((kind, move.verb))
+    low, high = ARITY.get(move.verb, (0, 99))
+    if handler is not None and not low <= len(move.args) <= high:
+        raise IllegalMove(f"{move.text()!r}: '{move.verb}' takes "
+                          + (f"{low} word{'s' * (low != 1)}" if low == high
+                             else f"{low} to {high} words"))
     if handler is None:
         allowed = sorted({verb for (k, verb) in MOVES if k == kind})
         raise IllegalMove(f"{move.text()!r} does not fit now ({_step_name(kind)}: "
@@ -622,6 +627,8 @@ def _adjust(pos: Position, move: Act) -> Position:
     if kind in ("over", "first"):
         raise IllegalMove("adjustments are made during a player's turn")
     turn = pos.turn
+    if what != "xp" and not turn:
+        raise IllegalMove(f"{what} is adjusted during a turn; before the first one only XP")
     if what == "xp":
         pos.s["adjust"][actor(pos)] += amount
     elif what == "strength":
@@ -631,8 +638,9 @@ def _adjust(pos: Position, move: Act) -> Position:
     elif what == "shield":
         turn["shield"] += amount
     elif what == "dice":
-        if kind not in ("action", "dice") or turn["unrolled"] + amount < 0:
-            raise IllegalMove("extra dice are added before the Attack Step")
+        if kind not in ("action", "dice") or turn["unrolled"] + amount < (kind == "action"):
+            raise IllegalMove("extra dice are added before the Attack Step (and at least one "
+                              "die is rolled)")
         turn["unrolled"] += amount
     elif what == "rolls":
         if turn["rerolls"] + amount < 0:
@@ -644,6 +652,11 @@ def _adjust(pos: Position, move: Act) -> Position:
         raise IllegalMove("steam is added, never taken")
     return pos
 
+
+# How many words each verb takes (the text form is the one form: no stray words accepted).
+ARITY = {"card": (1, 1), "recruit": (1, 3), "play": (1, 1), "dice": (0, 0), "activate": (2, 8),
+         "reroll": (0, 12), "attack": (0, 0), "fight": (1, 1), "flip": (1, 1), "banish": (1, 1),
+         "stop": (0, 0), "lose": (1, 1), "attach": (1, 1), "discard": (0, 1)}
 
 MOVES: dict[tuple[str, str], Callable[..., Position]] = {
     ("card", "card"): _card,
