@@ -81,7 +81,17 @@ def catalog() -> Response:
 
 @bp.get("/games")
 def games() -> Response:
-    return jsonify({"games": [g.to_json() for g in services().table.history.games()]})
+    """Past games; a game's entered table data (its cards, kilobytes each) is left out of the
+    list: the game's own page and its export carry it."""
+    registry = services().table.history.games_registry
+    listed = []
+    for record in services().table.history.games():
+        item = record.to_json()
+        name = registry.get_game(record.game).table_data
+        if name and item["options"].get(name):
+            item["options"] = {**item["options"], name: "(entered)"}
+        listed.append(item)
+    return jsonify({"games": listed})
 
 
 @bp.get("/games/<int:game_id>")

@@ -120,3 +120,11 @@ def test_the_ok_button_never_guesses_a_card(player, table):
     answer = player.post("/api/confirm")
     assert answer.status_code == 409
     assert "cannot guess" in answer.json["error"] and "stack 1" in answer.json["error"]
+
+
+def test_the_games_list_leaves_the_cards_out(player):
+    player.put(f"/api/table-data/{GAME}", json={"data": PLACEHOLDER_DECK})
+    assert player.post("/api/games", json={"game": GAME, "players": ["Ann", "Bob"]}
+                       ).status_code == 201
+    listed = player.get("/api/games").json["games"][0]
+    assert listed["options"]["cards"] == "(entered)"
