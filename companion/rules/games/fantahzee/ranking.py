@@ -21,7 +21,7 @@ def ranked(pos: Position) -> list[RankedMove]:
         return [RankedMove(m) for m in moves]
     if kind == "dice":
         ctx = dice_context(pos)
-        scored = [_dice(pos, m, ctx) for m in moves]
+        scored = [rank_dice(pos, m, ctx) for m in moves]
     else:
         scored = [rank(pos, m) for m in moves]
     order = sorted(range(len(scored)), key=lambda i: (-scored[i].extra["worth"], i))
@@ -93,7 +93,7 @@ def _uses_cut(pos: Position, hero: Any, move: Act) -> bool:
     return bool(found.get(counts(int(w) for w in move.args[2:])))
 
 
-def _dice(pos: Position, move: Act, ctx: dict[str, Any] | None = None) -> RankedMove:
+def rank_dice(pos: Position, move: Act, ctx: dict[str, Any] | None = None) -> RankedMove:
     turn, cards = pos.turn, pos.cards
     if move.verb == "activate":
         hero = cards.heroes[pos.member(move.args[0])["card"]]
@@ -123,10 +123,10 @@ def best_dice_move(pos: Position) -> Act:
     from .legal import activations
 
     ctx = dice_context(pos)
-    options = [_dice(pos, m, ctx) for m in activations(pos)]
+    options = [rank_dice(pos, m, ctx) for m in activations(pos)]
     if pos.turn["rerolls"] and (ctx["reroll"] or pos.turn["unrolled"]):
-        options.append(_dice(pos, Act("reroll", tuple(str(f) for f in ctx["reroll"])), ctx))
-    options.append(_dice(pos, Act("attack"), ctx))
+        options.append(rank_dice(pos, Act("reroll", tuple(str(f) for f in ctx["reroll"])), ctx))
+    options.append(rank_dice(pos, Act("attack"), ctx))
     return max(enumerate(options), key=lambda io: (io[1].extra["worth"], -io[0]))[1].move
 
 
@@ -252,5 +252,5 @@ def _limit(pos: Position, move: Act) -> RankedMove:
     return _rm(move, -hero.strength if hero else -2, pos.cards.name(card))
 
 
-RANKERS = {"card": _card, "action": _action, "dice": _dice, "attack": _attack,
+RANKERS = {"card": _card, "action": _action, "dice": rank_dice, "attack": _attack,
            "damage": _damage, "attach": _attach, "limit": _limit}

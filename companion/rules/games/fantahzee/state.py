@@ -8,7 +8,7 @@ from typing import Any
 from ...core import CHANCE, JSON, Move, PositionState, RankedMove, Roll, RollRequest
 from ...errors import BadRoll, IllegalMove
 from . import flow, ranking
-from .legal import legal
+from .legal import activations, legal
 from .moves import Act, act, parse_move
 from .position import Position
 from .rules import DOOM, HAND
@@ -163,7 +163,10 @@ def _key(pos: Position, uid: int) -> str:
 def _activations(state: FantahzeeState, pos: Position) -> list[JSON]:
     """Each hero the dice can activate, with which dice, the best payment first."""
     by_hero: dict[str, list[Any]] = {}
-    for r in state.ranked_moves():
+    ctx = ranking.dice_context(pos)
+    ranked = sorted((ranking.rank_dice(pos, m, ctx) for m in activations(pos)),
+                    key=lambda r: -r.extra["worth"])
+    for r in ranked:
         if r.move.text().startswith("activate "):
             words = r.move.text().split()
             by_hero.setdefault(words[1], []).append(
