@@ -292,3 +292,24 @@ def test_stray_words_and_adjustments_out_of_place_are_refused() -> None:
     play(state, "dice", [4, 4, 1, 2, 3], "activate steam_brute with 4 4", "attack")
     with pytest.raises(IllegalMove, match="'fight' takes 1 word"):
         play(state, "fight 1 2")
+
+
+def test_the_card_format_docs_examples_import() -> None:
+    """docs/fantahzee-cards.md: its JSON and CSV examples are read as they say."""
+    import re
+    from pathlib import Path
+
+    from companion.rules.games.fantahzee.cards import card_set
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "fantahzee-cards.md").read_text()
+    def block(kind: str) -> str:
+        return re.search(rf"```{kind}\n(.*?)```", text, re.DOTALL).group(1)
+
+    from_json = card_set(json.loads(block("json")))
+    from_csv = card_set(cards_from_csv(block("csv")))
+    for cards in (from_json, from_csv):
+        assert cards.heroes["sergeant"].effects.cut_x == 1
+        assert cards.monsters["dragon"].boss and cards.monsters["dragon"].treasure == 2
+        assert cards.towns["tavern"].xp == 2
+        assert cards.treasures["orb_of_power"].level2.rolls == 1
+    assert from_csv.monsters["bone_warrior"].counterattack == 1
