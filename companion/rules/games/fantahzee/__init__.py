@@ -4,8 +4,11 @@ heroes activated by dice patterns, the horde stacks fought with the party's stre
 Modules: `cards` (cards as data: JSON/CSV), `deck` (the book's cards and the placeholder deck),
 `rules` (numbers, options, named assumptions), `setup` (stacks and decks), `position` (the
 position as plain data), `moves` (move values and text), `activation` (which dice pay which
-hero), `flow` (turn steps, chance steps, card entry), `legal` (legal moves), `ranking` (the
-panel's ranked moves and advice), `state` (the table's GameState and `describe`).
+hero), `flow` (what the game waits for, chance steps, card entry, move dispatch), `agenda` (what
+follows a step: setup cards, the phases after the attack, the next turn), `party` (Action Phase
+and Roll Step moves), `attack` (Attack Step, damage, treasure, hand limit), `legal` (legal
+moves), `ranking` (the panel's ranked moves and advice), `state` (the table's GameState and
+`describe`).
 
 `state.describe()` (the phone panel's view; keys are stable):
     game, phase (first|card|action|roll|dice|attack|damage|attach|limit|over), turn,
