@@ -62,6 +62,11 @@ CREATE TABLE IF NOT EXISTS die_crops (
     jpeg     BLOB NOT NULL,
     PRIMARY KEY (event_id, die)
 );
+CREATE TABLE IF NOT EXISTS table_data (
+    game    TEXT PRIMARY KEY,
+    data    TEXT NOT NULL,
+    updated REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS settings (
     name  TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -485,6 +490,19 @@ class History:
             except HistoryError:
                 rows = []
             return str(rows[0]["value"]) if rows else make()
+
+    def set_table_data(self, game: str, text: str | None) -> None:
+        """Store what the players entered for a game (its cards), or forget it with None."""
+        with self._write() as db:
+            if text is None:
+                db.execute("DELETE FROM table_data WHERE game = ?", (game,))
+            else:
+                db.execute("INSERT OR REPLACE INTO table_data (game, data, updated) "
+                           "VALUES (?, ?, ?)", (game, text, time.time()))
+
+    def table_data(self, game: str) -> str | None:
+        rows = self._read("SELECT data FROM table_data WHERE game = ?", (game,))
+        return str(rows[0]["data"]) if rows else None
 
     # -- reading ---------------------------------------------------------------------------
 

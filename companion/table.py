@@ -8,6 +8,7 @@ exactly what a restart would rebuild.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -163,6 +164,8 @@ class TableSession:
                 f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {len(names)}"
             )
         options = dict(options or {})
+        if cls.table_data and not options.get(cls.table_data):
+            options[cls.table_data] = self.history.table_data(game) or ""  # entered cards
         try:
             cls().new_state(list(names), options)  # validates the options before anything moves
         except (RulesError, ValueError, TypeError, KeyError) as exc:
@@ -177,6 +180,29 @@ class TableSession:
             self._pos = self.history.replay(record)
             self._bump()
             return record.id
+
+    # -- what the players entered for a game (cards) ----------------------------------------
+
+    def table_data(self, game: str) -> JSON:
+        """The data a game plays with at this table: what was entered, else the game's own."""
+        cls = self.history.games_registry.get_game(game)
+        if not cls.table_data:
+            raise SetupError(f"{cls.title} takes no table data")
+        text = self.history.table_data(game)
+        return {"game": game, "entered": text is not None,
+                "data": json.loads(text) if text else cls.default_table_data()}
+
+    def set_table_data(self, game: str, data: Any, form: str = "json") -> JSON:
+        """Check and store a game's table data (JSON data or CSV text); None forgets it.
+        Games already started keep the data they started with."""
+        cls = self.history.games_registry.get_game(game)
+        if not cls.table_data:
+            raise SetupError(f"{cls.title} takes no table data")
+        with self._lock:
+            self.history.set_table_data(game, None if data is None
+                                        else cls.read_table_data(data, form))
+            self._bump()
+        return self.table_data(game)
 
     # -- dice ------------------------------------------------------------------------------
 
@@ -281,6 +307,9 @@ class TableSession:
                 raise TableError("the game is over")
             if pos.state.current_player == CHANCE:
                 raise TableError(f"roll the dice first: {_whose_turn(pos)}")
+            question = pos.state.asks()
+            if question:
+                raise TableError(f"the table cannot guess this: {question} on the panel")
             ranked = pos.state.ranked_moves()
             if not ranked:
                 raise TableError("there is no legal move to play")

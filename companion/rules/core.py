@@ -167,6 +167,16 @@ class GameState(ABC):
         """Legal moves, best first; games with scoring choices override this."""
         return [RankedMove(m) for m in self.legal_moves()]
 
+    def dealt(self, rng: random.Random) -> Move | None:
+        """A step that is chance yet typed by a player (a card drawn from a deck the players
+        shuffled): the seeded stand-in's pick, as `Roll.random` is for dice; None elsewhere."""
+        return None
+
+    def asks(self) -> str | None:
+        """A question only a player can answer now (which card was drawn), so the OK button
+        never guesses it; None when the best-ranked move may be played for them."""
+        return None
+
     def best_move(self) -> Move:
         """The first of `ranked_moves()`; games may find it without ranking every move."""
         return self.ranked_moves()[0].move
@@ -251,6 +261,10 @@ class Game(ABC):
     readings: ClassVar[dict[str, str]] = {}
     turn_enders: ClassVar[frozenset[str]] = frozenset()
     """Verbs of the moves that end a turn with nothing more played (End turn, the NEXT button)."""
+    table_data: ClassVar[str | None] = None
+    """The option the table fills with what its players entered for this game (cards), if any."""
+    score_floor: ClassVar[int | None] = 0
+    """The lowest score a seat can have (None: no floor, as where penalties subtract)."""
 
     @classmethod
     def options_schema(cls) -> list[JSON]:
@@ -272,6 +286,17 @@ class Game(ABC):
         if any(not n for n in names) or len(set(names)) != len(names):
             raise RulesError("players need distinct, non-empty names")
         return names
+
+    @classmethod
+    def read_table_data(cls, data: Any, form: str = "json") -> str:
+        """Check what the players entered for `table_data` (JSON-shaped data, or CSV text with
+        form 'csv') and return it as the option's text; RulesError names what is wrong."""
+        raise RulesError(f"{cls.title} takes no table data")
+
+    @classmethod
+    def default_table_data(cls) -> JSON:
+        """What a table plays with before its players enter their own (as JSON)."""
+        raise RulesError(f"{cls.title} takes no table data")
 
     @abstractmethod
     def new_state(self, players: list[str], options: JSON | None = None) -> GameState:

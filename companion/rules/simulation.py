@@ -56,7 +56,7 @@ def play_game(state: GameState, rng: random.Random, policy: Policy) -> GameResul
             assert wanted is not None
             state.apply(Roll.random(wanted, rng))
         else:
-            state.apply(policy(state, rng))
+            state.apply(state.dealt(rng) or policy(state, rng))
         steps += 1
     outcome = state.outcome
     assert outcome is not None

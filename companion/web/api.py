@@ -91,13 +91,24 @@ def catalog() -> Response:
         cls = registry.get_game(name)
         games.append({"name": name, "title": cls.title, "min_players": cls.min_players,
                       "max_players": cls.max_players, "options": cls.options_schema(),
+                      "table_data": cls.table_data,
                       "readings": list(cls.assumptions().values())})
     return jsonify({"games": games})
 
 
 @bp.get("/games")
 def games() -> Response:
-    return jsonify({"games": [g.to_json() for g in services().table.history.games()]})
+    """Past games; a game's entered table data (its cards, kilobytes each) is left out of the
+    list: the game's own page and its export carry it."""
+    registry = services().table.history.games_registry
+    listed = []
+    for record in services().table.history.games():
+        item = record.to_json()
+        name = registry.get_game(record.game).table_data
+        if name and item["options"].get(name):
+            item["options"] = {**item["options"], name: "(entered)"}
+        listed.append(item)
+    return jsonify({"games": listed})
 
 
 @bp.get("/games/<id:game_id>")
@@ -233,3 +244,27 @@ PLAIN_ACTIONS = {
 }
 for _path, _method in PLAIN_ACTIONS.items():
     bp.add_url_rule(f"/{_path}", view_func=_plain_action(_method), methods=["POST"])
+
+
+# -- what the players enter once per table (a game's cards) ------------------------------------
+
+
+@bp.get("/table-data/<game>")
+def table_data(game: str) -> Response:
+    return jsonify(services().table.table_data(game))
+
+
+@bp.put("/table-data/<game>")
+@needs_pin
+def set_table_data(game: str) -> Response:
+    """A JSON body {"data": {...}} or {"csv": "kind,name,..."}; the whole set is replaced."""
+    data = body()
+    if "csv" in data:
+        return jsonify(services().table.set_table_data(game, field(data, "csv", str), "csv"))
+    return jsonify(services().table.set_table_data(game, field(data, "data", dict)))
+
+
+@bp.delete("/table-data/<game>")
+@needs_pin
+def forget_table_data(game: str) -> Response:
+    return jsonify(services().table.set_table_data(game, None))

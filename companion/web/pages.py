@@ -27,6 +27,12 @@ def new_game() -> str:
     return render_template("new.html", can_act=can_act(), page="new")
 
 
+@bp.get("/cards")
+def cards() -> str:
+    """The cards a game plays with at this table: entered once, by form or file."""
+    return render_template("cards.html", can_act=can_act(), page="cards")
+
+
 @bp.get("/games")
 def games() -> str:
     return render_template("games.html", can_act=can_act(), page="games")

@@ -45,3 +45,11 @@ def test_simulation_leaves_the_garbage_collector_as_it_found_it() -> None:
     before = gc.get_threshold()
     simulate("monstrous-horde", 2, 2, seed=5)
     assert gc.get_threshold() == before
+
+
+def test_simulate_plays_fantahzee_on_the_placeholder_deck(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "fantahzee", "--players", "4", "--games", "3", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "fantahzee: 3 games, 4 players, policy greedy" in out
+    again = simulate("fantahzee", 4, 3, seed=1)
+    assert sum(again.win_rate) == pytest.approx(1.0) and again.mean_turns > 8

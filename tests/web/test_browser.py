@@ -412,3 +412,51 @@ def test_every_tap_carries_the_version_shown_and_a_stale_one_shows_the_table_aga
     expect(me.locator("#toast")).to_contain_text("changed since your phone showed it")
     expect(me.locator(".tray-image img")).to_be_visible()  # nothing undone, the table shown
     assert len(table.history.events(table.game_id)) == before and not errors
+
+
+def test_fantahzee_cards_entered_on_the_phone_then_a_game_up_to_the_roll(server, browser, table):
+    """Fantahzee from the phone: a hero added on the Cards page, a game started with it, the
+    cards of the setup entered by tapping them, the roll read, and the board view with the
+    horde stacks, the party and the dice."""
+    expect = sync_api.expect
+    errors: list[str] = []
+    me = phone(browser, errors)
+    join(me, server)
+    me.goto(f"{server}/cards")
+    expect(me.locator("#source")).to_have_text("(placeholder deck and the book's cards)")
+    me.select_option("#kind", "heroes")
+    me.fill("[data-field=name]", "Ice Giant")
+    me.fill("[data-field=strength]", "6")
+    me.fill("[data-field=cost]", "6 6 6")
+    me.fill("[data-field=effects]", "banish<=6")
+    me.click("text=Save card")
+    expect(me.locator("#source")).to_have_text("(entered at this table)")
+    expect(me.locator("td", has_text="ice_giant")).to_have_count(1)
+    assert "ice_giant" in (table.history.table_data("fantahzee") or "")
+    me.goto(f"{server}/new")
+    expect(me.locator("#game option")).not_to_have_count(0)
+    me.select_option("#game", "fantahzee")
+    expect(me.locator("#opt-cards")).to_have_count(0)  # filled from the Cards page
+    me.click("text=Start the game")
+    me.wait_for_url(f"{server}/")
+    expect(me.locator(".chips-row small", has_text="Horde")).to_have_count(1)
+    for _ in range(60):  # the first-player roll, the stacks' tops, both hands, the recruits
+        snap = table.snapshot()
+        if snap["state"]["phase"] == "dice":
+            break
+        version = table.version
+        if snap["roll_wanted"]:
+            me.click("#read")
+        else:
+            if snap["state"]["asking"]:
+                expect(me.locator("#wanted")).to_have_text(snap["state"]["asking"])
+            expect(me.locator(".move-text").first).to_have_text(snap["moves"][0]["move"])
+            me.locator(".move").first.click()
+        assert table.wait_for_change(version, 3) != version, (
+            [e.text for e in table.history.events(table.game_id)][-5:], snap["moves"][:2])
+    assert table.snapshot()["state"]["phase"] == "dice"
+    expect(me.locator(".chips-row small", has_text="Dice")).to_have_count(1)
+    expect(me.locator(".chips-row .die-face")).to_have_count(5)
+    assert "ice_giant" in table.snapshot()["game"]["options"]["cards"]
+    me.screenshot(path=str(ARTIFACTS / "fantahzee-phone.png"), full_page=True)
+    assert errors == []

@@ -37,10 +37,10 @@ const RS = {
 
   // POST an action with the version shown; the answer is the new table snapshot (or an error
   // message to show: 409 when the table changed since, so two taps never act twice).
-  async api(path, body = {}) {
+  async api(path, body = {}, method = "POST") {
     const sent = RS.shown === null || "version" in body ? body : { ...body, version: RS.shown };
     const response = await fetch(path, {
-      method: "POST",
+      method,
       headers: { "Content-Type": "application/json", Accept: "application/json" },
       body: JSON.stringify(sent),
     });

@@ -36,8 +36,10 @@ function showGame() {
   const game = catalog.find((g) => g.name === $("game").value);
   if (!game) return;
   $("seats").textContent = `(${game.min_players}–${game.max_players})`;
-  $("options").replaceChildren(...game.options.map(optionInput));
-  $("options-box").hidden = !game.options.length;
+  // The option a table fills with what its players entered (cards) is set on the Cards page.
+  const options = game.options.filter((o) => o.name !== game.table_data);
+  $("options").replaceChildren(...options.map(optionInput));
+  $("options-box").hidden = !options.length;
   $("readings").replaceChildren(...game.readings.map((text) => RS.el("li", { text })));
   $("readings-box").hidden = !game.readings.length;
 }

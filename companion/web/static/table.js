@@ -164,6 +164,9 @@ function renderTrack(track) {
 
 // Otherwise lists in the game's view whose items carry a label (enemies...) show as chips.
 function renderBoard(state) {
+  // A game with its own view (static/<game>.js registers it in RS_VIEWS) draws the board itself.
+  const view = state && window.RS_VIEWS && window.RS_VIEWS[state.game];
+  if (view) { $("board").replaceChildren(...view(state)); return; }
   if (state && state.track) { $("board").replaceChildren(...renderTrack(state.track).filter(Boolean)); return; }
   const groups = Object.entries(state || {}).filter(([, v]) =>
     Array.isArray(v) && v.length && v.every((item) => item && typeof item === "object" && "label" in item));
@@ -193,7 +196,9 @@ function render(s) {
   if (!s.game) return;
   $("game-title").textContent = s.game.title;
   $("whose").textContent = s.current.text;
-  $("wanted").textContent = s.roll_wanted ? `Roll: ${s.roll_wanted.dice.join(" ")}` : "";
+  // A game that asks for a card drawn or flipped says which (state.asking).
+  const asking = s.state && s.state.asking;
+  $("wanted").textContent = s.roll_wanted ? `Roll: ${s.roll_wanted.dice.join(" ")}` : (asking || "");
   const pending = s.reading && s.reading.pending;
   $("read").hidden = !s.roll_wanted || pending || !s.camera;
   $("typed").hidden = !s.roll_wanted;
@@ -210,6 +215,10 @@ $("read").addEventListener("click", () => act("/api/read"));
 $("typed").addEventListener("submit", (e) => {
   e.preventDefault();
   act("/api/roll", { roll: $("typed-roll").value }).then(() => { $("typed-roll").value = ""; });
+});
+$("typed-move").addEventListener("submit", (e) => {
+  e.preventDefault();
+  act("/api/move", { move: $("typed-move-text").value }).then(() => { $("typed-move-text").value = ""; });
 });
 $("confirm-reading").addEventListener("click", () => act("/api/confirm"));
 $("discard").addEventListener("click", () => act("/api/discard"));

@@ -1,0 +1,82 @@
+"""Fantahzee: Hordes & Heroes (shared/seeds/001_a7e4a81d51491a7c.txt): five d6, two rerolls,
+heroes activated by dice patterns, the horde stacks fought with the party's strength.
+
+Modules: `cards` (cards as data: JSON/CSV), `deck` (the book's cards and the placeholder deck),
+`rules` (numbers, options, named assumptions), `setup` (stacks and decks), `position` (the
+position as plain data), `moves` (move values and text), `activation` (which dice pay which
+hero), `flow` (what the game waits for, chance steps, card entry, move dispatch), `agenda` (what
+follows a step: setup cards, the phases after the attack, the next turn), `party` (Action Phase
+and Roll Step moves), `attack` (Attack Step, damage, treasure, hand limit), `legal` (legal
+moves), `ranking` (the panel's ranked moves and advice), `state` (the table's GameState and
+`describe`).
+
+`state.describe()` (the phone panel's view; keys are stable):
+    game, phase (first|card|action|roll|dice|attack|damage|attach|limit|over), turn,
+    current_player (seat | "chance" | null), roll_wanted, asking (what card the panel asks for),
+    doom, doom_tokens, first_player, last_player, hand_limit,
+    players: [{seat, name, xp, turns, active, last_player, hand (named for the player to act
+               only), hand_size, party: [{id, name, strength, cost, active, treasure}],
+               monsters, towns}],
+    stacks: [{id (1 leftmost), label, vanguard, face_down, level}],
+    decks: {hero, discard, town, treasure}, outcome, options,
+    during a turn: dice {free, new, rerolls, shield, steam, strength, locked: [{hero, dice}]},
+    tray and party (chips), activations (Roll Step: [{hero, ways: [{move, dice, detail}],
+    best}]), attack (Attack Step: {strength_left, locked_into, plans}), damage ({source, total,
+    shield, left, proposed_loss}).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ...core import JSON, Game
+from . import flow
+from .cards import CardError, card_set, card_set_from_text, cards_from_csv
+from .position import Position
+from .rules import ASSUMPTIONS, OPTIONS_SCHEMA, Options
+from .setup import start_position
+from .state import FantahzeeState
+
+
+class Fantahzee(Game):
+    """The rules: 2-5 players, the table's cards (or the placeholder deck), house rules."""
+
+    name = "fantahzee"
+    title = "Fantahzee: Hordes & Heroes"
+    min_players, max_players = 2, 5
+    schema = OPTIONS_SCHEMA
+    readings = ASSUMPTIONS
+    turn_enders = frozenset({"stop"})
+    table_data = "cards"
+    score_floor = None  # SCORE_IS_XP: destroyed town cards can take a score below zero
+
+    @classmethod
+    def read_table_data(cls, data: Any, form: str = "json") -> str:
+        """The table's cards (JSON-shaped, or CSV text) checked, as the `cards` option's text."""
+        if form == "csv":
+            data = cards_from_csv(str(data))
+        cards = card_set(data)
+        for kind in ("heroes", "actions", "monsters", "towns", "treasures"):
+            for card in getattr(cards, kind).values():
+                if card.source not in ("table", "book", "placeholder"):
+                    raise CardError(f"card {card.id!r}: source is table, book or placeholder")
+        text = json.dumps(cards.to_json(), sort_keys=True)
+        Options(cards=text).check()  # five bosses, some heroes
+        return text
+
+    @classmethod
+    def default_table_data(cls) -> JSON:
+        return card_set_from_text("").to_json()
+
+    def new_state(self, players: list[str], options: JSON | None = None) -> FantahzeeState:
+        names = self.player_names(players)
+        opts = Options.from_json(options)
+        cards = card_set_from_text(opts.cards)
+        return FantahzeeState(self, start_position(names, opts, cards))
+
+    def state_from_json(self, data: JSON) -> FantahzeeState:
+        return FantahzeeState(self, Position.from_json(self.saved_position(data)))
+
+
+__all__ = ["Fantahzee", "flow"]
