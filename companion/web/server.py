@@ -24,10 +24,22 @@ MAX_HEADERS = 16 * 1024
 def make_server(app: Flask, host: str, port: int) -> Any:
     """A waitress server for `app` on host:port (0: any free port; `.effective_port` says
     which), with bounded threads, connections, idle time and request sizes. `.run()` serves
-    until `.close()`."""
+    until the process ends; `stop` ends it from another thread."""
     from waitress import create_server
 
     return create_server(app, host=host, port=port, threads=THREADS,
                          connection_limit=CONNECTIONS, channel_timeout=IDLE_SECONDS,
                          max_request_body_size=MAX_BODY, max_request_header_size=MAX_HEADERS,
                          ident="rollscribe", clear_untrusted_proxy_headers=True)
+
+
+def stop(server: Any) -> None:
+    """End a server that runs in another thread: every socket it holds (kept in its `_map`) is
+    closed, so its loop returns, and its worker threads are let go. Closing the listening socket
+    alone leaves the loop polling the numbers of closed sockets, which the next server in the
+    same process is handed again."""
+    from waitress import wasyncore
+
+    # done by the loop's own thread (its trigger runs the closing there), never under its select
+    server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+    server.task_dispatcher.shutdown(timeout=5)

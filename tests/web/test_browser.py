@@ -25,7 +25,7 @@ from companion.rules.dice import STANDARD
 from companion.rules.registry import get_game
 from companion.table import TableSession
 from companion.web import create_app
-from companion.web.server import make_server
+from companion.web.server import make_server, stop
 
 pytest_plugins = ["panel_fixtures"]  # the table, app and client fixtures
 
@@ -71,7 +71,9 @@ def running(table: TableSession) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
-        server.close()
+        stop(server)
+        thread.join(10)
+        assert not thread.is_alive(), "the server did not stop"
 
 
 @pytest.fixture
