@@ -85,14 +85,21 @@ def stop(pos: Position, *rest: str) -> Position:
 
 # Damage, treasure, hand limit
 
-def lose(pos: Position, key: str = "", *rest: str) -> Position:
-    step = pos.step
+def active_member(pos: Position, key: str, why: str) -> dict[str, Any]:
+    """The party member `key` names, if it is one of this turn's active heroes; else the move
+    is illegal, and `why` says what only active heroes may do."""
     try:
         member = pos.member(key)
     except KeyError:
         member = None
     if member is None or member["uid"] not in pos.turn["active"]:
-        raise IllegalMove(f"only active heroes take damage; {key!r} is not one")
+        raise IllegalMove(f"{why}; {key!r} is not one")
+    return member
+
+
+def lose(pos: Position, key: str = "", *rest: str) -> Position:
+    step = pos.step
+    member = active_member(pos, key, "only active heroes take damage")
     remove_hero(pos, key, "lost")
     step["left"] -= pos.cards.heroes[member["card"]].strength
     if step["left"] > 0 and pos.active():
@@ -102,12 +109,7 @@ def lose(pos: Position, key: str = "", *rest: str) -> Position:
 
 def attach(pos: Position, key: str = "", *rest: str) -> Position:
     step = pos.step
-    try:
-        member = pos.member(key)
-    except KeyError:
-        member = None
-    if member is None or member["uid"] not in pos.turn["active"]:
-        raise IllegalMove(f"treasures go on active heroes only; {key!r} is not one")
+    member = active_member(pos, key, "treasures go on active heroes only")
     if member["treasure"]:
         pos.s["treasure_discard"].append(member["treasure"][0])
     member["treasure"] = [step["card"], step["level"]]
