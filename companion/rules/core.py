@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
 from .dice import DieKind, FaceValue, die_kind
-from .errors import BadMoveText, BadRoll, NothingToUndo, RulesError
+from .errors import BadMoveText, BadRoll, IllegalMove, NothingToUndo, RulesError
 
 CHANCE: Final = "chance"
 """`current_player` when the next step is a physical roll rather than a player's choice."""
@@ -248,6 +248,53 @@ class PositionState(GameState):
         return {"game": self.game.name, "position": self._pos.to_json()}
 
 
+class SteppedState(PositionState):
+    """A game walked one `step` at a time (the position's `step`, a dict with its "kind"): a
+    chance step wants dice, any other a player's move, and "over" ends it. The game says what
+    each step wants (`roll_wanted`) and how a roll or a move makes the next position."""
+
+    move_type: ClassVar[type[Move]]  # the game's own moves; any other is refused
+    chance_steps: ClassVar[frozenset[str]]  # the kinds of step that want dice
+
+    @property
+    def position(self) -> Any:
+        return self._pos
+
+    @property
+    def current_player(self) -> int | str | None:
+        kind = self._pos.step["kind"]
+        if kind == "over":
+            return None
+        return CHANCE if kind in self.chance_steps else self.actor()
+
+    def actor(self) -> int:
+        """The seat whose move it is at a player's step."""
+        return int(self._pos.seat)
+
+    @abstractmethod
+    def rolled(self, roll: Roll) -> Any:
+        """The position after the roll wanted (checked already)."""
+
+    @abstractmethod
+    def moved(self, move: Move) -> Any:
+        """The position after a move of the game's own kind."""
+
+    def apply(self, move: Move | Roll) -> None:
+        if self._pos.step["kind"] == "over":
+            raise IllegalMove("the game is over")
+        wanted = self.roll_wanted()
+        if isinstance(move, Roll):
+            if wanted is None:
+                raise BadRoll("no roll is wanted now: a player chooses a move")
+            self._advance(self.rolled(wanted.check(move)))
+        elif wanted is not None:
+            raise IllegalMove(f"dice first: roll {' '.join(wanted.dice)} ({wanted.reason})")
+        elif not isinstance(move, self.move_type):
+            raise IllegalMove(f"{move.text()!r} is not a {self.game.title} move")
+        else:
+            self._advance(self.moved(move))
+
+
 class Game(ABC):
     """A game's rules: name, seats, options (house rules and variants), and a fresh state."""
 
@@ -317,5 +364,5 @@ class Game(ABC):
 
 __all__ = [
     "CHANCE", "BadRoll", "DieValue", "Game", "GameState", "Move", "Outcome", "PositionState",
-    "RankedMove", "Roll", "RollRequest",
+    "RankedMove", "Roll", "RollRequest", "SteppedState",
 ]

@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-from ...core import CHANCE, JSON, Move, PositionState, RankedMove, Roll, RollRequest
-from ...errors import BadRoll, IllegalMove
+from ...core import JSON, Move, RankedMove, Roll, RollRequest, SteppedState
 from . import flow, ranking
 from .moves import Act, parse_move
 from .position import Position, role_of, seat_of, square_name
 from .rules import ROLES, TEAMS
 
 
-class BoardHordeState(PositionState):
+class BoardHordeState(SteppedState):
     """A game of Board Horde; each change makes a new Position, the old ones are the undo."""
 
     _pos: Position
-
-    @property
-    def position(self) -> Position:
-        return self._pos
-
-    @property
-    def current_player(self) -> int | str | None:
-        kind = self._pos.step["kind"]
-        if kind == "over":
-            return None
-        return CHANCE if kind in flow.CHANCE_STEPS else self._pos.seat
+    move_type = Act
+    chance_steps = flow.CHANCE_STEPS
 
     def roll_wanted(self) -> RollRequest | None:
         return flow.request(self._pos)
@@ -38,21 +28,11 @@ class BoardHordeState(PositionState):
     def parse_move(self, text: str) -> Move | Roll:
         return Roll.parse(text) if text.strip().startswith("roll") else parse_move(text)
 
-    def apply(self, move: Move | Roll) -> None:
-        pos = self._pos
-        if pos.step["kind"] == "over":
-            raise IllegalMove("the game is over")
-        wanted = self.roll_wanted()
-        if isinstance(move, Roll):
-            if wanted is None:
-                raise BadRoll("no roll is wanted now: a player chooses a move")
-            self._advance(flow.apply_roll(pos, int(wanted.check(move).dice[0].value)))
-        elif wanted is not None:
-            raise IllegalMove(f"dice first: roll {' '.join(wanted.dice)} ({wanted.reason})")
-        elif not isinstance(move, Act):
-            raise IllegalMove(f"{move.text()!r} is not a Board Horde move")
-        else:
-            self._advance(flow.apply_move(pos, move))
+    def rolled(self, roll: Roll) -> Position:
+        return flow.apply_roll(self._pos, int(roll.dice[0].value))
+
+    def moved(self, move: Move) -> Position:
+        return flow.apply_move(self._pos, move)
 
     def describe(self) -> JSON:
         """The panel's view; its keys are documented in the package docstring."""

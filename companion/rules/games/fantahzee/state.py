@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...core import CHANCE, JSON, Move, PositionState, RankedMove, Roll, RollRequest
-from ...errors import BadRoll, IllegalMove
+from ...core import JSON, Move, RankedMove, Roll, RollRequest, SteppedState
 from . import flow, ranking
 from .legal import activations, legal
 from .moves import Act, act, parse_move
@@ -14,21 +13,15 @@ from .position import Position
 from .rules import DOOM, HAND
 
 
-class FantahzeeState(PositionState):
+class FantahzeeState(SteppedState):
     """A game of Fantahzee; each change makes a new Position, the old ones are the undo."""
 
     _pos: Position
+    move_type = Act
+    chance_steps = flow.CHANCE_STEPS
 
-    @property
-    def position(self) -> Position:
-        return self._pos
-
-    @property
-    def current_player(self) -> int | str | None:
-        kind = self._pos.step["kind"]
-        if kind == "over":
-            return None
-        return CHANCE if kind in flow.CHANCE_STEPS else flow.actor(self._pos)
+    def actor(self) -> int:
+        return flow.actor(self._pos)
 
     def roll_wanted(self) -> RollRequest | None:
         return flow.request(self._pos)
@@ -63,21 +56,11 @@ class FantahzeeState(PositionState):
     def parse_move(self, text: str) -> Move | Roll:
         return Roll.parse(text) if text.strip().startswith("roll ") else parse_move(text)
 
-    def apply(self, move: Move | Roll) -> None:
-        pos = self._pos
-        if pos.step["kind"] == "over":
-            raise IllegalMove("the game is over")
-        wanted = self.roll_wanted()
-        if isinstance(move, Roll):
-            if wanted is None:
-                raise BadRoll("no roll is wanted now: a player chooses a move")
-            self._advance(flow.apply_roll(pos, [int(v) for v in wanted.check(move).values]))
-        elif wanted is not None:
-            raise IllegalMove(f"dice first: roll {len(wanted.dice)} d6 ({wanted.reason})")
-        elif not isinstance(move, Act):
-            raise IllegalMove(f"{move.text()!r} is not a Fantahzee move")
-        else:
-            self._advance(flow.apply_move(pos, move))
+    def rolled(self, roll: Roll) -> Position:
+        return flow.apply_roll(self._pos, [int(v) for v in roll.values])
+
+    def moved(self, move: Move) -> Position:
+        return flow.apply_move(self._pos, move)
 
     def describe(self) -> JSON:
         """The panel's view; its keys are documented in the package docstring."""
