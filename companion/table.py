@@ -260,8 +260,14 @@ class TableSession:
                                     reading.crops))
 
     def type_roll(self, text: str) -> None:
-        """A roll typed on a phone ('d20=17 d6=3'): applied if it fits, rejected otherwise."""
-        roll = Roll.parse(text if text.strip().startswith("roll") else "roll " + text)
+        """A roll typed on a phone, die by die ('d20=17 d6=3') or as bare faces in the order the
+        game asks for them ('17 3'): applied if it fits, rejected otherwise."""
+        words = text.split()
+        faces = words[1:] if words[:1] == ["roll"] else words
+        if faces and not any("=" in face for face in faces):
+            roll = self._roll_wanted_now().fill(faces)
+        else:
+            roll = Roll.parse(text if text.strip().startswith("roll") else "roll " + text)
         dice = tuple(DieReading(d.kind, die_value(d.kind, d.value), 1.0, (0, 0, 0, 0))
                      for d in roll.dice)
         self.submit_reading(TrayReading(dice, source="typed"), hold_if_wrong=False)

@@ -85,10 +85,24 @@ def test_a_typed_roll_that_does_not_fit_changes_nothing(table):
     with pytest.raises(BadRoll, match="no face 21"):
         table.type_roll("d20=21 d20=2 d20=3 d20=4")
     with pytest.raises(BadMoveText):
-        table.type_roll("d20")
+        table.type_roll("d20=")
+    with pytest.raises(BadRoll, match=r"wanted 4 values \(d20 d20 d20 d20\), got 1"):
+        table.type_roll("d20")  # a bare word is a face, and one face is not four
     assert kinds(table) == []
     table.type_roll(LINE_UP.text().removeprefix("roll "))
     assert enemy_values(table) == [3, 5, 9, 12]
+
+
+def test_a_roll_typed_as_bare_faces_fills_the_dice_in_the_order_asked(table):
+    with pytest.raises(BadRoll, match="no face 21"):
+        table.type_roll("21 2 3 4")
+    assert kinds(table) == []
+    table.type_roll("roll 5 12 3 9")
+    assert table.history.events(table.game_id)[-1].text == LINE_UP.text()
+    assert enemy_values(table) == [3, 5, 9, 12]
+    wanted = table.snapshot()["roll_wanted"]["dice"]  # the roll-off the line-up leads to
+    with pytest.raises(BadRoll, match=rf"wanted {len(wanted)} values .*, got 1"):
+        table.type_roll("4")
 
 
 def test_the_last_roll_can_be_corrected_until_a_move_is_played_on_it(table):

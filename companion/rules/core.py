@@ -21,6 +21,11 @@ CHANCE: Final = "chance"
 JSON = dict[str, Any]
 
 
+def face_of(text: str) -> FaceValue:
+    """A typed face: a number where it is one, else a symbol's name."""
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
 @dataclass(frozen=True)
 class RollRequest:
     """What the game wants rolled now: the dice kinds in order, who rolls, and why."""
@@ -35,6 +40,15 @@ class RollRequest:
     @classmethod
     def from_json(cls, data: JSON) -> RollRequest:
         return cls(tuple(data["dice"]), data["reason"], data.get("player"))
+
+    def fill(self, values: list[str]) -> Roll:
+        """Bare faces typed in the order the dice are asked for ('17 3 12 8'), as a roll; the
+        roll is still checked face by face when it is played."""
+        if len(values) != len(self.dice):
+            raise BadRoll(f"{self.reason}: wanted {len(self.dice)} values ({' '.join(self.dice)})"
+                          f", got {len(values)}")
+        return Roll(tuple(DieValue(kind, face_of(value))
+                          for kind, value in zip(self.dice, values, strict=True)))
 
     def check(self, roll: Roll, custom: dict[str, DieKind] | None = None) -> Roll:
         """Return the roll with faces normalised, or raise BadRoll saying what does not fit.
@@ -94,7 +108,7 @@ class Roll:
             kind, sep, value = word.partition("=")
             if not sep or not kind or not value:
                 raise BadMoveText(f"bad die {word!r} in {text!r}: write it as kind=value")
-            dice.append(DieValue(kind, int(value) if value.lstrip("-").isdigit() else value))
+            dice.append(DieValue(kind, face_of(value)))
         return cls(tuple(dice))
 
     @classmethod

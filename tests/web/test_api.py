@@ -50,7 +50,7 @@ def test_a_turn_through_the_api(started, table):
 
 @pytest.mark.parametrize(("path", "body", "status", "words"), [
     ("/api/roll", {"roll": 17}, 400, "'roll' must be a str"),
-    ("/api/roll", {"roll": "d20 three"}, 400, "kind=value"),
+    ("/api/roll", {"roll": "d20= three"}, 400, "kind=value"),
     ("/api/roll", {"roll": "d20=21 d20=2 d20=3 d20=4"}, 409, "no face 21"),
     ("/api/roll", {"roll": "d20=2 d20=3"}, 409, "wanted 4 dice"),
     ("/api/move", {"move": "end"}, 409, "roll the dice first"),
