@@ -9,7 +9,6 @@ Everything in the play comes from the game's history: the record, its events and
 from __future__ import annotations
 
 import json
-import secrets
 import time
 from typing import Any
 from urllib.parse import quote
@@ -43,7 +42,6 @@ def play(history: History, game_id: int) -> JSON:
     winners = set(record.outcome.get("winners", ()))
     ranks = _ranks(list(record.scores), winners)
     minutes = max(1, round((events[-1].at - record.started) / 60)) if events else 1
-    table_id = history.setting("table_id", lambda: secrets.token_hex(4))
     schema = game.options_schema()
     options = {**{item["name"]: item.get("default") for item in schema}, **record.options}
     game_json: JSON = {"name": game.title, "sourceGameId": record.game,
@@ -52,7 +50,8 @@ def play(history: History, game_id: int) -> JSON:
         game_json["bggId"] = game.bgg_id
     data: JSON = {
         "sourceName": SOURCE,
-        "sourcePlayId": f"{table_id}-{record.id}",
+        # when and which game: the same on every send of this play, so BG Stats keeps it once
+        "sourcePlayId": f"{int(record.started)}-{record.id}",
         "playDate": time.strftime(DATE_FORMAT, time.localtime(record.started)),
         "durationMin": minutes,
         "game": game_json,

@@ -12,6 +12,7 @@ import pytest
 from panel_support import play
 
 from companion.bgstats import CREATE_PLAY
+from companion.history import HistoryError
 from companion.rules.registry import get_game
 
 pytest_plugins = ["panel_fixtures"]  # the table, app and client fixtures
@@ -43,7 +44,8 @@ def test_the_link_carries_the_play_as_the_history_tells_it(
     data = sent(watcher, game_id)
 
     assert data["sourceName"] == "Rollscribe"
-    assert data["sourcePlayId"].endswith(f"-{game_id}")
+    assert data["sourcePlayId"] == f"{int(record.started)}-{game_id}"
+    assert sent(watcher, game_id) == data  # the same play each time it is sent
     assert data["game"] == {"name": get_game(game).title, "sourceGameId": game,
                             "highestWins": True, "noPoints": False}
     assert data["playDate"] == time.strftime("%Y-%m-%d %H:%M:%S",
@@ -81,3 +83,15 @@ def test_a_game_still_in_play_is_not_a_play_to_send(table, watcher, player):
     assert watcher.get(f"/api/games/{game_id}/export.bgstats.json").status_code == 409
     assert "not finished" in watcher.get(f"/games/{game_id}/bgstats").text
     assert "Send to BG Stats" not in watcher.get(f"/games/{game_id}").text
+
+
+def test_sending_a_play_writes_nothing_and_works_from_a_history_that_takes_no_writes(
+        table, watcher, monkeypatch):
+    game_id = finish(table, "monstrous-horde", ["Ann", "Bob"], {"target": 20}, 6)
+
+    def refused(*args, **kwargs):
+        raise HistoryError("could not write the history: attempt to write a readonly database")
+
+    monkeypatch.setattr(table.history, "_write", refused)  # as on a read-only card
+    first = sent(watcher, game_id)
+    assert sent(watcher, game_id) == first  # the same play, not a new one each time
