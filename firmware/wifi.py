@@ -23,7 +23,7 @@ from companion.network import AP_CONNECTION, KNOWN_PREFIX, Network, WifiSettings
 
 NM_DIR = Path("/etc/NetworkManager/system-connections")
 AP_ADDRESS = "10.42.0.1/24"  # NetworkManager's own choice for shared mode, made explicit
-AP_PRIORITY, KNOWN_PRIORITY = 0, 10  # NetworkManager joins the higher one it can
+AP_PRIORITY = 0  # known networks rank 1 and up above it: NetworkManager joins the higher it can
 SAFE_SSID = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-.")
 
 Runner = Callable[[list[str]], str]  # runs one command, answers its standard output
@@ -56,19 +56,19 @@ def keyfiles(settings: WifiSettings) -> dict[str, str]:
     files = {}
     if settings.access_point:
         files[f"{AP_CONNECTION}.nmconnection"] = keyfile(
-            AP_CONNECTION, settings.access_point, settings.interface, access_point=True)
-    for i, network in enumerate(settings.known):
+            AP_CONNECTION, settings.access_point, settings.interface, AP_PRIORITY)
+    for i, network in enumerate(settings.known):  # the player's order: first is preferred
         name = known_connection(i)
         files[f"{name}.nmconnection"] = keyfile(name, network, settings.interface,
-                                                access_point=False)
+                                                AP_PRIORITY + len(settings.known) - i)
     return files
 
 
-def keyfile(name: str, network: Network, interface: str, *, access_point: bool) -> str:
+def keyfile(name: str, network: Network, interface: str, priority: int) -> str:
     """One connection: the access point shares its address (NetworkManager's DHCP and DNS for
-    the phones); a known network is joined as a client with DHCP. Known networks rank above
-    the access point, in the order the player listed them."""
-    priority = AP_PRIORITY if access_point else KNOWN_PRIORITY - int(name.rsplit("-", 1)[1])
+    the phones); a known network is joined as a client with DHCP. NetworkManager joins the
+    connection of highest `priority` it can."""
+    access_point = name == AP_CONNECTION
     sections = {
         "connection": {"id": name, "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, name)),
                        "type": "wifi", "interface-name": interface, "autoconnect": "true",

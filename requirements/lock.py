@@ -50,7 +50,8 @@ def digest(name: str) -> str:
         "dependencies": project["project"]["dependencies"],
         "extras": {e: project["project"]["optional-dependencies"][e] for e in extras},
         "target": [PYTHON, platform, [o.replace(str(HERE), "requirements") for o in options]],
-        "constraints": [(HERE / "pi-constraints.txt").read_text()] if name == "pi" else [],
+        "constraints": [Path(options[i + 1]).read_text() for i, option in enumerate(options)
+                        if option == "--constraint"],
     }
     text = json.dumps(source, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
