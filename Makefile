@@ -74,8 +74,8 @@ tune: setup fonts
 	$(PY) -m vision.train --only classifier $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
 
 # The Pi path without a Pi: a Debian bookworm arm64 root under qemu-user, install.sh --force in
-# it, then rollscribe read, doctor and the rules/table/history tests there (root; slow, about
-# 40 minutes the first time; firmware/pi-check.sh).
+# it, then rollscribe read, doctor and the rules/table/history tests there (root; slow: the
+# root alone takes minutes to build; the README has the last run's times; firmware/pi-check.sh).
 pi-check:
 	bash firmware/pi-check.sh
 

@@ -40,15 +40,15 @@ mkdir -p "$(dirname "$SUMMARY")"
 printf 'pi-check %s, %s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(git -C "$SOURCE" rev-parse --short HEAD)" \
     > "$SUMMARY"
 
-emulator() {
-    local missing=()
-    for tool in debootstrap qemu-aarch64-static update-binfmts; do
-        command -v "$tool" >/dev/null || missing+=("$tool")
+emulator() {  # the Debian packages named in requirements/debian.txt
+    local packages missing=()
+    read -r -a packages <<< "$(sed -n 's/^pi-check: *//p' "$SOURCE/requirements/debian.txt")"
+    for package in "${packages[@]}"; do
+        dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     if (( ${#missing[@]} )); then
         apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap qemu-user-static \
-            binfmt-support >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
     fi
     [[ -e /proc/sys/fs/binfmt_misc/register ]] \
         || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
