@@ -110,7 +110,8 @@ def test_a_flipped_monster_too_strong_ends_the_attack_and_stays_face_up() -> Non
          "flip 1", "card troll")
     view = state.describe()
     assert view["phase"] != "attack" and view["stacks"][0]["label"].startswith("Troll")
-    assert view["players"][0]["monsters"] == 0 or view["phase"] == "card"
+    # the Goblin defeated before the flip is won; the Horde Phase asks for the town card
+    assert view["players"][0]["monsters"] == 1 and view["phase"] == "card"
 
 
 def test_a_monster_put_in_the_victory_pile_gives_no_counterattack() -> None:
@@ -263,6 +264,8 @@ def test_cards_from_csv_and_their_errors() -> None:
         parse_cost("steam")
     with pytest.raises(CardError, match="type is one of"):
         cards_from_csv("kind,name,strength,cost,type\nhero,Page,1,X,priest\n")
+    with pytest.raises(CardError, match="source is table, book or placeholder"):
+        cards_from_csv("kind,name,strength,cost,source\nhero,Page,1,X,shop\n")
     with pytest.raises(RulesError, match="5 Boss Monsters"):
         GAME.new_state(["A", "B"], {"cards": json.dumps({**PLACEHOLDER_DECK, "monsters": []})})
 
