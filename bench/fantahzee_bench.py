@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 import statistics
-import time
 
+from bench.timing import median_ms
 from companion.rules.games.fantahzee import Fantahzee
+from companion.rules.games.fantahzee.agenda import new_turn
 from companion.rules.simulation import simulate
 
 # Five heroes whose costs all find payments in a spread roll: X costs, pairs, numbers, steam.
@@ -26,29 +27,18 @@ def roll_step() -> Fantahzee:
         s["deck"][card] -= 1
     s["party"][0] = [{"uid": i + 1, "card": c, "treasure": None} for i, c in enumerate(PARTY)]
     s.update(seat=0, uid=len(PARTY) + 1, step={"kind": "dice"})
-    s["turn"] = {"recruits": 2, "actions": 0, "dice": DICE, "unrolled": 0, "rerolls": 2,
-                 "rolled": True, "locked": [], "active": [], "shield": 0, "steam": [4],
-                 "cuts": 1, "wakes": [], "banish": [], "strength": 0, "left": 0, "aside": [],
-                 "cleared": [], "into": None}
+    s["turn"] = {**new_turn(), "recruits": 2, "dice": DICE, "unrolled": 0, "rolled": True,
+                 "steam": [4], "cuts": 1}
     return game.state_from_json(json.loads(json.dumps(data)))
-
-
-def _median_ms(call, runs: int = 25) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        call()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def main() -> None:
     state = roll_step()
     count = len(state.legal_moves())
     print(f"Fantahzee legal moves, 5 heroes and 7 dice: median "
-          f"{_median_ms(state.legal_moves):.2f} ms ({count} moves; target < 20 ms)")
+          f"{median_ms(state.legal_moves, 25):.2f} ms ({count} moves; target < 20 ms)")
     print(f"Fantahzee ranked moves + panel view of that position: median "
-          f"{_median_ms(lambda: (state.ranked_moves(), state.describe())):.2f} ms")
+          f"{median_ms(lambda: (state.ranked_moves(), state.describe()), 25):.2f} ms")
     runs = [simulate("fantahzee", 4, 50, seed) for seed in range(1, 4)]
     wall = statistics.median(r.games_per_second for r in runs)
     cpu = statistics.median(r.games_per_cpu_second for r in runs)

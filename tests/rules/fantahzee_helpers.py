@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from companion.rules.games.fantahzee import Fantahzee
+from companion.rules.games.fantahzee.agenda import new_turn
 from companion.rules.games.fantahzee.deck import BOOK
 from companion.rules.games.fantahzee.state import FantahzeeState
 
@@ -75,10 +76,7 @@ def at_turn(names: tuple[str, ...] = ("Maureen", "John"), seat: int = 0,
     pos = data["position"]["s"]
     n = len(names)
     pos.update(seat=seat, first=0, last=n - 1, step={"kind": "action"}, agenda=[])
-    pos["turn"] = {"recruits": 0, "actions": 0, "dice": [], "unrolled": 5, "rerolls": 2,
-                   "rolled": False, "locked": [], "active": [], "shield": 0, "steam": [],
-                   "cuts": 0, "wakes": [], "banish": [], "strength": 0, "left": 0, "aside": [],
-                   "cleared": [], "into": None}
+    pos["turn"] = new_turn()
     for card in [*party, *hand]:
         pos["deck"][card] -= 1
     pos["party"][seat] = [{"uid": i + 1, "card": c, "treasure": None}

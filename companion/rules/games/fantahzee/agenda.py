@@ -184,7 +184,6 @@ AGENDA: dict[str, Callable[..., None]] = {
 }
 
 
-
 def stack_by_uid(pos: Position, uid: int) -> dict[str, Any] | None:
     return next((st for st in pos.s["stacks"] if st["uid"] == uid), None)
 

@@ -100,7 +100,7 @@ def active_member(pos: Position, key: str, why: str) -> dict[str, Any]:
 def lose(pos: Position, key: str = "", *rest: str) -> Position:
     step = pos.step
     member = active_member(pos, key, "only active heroes take damage")
-    remove_hero(pos, key, "lost")
+    remove_hero(pos, key)
     step["left"] -= pos.cards.heroes[member["card"]].strength
     if step["left"] > 0 and pos.active():
         return pos

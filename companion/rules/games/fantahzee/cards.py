@@ -28,6 +28,7 @@ from ...errors import RulesError
 HERO_TYPES = ("artificer", "mage", "warrior")
 EFFECT_KEYS = ("dice", "rolls", "shield", "steam", "strength", "cut-x")
 KINDS = ("heroes", "actions", "monsters", "towns", "treasures")
+SOURCES = ("table", "book", "placeholder")
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 
 
@@ -235,6 +236,8 @@ def _common(card: dict[str, Any]) -> dict[str, Any]:
     if not _SLUG.match(cid):
         raise CardError(f"a card needs an id or a name: {card!r}")
     source = str(card.get("source") or "table")
+    if source not in SOURCES:
+        raise CardError(f"card {cid!r}: source is table, book or placeholder")
     return {"id": cid, "name": str(card.get("name") or cid).strip(),
             "text": str(card.get("text") or ""), "copies": _int(card, "copies", 1, 1),
             "source": source}

@@ -20,14 +20,14 @@ from typing import Any
 from ...core import RollRequest
 from ...errors import IllegalMove
 from . import attack, party
-from .agenda import AFTER_ATTACK, candidates, new_turn, run, stack_by_uid
+from .agenda import AFTER_ATTACK, candidates, run, stack_by_uid
 from .attack import defeat
 from .moves import Act
 from .party import strength
 from .position import Position
 
-__all__ = ["CHANCE_STEPS", "actor", "apply_move", "apply_roll", "candidates", "new_turn",
-           "request", "strength"]
+__all__ = ["CHANCE_STEPS", "actor", "apply_move", "apply_roll", "candidates", "request",
+           "strength"]
 
 CHANCE_STEPS = frozenset({"first", "roll"})
 
@@ -107,7 +107,7 @@ def _step_name(kind: str) -> str:
 def _card(pos: Position, card: str = "", *rest: str) -> Position:
     step, s = pos.step, pos.s
     pool = candidates(pos, step["deck"], step["ref"])
-    if rest or card not in pool:
+    if card not in pool:
         names = ", ".join(sorted(pool))
         raise IllegalMove(f"{card!r} cannot come up from the {_deck_name(step)} now: "
                           f"one of {names}")
@@ -184,7 +184,8 @@ def _adjust(pos: Position, move: Act) -> Position:
     return pos
 
 
-# How many words each verb takes (the text form is the one form: no stray words accepted).
+# How many words each verb takes (the text form is the one form: no stray words accepted);
+# apply_move checks it, so no handler needs to.
 ARITY = {"card": (1, 1), "recruit": (1, 3), "play": (1, 1), "dice": (0, 0), "activate": (2, 8),
          "reroll": (0, 12), "attack": (0, 0), "fight": (1, 1), "flip": (1, 1), "banish": (1, 1),
          "stop": (0, 0), "lose": (1, 1), "attach": (1, 1), "discard": (0, 1)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import product
 
 from .activation import counts, faces, hero_payments
-from .flow import candidates
+from .agenda import candidates
 from .moves import Act, act
 from .position import Position
 from .rules import ACTIONS, PARTY, RECRUITS

@@ -24,7 +24,7 @@ def recruit(pos: Position, card: str = "", *rest: str) -> Position:
         if len(rest) != 2 or rest[0] != "over":
             raise IllegalMove(f"the party has {PARTY} heroes: 'recruit {card} over HERO' "
                               "discards one")
-        remove_hero(pos, rest[1], "discard")
+        remove_hero(pos, rest[1])
     elif rest:
         raise IllegalMove("write 'recruit HERO' (with 'over HERO' only for a full party)")
     hand.remove(card)
@@ -34,7 +34,7 @@ def recruit(pos: Position, card: str = "", *rest: str) -> Position:
     return pos
 
 
-def remove_hero(pos: Position, key: str, why: str) -> dict[str, Any]:
+def remove_hero(pos: Position, key: str) -> dict[str, Any]:
     """A hero leaves the party for the discard pile; its treasure to the box
     (LOST_HERO_TO_DISCARD)."""
     try:
@@ -53,7 +53,7 @@ def remove_hero(pos: Position, key: str, why: str) -> dict[str, Any]:
 def play(pos: Position, card: str = "", *rest: str) -> Position:
     s, turn = pos.s, pos.turn
     hand = s["hands"][pos.seat]
-    if rest or card not in hand or card not in pos.cards.actions:
+    if card not in hand or card not in pos.cards.actions:
         raise IllegalMove(f"{card!r} is not an action in {pos.names[pos.seat]}'s hand")
     if turn["actions"] >= ACTIONS:
         raise IllegalMove(f"at most {ACTIONS} actions are played a turn")
@@ -79,9 +79,7 @@ def gain(turn: dict[str, Any], effects: Effects, hero: Hero | None = None) -> No
         turn["wakes"].append(hero.strength)
 
 
-def dice_phase(pos: Position, *rest: str) -> Position:
-    if rest:
-        raise IllegalMove("'dice' takes no words")
+def dice_phase(pos: Position) -> Position:
     pos.s["step"] = {"kind": "roll", "dice": pos.turn["unrolled"]}
     return pos
 
@@ -182,9 +180,7 @@ def strength(pos: Position) -> int:
     return sum(cards.heroes[m["card"]].strength for m in pos.active()) + pos.turn["strength"]
 
 
-def to_attack(pos: Position, *rest: str) -> Position:
-    if rest:
-        raise IllegalMove("'attack' takes no words")
+def to_attack(pos: Position) -> Position:
     pos.turn["left"] = strength(pos)
     pos.s["step"] = {"kind": "attack"}
     return pos

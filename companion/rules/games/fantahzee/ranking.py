@@ -4,26 +4,26 @@ counterattack, and the cheapest loss when damage comes. Advice for the table, no
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...core import RankedMove
 from .activation import any_payment, counts, hero_payments, minus
-from .legal import legal
+from .agenda import candidates
+from .legal import activations, legal
 from .moves import Act
+from .party import strength
 from .position import Position
 
 
 def ranked(pos: Position) -> list[RankedMove]:
     kind = pos.step["kind"]
-    rank = RANKERS.get(kind)
     moves = legal(pos)
-    if rank is None:
+    if kind not in RANKERS:
         return [RankedMove(m) for m in moves]
-    if kind == "dice":
-        ctx = dice_context(pos)
-        scored = [rank_dice(pos, m, ctx) for m in moves]
-    else:
-        scored = [rank(pos, m) for m in moves]
+    rank, context = RANKERS[kind]
+    ctx = context(pos)  # what every move of the step needs, worked out once
+    scored = [rank(pos, m, ctx) for m in moves]
     order = sorted(range(len(scored)), key=lambda i: (-scored[i].extra["worth"], i))
     return [scored[i] for i in order]
 
@@ -32,15 +32,20 @@ def _rm(move: Act, worth: float, detail: str = "", points: int = 0) -> RankedMov
     return RankedMove(move, points, detail, {"worth": worth})
 
 
-def _card(pos: Position, move: Act) -> RankedMove:
-    step = pos.step
-    from .flow import candidates
+def _pool(pos: Position) -> dict[str, int]:
+    return candidates(pos, pos.step["deck"], pos.step["ref"])
 
-    n = candidates(pos, step["deck"], step["ref"])[move.args[0]]
+
+def _card(pos: Position, move: Act, pool: dict[str, int]) -> RankedMove:
+    n = pool[move.args[0]]
     return _rm(move, n, f"{pos.cards.name(move.args[0])}: {n} can come up")
 
 
-def _action(pos: Position, move: Act) -> RankedMove:
+def _none(pos: Position) -> None:
+    return None
+
+
+def _action(pos: Position, move: Act, ctx: None = None) -> RankedMove:
     cards = pos.cards
     if move.verb == "recruit":
         hero = cards.heroes[move.args[0]]
@@ -109,7 +114,7 @@ def rank_dice(pos: Position, move: Act, ctx: dict[str, Any] | None = None) -> Ra
     ctx = ctx or dice_context(pos)
     if move.verb == "attack":
         worth = 20 if ctx["waiting"] and turn["rerolls"] else 60
-        return _rm(move, worth, f"attack with strength {_strength(pos)}")
+        return _rm(move, worth, f"attack with strength {strength(pos)}")
     rolled = sorted(int(w) for w in move.args)
     best = rolled == ctx["reroll"]
     return _rm(move, 50 if best else -abs(len(rolled) - len(ctx["reroll"])),
@@ -120,8 +125,6 @@ def rank_dice(pos: Position, move: Act, ctx: dict[str, Any] | None = None) -> Ra
 def best_dice_move(pos: Position) -> Act:
     """The top-ranked Roll Step move without ranking every reroll: the best activation, the
     reroll that keeps what waiting heroes can use, or the attack."""
-    from .legal import activations
-
     ctx = dice_context(pos)
     options = [rank_dice(pos, m, ctx) for m in activations(pos)]
     if pos.turn["rerolls"] and (ctx["reroll"] or pos.turn["unrolled"]):
@@ -146,12 +149,6 @@ def _keep(pos: Position, waiting: list[Any]) -> list[int]:
     for f in range(6):
         reroll += [f + 1] * (pool[f] - keep[f])
     return reroll
-
-
-def _strength(pos: Position) -> int:
-    from .flow import strength
-
-    return strength(pos)
 
 
 def plans(pos: Position, limit: int = 12) -> list[dict[str, Any]]:
@@ -182,7 +179,11 @@ def plans(pos: Position, limit: int = 12) -> list[dict[str, Any]]:
     return out[:limit]
 
 
-def _attack(pos: Position, move: Act) -> RankedMove:
+def _attack_plans(pos: Position) -> list[dict[str, Any]]:
+    return plans(pos, 64)
+
+
+def _attack(pos: Position, move: Act, all_plans: list[dict[str, Any]]) -> RankedMove:
     cards, turn = pos.cards, pos.turn
     if move.verb == "stop":
         return _rm(move, 0, f"end the attack with {turn['left']} strength left")
@@ -195,7 +196,7 @@ def _attack(pos: Position, move: Act) -> RankedMove:
     if move.verb == "banish":
         return _rm(move, 100 + monster.xp, f"{monster.name} straight to the victory pile "
                    "(no counterattack)", monster.xp)
-    best = next((p for p in plans(pos, 64) if int(move.args[0]) in p["stacks"]), None)
+    best = next((p for p in all_plans if int(move.args[0]) in p["stacks"]), None)
     xp = best["xp"] if best else monster.xp
     damage = best["damage"] if best else 0
     return _rm(move, 10 + 10 * xp - damage,
@@ -227,8 +228,7 @@ def proposal(pos: Position) -> list[str]:
     return cheapest_loss(heroes, pos.step["left"])
 
 
-def _damage(pos: Position, move: Act) -> RankedMove:
-    proposed = proposal(pos)
+def _damage(pos: Position, move: Act, proposed: list[str]) -> RankedMove:
     hero = pos.cards.heroes[pos.member(move.args[0])["card"]]
     if move.args[0] in proposed:
         return _rm(move, 10 + hero.strength, f"{hero.name} ({hero.strength}): the cheapest "
@@ -236,7 +236,7 @@ def _damage(pos: Position, move: Act) -> RankedMove:
     return _rm(move, -hero.strength, f"{hero.name} ({hero.strength})")
 
 
-def _attach(pos: Position, move: Act) -> RankedMove:
+def _attach(pos: Position, move: Act, ctx: None = None) -> RankedMove:
     if move.verb == "discard":
         return _rm(move, -1, "throw the treasure away")
     member = pos.member(move.args[0])
@@ -246,11 +246,15 @@ def _attach(pos: Position, move: Act) -> RankedMove:
                                                    if member["treasure"] else ""))
 
 
-def _limit(pos: Position, move: Act) -> RankedMove:
+def _limit(pos: Position, move: Act, ctx: None = None) -> RankedMove:
     card = move.args[0]
     hero = pos.cards.heroes.get(card)
     return _rm(move, -hero.strength if hero else -2, pos.cards.name(card))
 
 
-RANKERS = {"card": _card, "action": _action, "dice": rank_dice, "attack": _attack,
-           "damage": _damage, "attach": _attach, "limit": _limit}
+# Each step's ranker, and what its moves share (worked out once per ranking).
+RANKERS: dict[str, tuple[Callable[..., RankedMove], Callable[[Position], Any]]] = {
+    "card": (_card, _pool), "action": (_action, _none), "dice": (rank_dice, dice_context),
+    "attack": (_attack, _attack_plans), "damage": (_damage, proposal),
+    "attach": (_attach, _none), "limit": (_limit, _none),
+}
