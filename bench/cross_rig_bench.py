@@ -58,3 +58,7 @@ def main() -> None:
     path = max(found, key=lambda p: p.stat().st_mtime)
     print(f"from {path.relative_to(REPO) if path.is_relative_to(REPO) else path}")
     print("\n".join(report(json.loads(path.read_text()))))
+
+
+if __name__ == "__main__":
+    main()

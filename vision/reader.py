@@ -31,6 +31,7 @@ from vision.crops import square_crop
 from vision.detect import Detection, Detector, DieBox, shrink, skin_hand
 from vision.errors import ImageError, VisionError
 from vision.imagefile import read_image
+from vision.model_file import softmax
 from vision.photo_mode import photo_dice
 from vision.prototypes import Match, Prototypes
 
@@ -131,11 +132,6 @@ def assign(cost: np.ndarray) -> list[int | None]:
         if match[c]:
             result[match[c] - 1] = c - 1
     return result
-
-
-def _kind_probabilities(logits: np.ndarray) -> np.ndarray:
-    e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
 
 
 @dataclass(frozen=True)
@@ -332,7 +328,7 @@ class DiceReader:
         """Kind per detected die from the best joint assignment to the expected dice."""
         if expect is None:
             return [None] * len(kind_logits)
-        probs = _kind_probabilities(kind_logits)
+        probs = softmax(kind_logits)
         index = {k: i for i, k in enumerate(self.classifier.kinds)}
         slots = [index[k] for k in expect]
         cost = -np.log(np.maximum(probs[:, slots], 1e-9))

@@ -10,7 +10,6 @@ from vision.train.scenes import (
     BIG_DIAMETER,
     real_sprites,
     render_scene,
-    surface_patches,
     tray_masks,
 )
 
@@ -100,18 +99,3 @@ def test_real_sprites_cut_dice_and_skip_plain_crops() -> None:
     alpha = sprites[0].alpha
     assert alpha[50, 50] > 0.9 and alpha[5, 5] < 0.1
     assert (sprites[0].rgb <= 255 * alpha[..., None] + 1e-3).all()
-
-
-def test_surface_patches_hold_no_die() -> None:
-    def red(patch: np.ndarray) -> bool:
-        return bool((patch == (0, 0, 255)).all(axis=2).any())
-
-    image = np.full((200, 300, 3), (90, 140, 60), np.uint8)
-    image[60:100, 120:170] = (0, 0, 255)
-    one = surface_patches([image], [(120, 60, 170, 100)])
-    assert one and all(min(p.shape[:2]) >= 32 for p in one)
-    assert sum(p.shape[0] * p.shape[1] for p in one) > 0.5 * 200 * 300
-    assert not any(red(p) for p in one)
-    image[150:170, 20:40] = (0, 0, 255)
-    both = surface_patches([image], [((120, 60, 170, 100), (20, 150, 40, 170))])
-    assert both and not any(red(p) for p in both)

@@ -7,7 +7,7 @@ in worker processes), then the classifier (pretrained Lite0 fine-tuned) and the 
 scratch) on everything, written to --out with their cards. With --folds, each group of rigs in
 realsets.RIG_FOLDS is then left out in turn: both models are trained again without it (shorter)
 and read it, crops and whole frames (vision.train.crossrig); the figures go into the cards and
-cross_rig.json, which bench/cross_rig.py prints.
+cross_rig.json, which bench/cross_rig_bench.py prints.
 
 A CUDA GPU is used when there is one (the shipped models were trained on one); on this 2-core
 machine the same command runs on the CPU, for longer.

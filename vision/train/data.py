@@ -11,11 +11,11 @@ from __future__ import annotations
 from multiprocessing import get_context
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision.train import crossrig, realsets
 from vision.train.labels import KINDS, VALUE_LABELS, value_label
+from vision.train.realdata import read_bgr
 from vision.train.realsets import IGNORE, SIZE, STATES, WIDE, CropSet
 from vision.train.render import render_crop
 from vision.train.scenes import real_sprites, render_scene
@@ -90,10 +90,7 @@ def tray_frames(folder: Path) -> list[tuple[np.ndarray, list[crossrig.Truth]]]:
     """nell-byler's real tray photos with every die's truth."""
     frames = []
     for path, dice in realsets.tray_photos(folder).items():
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise OSError(f"cannot read {path}")
-        frames.append((image, [("d6", value, box) for value, box in dice]))
+        frames.append((read_bgr(path), [("d6", value, box) for value, box in dice]))
     return frames
 
 

@@ -20,7 +20,7 @@ from torch.nn import functional as F
 
 from vision.train.augment import crops as augment_crops
 from vision.train.augment import photometric
-from vision.train.labels import FACE_VALUES, KINDS, VALUE_LABELS
+from vision.train.labels import FACE_VALUES, KINDS, VALUE_LABELS, value_label
 from vision.train.nets import STRIDE, DiceClassifier, DiceDetector
 from vision.train.realsets import IGNORE, STATES, WIDE, CropSet
 
@@ -54,7 +54,7 @@ def _value_mask() -> torch.Tensor:
     mask = torch.zeros(len(KINDS), len(VALUE_LABELS), dtype=torch.bool)
     for k, kind in enumerate(KINDS):
         for v in FACE_VALUES[kind]:
-            mask[k, VALUE_LABELS.index(f"{kind}:{v}")] = True
+            mask[k, VALUE_LABELS.index(value_label(kind, v))] = True
     return mask
 
 

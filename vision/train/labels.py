@@ -20,6 +20,8 @@ FACE_VALUES: dict[str, tuple[int, ...]] = {
 
 VALUE_LABELS: tuple[str, ...] = tuple(f"{k}:{v}" for k in KINDS for v in FACE_VALUES[k])
 
+STATES: tuple[str, ...] = ("flat", "cocked", "empty")  # a face is up; cocked; no die
+
 
 def value_label(kind: str, value: int) -> str:
     """The joint label "kind:value"; raises for a value the die does not have."""

@@ -18,9 +18,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from vision.train.labels import KINDS, VALUE_LABELS
+from vision.train.labels import KINDS, STATES, VALUE_LABELS
 
-STATES: tuple[str, ...] = ("flat", "cocked", "empty")
 EMBEDDING = 64  # the embedding taught custom dice are matched with (vision.prototypes)
 STRIDE = 4  # the detector's output cell, in input pixels
 

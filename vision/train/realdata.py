@@ -289,11 +289,16 @@ def die_box(photo: Photo, image: np.ndarray) -> tuple[float, float, float, float
     return (w * (1 - m) / 2, h * (1 - m) / 2, w * (1 + m) / 2, h * (1 + m) / 2)
 
 
-def read_photo(photo: Photo) -> np.ndarray:
-    image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+def read_bgr(path: Path) -> np.ndarray:
+    """An image file as BGR, or OSError naming it."""
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
-        raise OSError(f"cannot read {photo.path}")
+        raise OSError(f"cannot read {path}")
     return image
+
+
+def read_photo(photo: Photo) -> np.ndarray:
+    return read_bgr(photo.path)
 
 
 def real_crop(photo: Photo, size: int) -> np.ndarray:

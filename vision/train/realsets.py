@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.crops import square_crop, widened
-from vision.train.labels import KINDS, VALUE_LABELS, value_label
+from vision.train.labels import KINDS, STATES, VALUE_LABELS, value_label
 from vision.train.realdata import (
     Photo,
     datasets_root,
@@ -30,6 +30,7 @@ from vision.train.realdata import (
     is_held_out,
     load_photos,
     load_table_photos,
+    read_bgr,
     read_photo,
     seen_level,
     varied,
@@ -40,7 +41,6 @@ SIZE = 112  # ... at this many pixels (the classifier reads 96 of the middle 90)
 # one turntable frame in this many is kept: neighbouring frames are near duplicates, and the pack
 # must be small enough to carry to a GPU machine
 EVERY = 2
-STATES: tuple[str, ...] = ("flat", "cocked", "empty")
 IGNORE = -100  # no label (an empty crop has no kind or value)
 NELL = "nell-byler-d6-trays"
 # a table's own photos (`rollscribe photos`): one game in realdata.TABLE_HOLD_OUT is kept out of
@@ -142,9 +142,7 @@ def _tray_crops(args: tuple[Path, list[tuple[int, tuple[float, ...]]], int]) -> 
     """One nell-byler tray photo's dice (value, box) as wide crops, two die-sized crops of bare
     tray away from every die, and the whole tray as one crop (a tray is never a die)."""
     path, dice, index = args
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise OSError(f"cannot read {path}")
+    image = read_bgr(path)
     out: list[tuple[np.ndarray, int, str]] = [
         (square_crop(image, widened(box, WIDE), SIZE), value, "flat") for value, box in dice
     ]

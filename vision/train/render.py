@@ -25,11 +25,7 @@ from vision.train.materials import background, die_material, smooth_noise
 
 # numerals drawn this many times their usual size, at random (real dice vary)
 GLYPH_SCALES = (0.8, 1.15)
-# part of the crop caches' names: bump when renders change. 7: the camera's effects drawn on the
-# crop's part of the scene alone (the same looks, other random draws)
-RENDER_VERSION = 7
 SUPERSAMPLE = 2
-GRAIN = (8.0, 40.0)  # grey levels (std) of the grain on grainy dice in the pip reader's patches
 PIP_RADIUS = 0.09  # a pip's usual radius, in sides of the pip pattern's glyph
 PIPS_HALF_SIDE = 0.95  # half the pip pattern's side, in the face's inradius
 GLYPH = 64  # side of the square canvas a numeral or pip pattern is drawn on

@@ -155,27 +155,6 @@ def real_sprites(
     return out
 
 
-def surface_patches(
-    images: Sequence[np.ndarray], boxes: Sequence[tuple], smallest: int = 32
-) -> list[np.ndarray]:
-    """The strips of real photos beyond every die box given (a margin around them), at least
-    `smallest` px thick: real surfaces without a die, for `textures`. Per image, one box
-    (x0, y0, x1, y1) or a sequence of them."""
-    out = []
-    for image, box in zip(images, boxes, strict=True):
-        many = np.asarray(box, np.float32).reshape(-1, 4)
-        x0, y0 = many[:, :2].min(axis=0)
-        x1, y1 = many[:, 2:].max(axis=0)
-        pad = 0.15 * max(x1 - x0, y1 - y0)  # a die's shadow reaches past its box
-        h, w = image.shape[:2]
-        left, top = int(max(0, x0 - pad)), int(max(0, y0 - pad))
-        right, bottom = int(min(w, np.ceil(x1 + pad))), int(min(h, np.ceil(y1 + pad)))
-        for piece in (image[:, :left], image[:, right:], image[:top], image[bottom:]):
-            if min(piece.shape[:2]) >= smallest:
-                out.append(piece)
-    return out
-
-
 def tray_masks(rng: np.random.Generator, height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
     """A tray's outline (rim included) and floor, uint8 0/255: a rectangle, some with rounded
     corners, some turned a few degrees, some partly out of frame or filling nearly all of it."""
