@@ -88,6 +88,6 @@ def board_horde() -> None:
         ranked = state.ranked_moves()
         times.append((time.perf_counter() - start) * 1000)
         state.apply(ranked[0].move if state.current_player != CHANCE
-                    else Roll.random(state.roll_wanted(), rng))
+                    else Roll.random(state.roll_wanted(), rng, state.custom_dice()))
     print(f"Board Horde panel view + ranked moves: median {statistics.median(times):.2f} ms, "
           f"slowest {max(times):.2f} ms ({len(times)} positions of one game)")

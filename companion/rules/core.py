@@ -154,9 +154,13 @@ class RankedMove:
     points: int = 0
     detail: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    title: str = ""
+    """The move in the player's words ("Wizard 3 + Druid 2 defeat the Goblin (5)"); the
+    command text stays for the log and for typing. Empty: the command text is shown."""
 
     def to_json(self) -> JSON:
-        return {"move": self.move.text(), "points": self.points, "detail": self.detail, **self.extra}
+        return {"move": self.move.text(), "title": self.title or self.move.text(),
+                "points": self.points, "detail": self.detail, **self.extra}
 
 
 class GameState(ABC):
@@ -180,6 +184,16 @@ class GameState(ABC):
     def ranked_moves(self) -> list[RankedMove]:
         """Legal moves, best first; games with scoring choices override this."""
         return [RankedMove(m) for m in self.legal_moves()]
+
+    def custom_dice(self) -> dict[str, DieKind]:
+        """The symbol dice this game rolls, by name (the standard kinds need no entry): what a
+        roll's faces are checked against and what the seeded roller rolls."""
+        return {}
+
+    def tell(self, move: Move | Roll) -> str:
+        """What `move`, just applied, did, in one line a player reads ("Bob's Rogue won the
+        fight: +3"); games override it, the default is the move's text."""
+        return move.text()
 
     def dealt(self, rng: random.Random) -> Move | None:
         """A step that is chance yet typed by a player (a card drawn from a deck the players
@@ -300,7 +314,7 @@ class SteppedState(PositionState):
         if isinstance(move, Roll):
             if wanted is None:
                 raise BadRoll("no roll is wanted now: a player chooses a move")
-            self._advance(self.rolled(wanted.check(move)))
+            self._advance(self.rolled(wanted.check(move, self.custom_dice())))
         elif wanted is not None:
             raise IllegalMove(f"dice first: roll {' '.join(wanted.dice)} ({wanted.reason})")
         elif not isinstance(move, self.move_type):

@@ -54,7 +54,7 @@ def play_game(state: GameState, rng: random.Random, policy: Policy) -> GameResul
         if actor == CHANCE:
             wanted = state.roll_wanted()
             assert wanted is not None
-            state.apply(Roll.random(wanted, rng))
+            state.apply(Roll.random(wanted, rng, state.custom_dice()))
         else:
             state.apply(state.dealt(rng) or policy(state, rng))
         steps += 1
