@@ -4,7 +4,7 @@ are the reading its text forces (named at each example)."""
 
 from __future__ import annotations
 
-from village_helpers import moves, monster, play, roll, s, table, through_villager_phase
+from village_helpers import monster, moves, play, roll, s, table, through_villager_phase
 
 
 def test_banshees_spending_she_must_move_to_use_her_last_ranged_on_her_own_zone():

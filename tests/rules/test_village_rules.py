@@ -1,0 +1,276 @@
+"""Village Attacks' rules one at a time: the dice pool, Villager results, the dashboard's slots,
+status conditions, death and respawn, the Village Event dial, the Villager Phase's priorities,
+the end, and the table data refused with a reason."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from village_helpers import GAME, monster, moves, play, roll, s, table, through_villager_phase
+
+from companion.rules.errors import IllegalMove, RulesError
+from companion.rules.games.village_attacks.template import TEMPLATE
+
+
+def _with(dashboard: str, **fields) -> dict:
+    from companion.rules.games.village_attacks.data import data_from_text
+
+    first = data_from_text("").monsters[dashboard].abilities[0].id
+    return {"dashboard": dashboard, "zone": "castle_heart", "damage": 0, "xp": 0, "kills": 0,
+            "burn": 0, "silence": 0, "slow": 0, "sunder": 0, "stun": False,
+            "abilities": {first: 1}, "used": [], "reserve": [], "guard": [], **fields}
+
+
+# -- the dice pool ---------------------------------------------------------------------------
+
+
+def test_six_village_dice_and_the_camera_is_told_their_kind():
+    state = table("banshee")
+    wanted = state.roll_wanted()
+    assert wanted.dice == ("village",) * 6 and wanted.player == 0
+    assert set(state.custom_dice()) == {"village", "village-day", "village-night"}
+    with pytest.raises(IllegalMove, match="no face"):
+        state.apply(wanted.fill(["Melee"] * 5 + ["Sword"]))
+
+
+def test_day_and_night_swap_one_die_and_the_heart_at_night_rerolls_pairs():
+    night = table("banshee", day_night=True, night=True)
+    assert night.roll_wanted().dice == ("village",) * 5 + ("village-night",)
+    roll(night, "Melee", "Melee", "Ranged", "Defence", "Retaliate", "Magic")
+    assert "reroll Melee" in moves(night), "the Castle Heart at Night: 2 identical"
+    day = table("banshee", day_night=True)
+    assert day.roll_wanted().dice == ("village",) * 5 + ("village-day",)
+    roll(day, "Melee", "Melee", "Ranged", "Defence", "Retaliate", "blank")
+    assert moves(day) >= {"end"} and not any(m.startswith("reroll") for m in moves(day))
+    assert not any("blank" in m for m in moves(day)), "blank faces cannot be spent"
+
+
+def test_the_night_reroll_needs_the_heart():
+    state = table("banshee", zones={0: "library"}, day_night=True, night=True)
+    roll(state, "Melee", "Melee", "Ranged", "Defence", "Retaliate", "Magic")
+    assert not any(m.startswith("reroll") for m in moves(state))
+
+
+def test_day_and_night_faces_are_the_tables_data():
+    data = {**TEMPLATE, "dice": {"village-night": ["Melee"] * 3 + ["Ranged"] * 3}}
+    text = GAME.read_table_data(data)
+    state = GAME.new_state(["A"], {"data": text, "day_night": True, "night": True})
+    assert state.custom_dice()["village-night"].faces == ("Melee",) * 3 + ("Ranged",) * 3
+    with pytest.raises(RulesError, match="six faces"):
+        GAME.read_table_data({**TEMPLATE, "dice": {"village-night": ["Melee"]}})
+
+
+def test_a_stun_costs_a_die_and_stands_the_monster_up():
+    state = table("banshee", change={"monsters": [_with("banshee", stun=True)]})
+    # The helper's table has rolled nothing yet; a stunned Monster's next activation is the
+    # one that pays: play this turn out and the Villager Phase to see it.
+    roll(state, "Melee", "Melee", "Ranged", "Defence", "Retaliate", "Magic")
+    play(state, "end")
+    through_villager_phase(state)
+    assert state.roll_wanted().dice == ("village",) * 5
+    assert monster(state)["stun"] is False
+
+
+def test_villager_results_move_the_furthest_lesser_enemy_and_are_spent():
+    state = table("banshee", villagers={"graveyard": {"hunter:undead": 1},
+                                        "gatehouse": {"peasant": 1}})
+    roll(state, "Villager", "Melee", "Ranged", "Defence", "Retaliate", "Magic")
+    assert moves(state) == {"advance graveyard hunter:undead split_corridor"}, "furthest first"
+    play(state, "advance graveyard hunter:undead split_corridor")
+    assert s(state)["turn"]["spent"] == [["Villager", "villager"]]
+    assert not any("Villager" in m for m in moves(state))
+    tied = table("banshee", villagers={"split_corridor": {"hunter:undead": 1, "peasant": 1},
+                                       "gatehouse": {"peasant": 2}})
+    roll(tied, "Villager", "Melee", "Ranged", "Defence", "Retaliate", "Magic")
+    assert moves(tied) == {"advance split_corridor peasant armoury",
+                           "advance split_corridor peasant courtyard",
+                           "advance gatehouse peasant courtyard"}, "Peasants first; coin"
+    assert "(coin flip)" in tied.ranked_moves()[0].title
+
+
+def test_three_villager_results_may_be_rerolled_before_they_act():
+    state = table("banshee", villagers={"graveyard": {"peasant": 3}})
+    roll(state, "Villager", "Villager", "Villager", "Ranged", "Defence", "Magic")
+    play(state, "reroll Villager")
+    roll(state, "Melee", "Melee", "Villager")
+    assert moves(state) == {"advance graveyard peasant split_corridor"}
+    play(state, "advance graveyard peasant split_corridor")
+    assert s(state)["villagers"] == {"graveyard": {"peasant": 2}, "split_corridor": {"peasant": 1}}
+
+
+# -- spending within the dashboard -----------------------------------------------------------
+
+
+def test_sunder_silence_and_slow_each_take_a_slot():
+    state = table("banshee", change={"monsters": [_with("banshee", sunder=1, silence=2,
+                                                        slow=2)]})
+    roll(state, "Defence", "Retaliate", "Magic", "Magic", "Melee", "Melee")
+    play(state, "guard Defence")
+    assert not any(m.startswith("guard") for m in moves(state)), "2 Defence slots less Sunder"
+    assert not any(m.startswith("reserve") for m in moves(state)), "2 Reserve slots less 2"
+    play(state, "move great_hall Magic")
+    assert not any(m.startswith("move") for m in moves(state)), "3 Movement less 2 Slow"
+
+
+def test_slow_never_takes_the_last_movement_slot():
+    state = table("vampire", change={"monsters": [_with("vampire", slow=5)]})
+    roll(state, "Magic", "Magic", "Melee", "Melee", "Defence", "Defence")
+    play(state, "move great_hall Magic")
+    assert not any(m.startswith("move") for m in moves(state))
+
+
+def test_hindered_cannot_leave_while_villagers_outnumber_its_health():
+    state = table("banshee", zones={0: "library"}, villagers={"library": {"peasant": 2}},
+                  change={"monsters": [_with("banshee", zone="library", damage=4)]})
+    roll(state, "Magic", "Magic", "Defence", "Defence", "Retaliate", "Ranged")
+    assert not any(m.startswith("move") for m in moves(state))
+    with pytest.raises(IllegalMove, match="Hindered"):
+        play(state, "move great_hall Magic")
+
+
+def test_a_trap_needs_an_eligible_room_and_one_trap_a_room():
+    state = table("vampire", zones={0: "great_hall"})
+    roll(state, "Magic", "Magic", "Melee", "Melee", "Defence", "Defence")
+    assert "trap chandelier" not in moves(state), "a corridor: the Chandelier needs a room"
+    play(state, "move library Magic")
+    assert "trap chandelier" in moves(state)
+
+
+def test_the_heart_heals_damage_and_status_with_magic_only_there():
+    state = table("banshee", change={"monsters": [_with("banshee", damage=1, burn=1)]})
+    roll(state, "Magic", "Magic", "Melee", "Melee", "Defence", "Defence")
+    assert {"heal damage", "heal burn"} <= moves(state)
+    play(state, "heal burn", "move great_hall Magic")
+    assert not any(m.startswith("heal") for m in moves(state))
+
+
+def test_an_objective_costs_dice_and_breaks_morale():
+    state = table("banshee", zones={0: "gatehouse"})
+    roll(state, "Defence", "Defence", "Melee", "Melee", "Magic", "Magic")
+    play(state, "objective bar_the_gate")
+    assert s(state)["morale"] == 18 and monster(state)["xp"] == 1
+    assert "objective bar_the_gate" not in moves(state)
+
+
+# -- death, burn, the dial, Town Heroes, the end -----------------------------------------------
+
+
+def test_a_slain_monster_respawns_in_the_heart_and_the_heart_takes_two():
+    state = table("dullahan", zones={0: "great_hall"},
+                  villagers={"great_hall": {"hunter:mythic": 1}},
+                  change={"monsters": [_with("dullahan", zone="great_hall", damage=5, xp=2,
+                                             burn=1)]})
+    roll(state, "Magic", "Magic", "Melee", "Ranged", "Retaliate", "Retaliate")
+    play(state, "reserve Magic", "end")
+    play(state, "hit 0")
+    dead = monster(state)
+    assert dead["zone"] is None and dead["xp"] == 0 and dead["reserve"] == []
+    assert dead["abilities"] == {"unstoppable": 1}, "unlocked abilities are kept"
+    through_villager_phase(state)
+    assert monster(state)["zone"] == "castle_heart" and s(state)["heart"] == 10 - 2
+    assert "respawns in the Castle Heart" in " ".join(s(state)["notes"])
+
+
+def test_no_respawn_that_would_end_the_game():
+    state = table("banshee", change={"heart": 2, "monsters": [_with("banshee", zone=None)]})
+    roll(state, "Magic", "Magic", "Melee", "Ranged", "Retaliate", "Retaliate")
+    play(state, "end")
+    through_villager_phase(state)
+    assert s(state)["heart"] == 2 and monster(state)["zone"] is None
+    assert "cannot respawn" in " ".join(s(state)["notes"])
+
+
+def test_burn_bites_at_activation():
+    state = table("banshee", change={"monsters": [_with("banshee", burn=2)]})
+    roll(state, "Magic", "Magic", "Melee", "Ranged", "Retaliate", "Retaliate")
+    play(state, "end")
+    through_villager_phase(state)
+    assert monster(state)["damage"] == 2
+
+
+def test_the_event_dial_advances_by_the_monsters_and_draws_at_the_trigger():
+    state = table("banshee,lich,vampire")
+    for _ in range(2):
+        assert s(state)["dial"] in (0, 3)
+        for seat in range(3):
+            roll(state, "Magic", "Magic", "Melee", "Ranged", "Retaliate", "Retaliate")
+            play(state, "end")
+        if s(state)["dial"] == 6:
+            break
+        through_villager_phase(state)
+    assert s(state)["dial"] == 6 and state.describe()["step"] == "event"
+    play(state, "event fog")
+    assert state.describe()["event"] == "Fog" and state.describe()["step"] == "effects"
+    play(state, "mark library darkness", "done")
+    assert s(state)["conditions"] == {"library": ["darkness"]}
+
+
+def test_a_town_hero_is_worth_two_morale_and_three_experience_to_its_nemesis():
+    state = table("lich", zones={0: "library"}, villagers={"library": {"hero:arcane_town_hero": 1}},
+                  change={"hero_damage": {"arcane_town_hero": 3}})
+    roll(state, "Melee", "Magic", "Magic", "Ranged", "Retaliate", "Retaliate")
+    play(state, "melee hero:arcane_town_hero")
+    assert s(state)["morale"] == 18 and monster(state)["xp"] == 3
+
+
+def test_villagers_strike_the_heart_before_monsters_in_their_zone():
+    state = table("banshee", villagers={"castle_heart": {"peasant": 2}})
+    roll(state, "Magic", "Magic", "Melee", "Ranged", "Retaliate", "Retaliate")
+    play(state, "end")
+    assert moves(state) == {"hit heart"}
+    play(state, "hit heart", "hit heart")
+    assert s(state)["heart"] == 8
+
+
+def test_the_heart_falling_loses_for_everyone_and_morale_breaking_wins():
+    lost = table("banshee", villagers={"castle_heart": {"peasant": 1}}, change={"heart": 1})
+    roll(lost, "Magic", "Magic", "Melee", "Ranged", "Retaliate", "Retaliate")
+    play(lost, "end", "hit heart")
+    assert lost.outcome.winners == () and "Heart" in lost.outcome.reason
+    won = table("banshee,lich", villagers={"castle_heart": {"peasant": 1}},
+                change={"morale": 1})
+    roll(won, "Melee", "Magic", "Magic", "Ranged", "Retaliate", "Retaliate")
+    play(won, "melee peasant")
+    assert won.outcome.winners == (0, 1) and s(won)["morale"] == 0
+
+
+def test_hunters_of_a_full_type_spawn_seasoned():
+    state = table("banshee", villagers={"library": {"hunter:undead": 4}})
+    roll(state, "Magic", "Magic", "Melee", "Ranged", "Retaliate", "Retaliate")
+    play(state, "end")
+    while state.describe()["step"] != "spawn":
+        play(state, min(moves(state)))
+    play(state, "spawn 1 2", "type undead")
+    assert s(state)["villagers"]["graveyard"] == {"peasant": 1, "hunter:seasoned": 2}
+
+
+# -- titles, tell, data ------------------------------------------------------------------------
+
+
+def test_every_listed_move_has_plain_words_and_tell_says_what_changed():
+    state = table("banshee", zones={0: "library"}, villagers={"library": {"peasant": 1}})
+    roll(state, "Melee", "Ranged", "Magic", "Magic", "Defence", "Retaliate")
+    ranked = state.ranked_moves()
+    assert all(r.title and r.title != r.move.text() for r in ranked)
+    titles = {r.move.text(): r.title for r in ranked}
+    assert titles["melee peasant"] == "Melee: 1 damage to a Peasant in the Library (pay Melee)"
+    play(state, "melee peasant")
+    assert state.tell(state.parse_move("melee peasant")) == (
+        "Melee: 1 damage to a Peasant in the Library (pay Melee); Morale 20→19; "
+        "P0's Banshee +1 experience")
+
+
+def test_table_data_is_refused_with_the_field_named():
+    bad_cost = {**TEMPLATE, "traps": [{"name": "Pit", "cost": "Sword", "rooms": "corridor"}]}
+    with pytest.raises(RulesError, match="'pit': cost 'Sword' is not a usable face"):
+        GAME.read_table_data(bad_cost)
+    scenario = {**TEMPLATE["scenarios"][0], "zones": [{"name": "Hall", "room": "corridor"}]}
+    with pytest.raises(RulesError, match="exactly one zone whose room is heart"):
+        GAME.read_table_data({**TEMPLATE, "scenarios": [scenario]})
+    with pytest.raises(RulesError, match="unknown kind"):
+        GAME.read_table_data({**TEMPLATE, "cards": []})
+    text = GAME.read_table_data(TEMPLATE)
+    assert json.loads(text)["monsters"][0]["name"] == "Banshee"
+    with pytest.raises(RulesError, match="no dashboard werewolf"):
+        GAME.new_state(["A"], {"monsters": "werewolf"})
