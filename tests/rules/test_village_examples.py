@@ -4,7 +4,7 @@ are the reading its text forces (named at each example)."""
 
 from __future__ import annotations
 
-from village_helpers import monster, moves, play, roll, s, table, through_villager_phase
+from village_helpers import dashboard, monster, moves, play, roll, s, table, through_villager_phase
 
 
 def test_banshees_spending_she_must_move_to_use_her_last_ranged_on_her_own_zone():
@@ -30,7 +30,7 @@ def test_banshees_movement_three_slots_to_the_heart_then_two_magic_heal():
     # and then spends 2 and 1 to reach the Castle Heart. She still has 2 left, so she uses them
     # to remove 2 points of damage."
     state = table("banshee", zones={0: "armoury"}, villagers={"split_corridor": {"peasant": 1}},
-                  change={"monsters": [{**_fresh("banshee"), "zone": "armoury", "damage": 2}]})
+                  change={"monsters": [dashboard("banshee", zone="armoury", damage=2)]})
     roll(state, "Ranged", "Defence", "Defence", "Melee", "Magic", "Magic")
     play(state, "ranged split_corridor peasant", "move library Defence",
          "move great_hall Defence", "move castle_heart Melee")
@@ -116,7 +116,7 @@ def test_dullahans_defence_block_retaliate_and_block_the_nemesis():
     play(state, "hit 0 block", "hit 0 retaliate")
     assert monster(state)["damage"] == 1 and s(state)["villagers"]["great_hall"] == {
         "peasant": 1, "hunter:mythic": 1}, "the blocked Peasant lives, the other is slain"
-    assert state.ranked_moves()[0].title.endswith("strikes P0's Dullahan for 2 (Nemesis)")
+    assert state.ranked_moves()[0].title.endswith("for 2 (Nemesis), blocked with Defence (takes 0)")
     play(state, "hit 0 block")
     assert monster(state)["damage"] == 1 and monster(state)["guard"] == []
     assert monster(state)["xp"] == 1 and s(state)["morale"] == 19
@@ -128,7 +128,7 @@ def test_level_up_whiplash_is_usable_at_once():
     # activate Whiplash and slays a Hunter in his zone ... the other Hunter is also slain."
     state = table("dullahan", zones={0: "great_hall"},
                   villagers={"great_hall": {"peasant": 1, "hunter:cursed": 2}},
-                  change={"monsters": [{**_fresh("dullahan"), "zone": "great_hall", "xp": 3}]})
+                  change={"monsters": [dashboard("dullahan", zone="great_hall", xp=3)]})
     roll(state, "Melee", "Melee", "Magic", "Defence", "Defence", "Ranged")
     play(state, "melee peasant")
     assert state.describe()["step"] == "level"
@@ -139,12 +139,3 @@ def test_level_up_whiplash_is_usable_at_once():
          "slay great_hall hunter:cursed", "done")
     assert s(state)["villagers"] == {} and s(state)["morale"] == 20 - 3
     assert monster(state)["kills"] == 3
-
-
-def _fresh(dashboard: str) -> dict:
-    from companion.rules.games.village_attacks.data import data_from_text
-
-    first = data_from_text("").monsters[dashboard].abilities[0].id
-    return {"dashboard": dashboard, "zone": "castle_heart", "damage": 0, "xp": 0, "kills": 0,
-            "burn": 0, "silence": 0, "slow": 0, "sunder": 0, "stun": False,
-            "abilities": {first: 1}, "used": [], "reserve": [], "guard": []}

@@ -7,20 +7,20 @@ from __future__ import annotations
 import json
 
 import pytest
-from village_helpers import GAME, monster, moves, play, roll, s, table, through_villager_phase
+from village_helpers import (
+    GAME,
+    dashboard,
+    monster,
+    moves,
+    play,
+    roll,
+    s,
+    table,
+    through_villager_phase,
+)
 
 from companion.rules.errors import IllegalMove, RulesError
 from companion.rules.games.village_attacks.template import TEMPLATE
-
-
-def _with(dashboard: str, **fields) -> dict:
-    from companion.rules.games.village_attacks.data import data_from_text
-
-    first = data_from_text("").monsters[dashboard].abilities[0].id
-    return {"dashboard": dashboard, "zone": "castle_heart", "damage": 0, "xp": 0, "kills": 0,
-            "burn": 0, "silence": 0, "slow": 0, "sunder": 0, "stun": False,
-            "abilities": {first: 1}, "used": [], "reserve": [], "guard": [], **fields}
-
 
 # -- the dice pool ---------------------------------------------------------------------------
 
@@ -62,7 +62,7 @@ def test_day_and_night_faces_are_the_tables_data():
 
 
 def test_a_stun_costs_a_die_and_stands_the_monster_up():
-    state = table("banshee", change={"monsters": [_with("banshee", stun=True)]})
+    state = table("banshee", change={"monsters": [dashboard("banshee", stun=True)]})
     # The helper's table has rolled nothing yet; a stunned Monster's next activation is the
     # one that pays: play this turn out and the Villager Phase to see it.
     roll(state, "Melee", "Melee", "Ranged", "Defence", "Retaliate", "Magic")
@@ -103,7 +103,7 @@ def test_three_villager_results_may_be_rerolled_before_they_act():
 
 
 def test_sunder_silence_and_slow_each_take_a_slot():
-    state = table("banshee", change={"monsters": [_with("banshee", sunder=1, silence=2,
+    state = table("banshee", change={"monsters": [dashboard("banshee", sunder=1, silence=2,
                                                         slow=2)]})
     roll(state, "Defence", "Retaliate", "Magic", "Magic", "Melee", "Melee")
     play(state, "guard Defence")
@@ -114,7 +114,7 @@ def test_sunder_silence_and_slow_each_take_a_slot():
 
 
 def test_slow_never_takes_the_last_movement_slot():
-    state = table("vampire", change={"monsters": [_with("vampire", slow=5)]})
+    state = table("vampire", change={"monsters": [dashboard("vampire", slow=5)]})
     roll(state, "Magic", "Magic", "Melee", "Melee", "Defence", "Defence")
     play(state, "move great_hall Magic")
     assert not any(m.startswith("move") for m in moves(state))
@@ -122,7 +122,7 @@ def test_slow_never_takes_the_last_movement_slot():
 
 def test_hindered_cannot_leave_while_villagers_outnumber_its_health():
     state = table("banshee", zones={0: "library"}, villagers={"library": {"peasant": 2}},
-                  change={"monsters": [_with("banshee", zone="library", damage=4)]})
+                  change={"monsters": [dashboard("banshee", zone="library", damage=4)]})
     roll(state, "Magic", "Magic", "Defence", "Defence", "Retaliate", "Ranged")
     assert not any(m.startswith("move") for m in moves(state))
     with pytest.raises(IllegalMove, match="Hindered"):
@@ -138,7 +138,7 @@ def test_a_trap_needs_an_eligible_room_and_one_trap_a_room():
 
 
 def test_the_heart_heals_damage_and_status_with_magic_only_there():
-    state = table("banshee", change={"monsters": [_with("banshee", damage=1, burn=1)]})
+    state = table("banshee", change={"monsters": [dashboard("banshee", damage=1, burn=1)]})
     roll(state, "Magic", "Magic", "Melee", "Melee", "Defence", "Defence")
     assert {"heal damage", "heal burn"} <= moves(state)
     play(state, "heal burn", "move great_hall Magic")
@@ -159,7 +159,7 @@ def test_an_objective_costs_dice_and_breaks_morale():
 def test_a_slain_monster_respawns_in_the_heart_and_the_heart_takes_two():
     state = table("dullahan", zones={0: "great_hall"},
                   villagers={"great_hall": {"hunter:mythic": 1}},
-                  change={"monsters": [_with("dullahan", zone="great_hall", damage=5, xp=2,
+                  change={"monsters": [dashboard("dullahan", zone="great_hall", damage=5, xp=2,
                                              burn=1)]})
     roll(state, "Magic", "Magic", "Melee", "Ranged", "Retaliate", "Retaliate")
     play(state, "reserve Magic", "end")
@@ -173,7 +173,7 @@ def test_a_slain_monster_respawns_in_the_heart_and_the_heart_takes_two():
 
 
 def test_no_respawn_that_would_end_the_game():
-    state = table("banshee", change={"heart": 2, "monsters": [_with("banshee", zone=None)]})
+    state = table("banshee", change={"heart": 2, "monsters": [dashboard("banshee", zone=None)]})
     roll(state, "Magic", "Magic", "Melee", "Ranged", "Retaliate", "Retaliate")
     play(state, "end")
     through_villager_phase(state)
@@ -182,7 +182,7 @@ def test_no_respawn_that_would_end_the_game():
 
 
 def test_burn_bites_at_activation():
-    state = table("banshee", change={"monsters": [_with("banshee", burn=2)]})
+    state = table("banshee", change={"monsters": [dashboard("banshee", burn=2)]})
     roll(state, "Magic", "Magic", "Melee", "Ranged", "Retaliate", "Retaliate")
     play(state, "end")
     through_villager_phase(state)

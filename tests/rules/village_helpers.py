@@ -70,3 +70,13 @@ def through_villager_phase(state: VillageState) -> None:
         offered = [m.text() for m in state.legal_moves()]
         state.apply_text(next((m for m in offered if m in ("spawn 0 0", "done", "end")),
                               offered[0]))
+
+
+def dashboard(name: str, **fields: Any) -> dict[str, Any]:
+    """A Monster's dashboard as the position keeps it, fresh from the box but for `fields`."""
+    from companion.rules.games.village_attacks.data import data_from_text
+
+    first = data_from_text("").monsters[name].abilities[0].id
+    return {"dashboard": name, "zone": "castle_heart", "turns": 1, "damage": 0, "xp": 0,
+            "kills": 0, "burn": 0, "silence": 0, "slow": 0, "sunder": 0, "stun": False,
+            "abilities": {first: 1}, "used": [], "reserve": [], "guard": [], **fields}

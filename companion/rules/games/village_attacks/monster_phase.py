@@ -18,6 +18,7 @@ def begin_turn(pos: Position, seat: int) -> None:
     s = pos.s
     s["seat"] = seat
     m = pos.monster(seat)
+    m["turns"] += 1
     heart = pos.scenario.heart_zone
     s["turn"] = {"rolled": [], "spent": [], "total": 0, "moved": 0, "started": False,
                  "night_heart": False}

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 from ...core import JSON, Move, RankedMove, Roll, RollRequest, SteppedState
 from ...dice import DieKind, custom_die
 from ...symbol_dice import VILLAGE
-from . import flow, pool, words
+from . import flow, pool, ranking, words
 from .moves import Act, parse_move
 from .position import Position
 from .villager_phase import tier
@@ -37,7 +39,14 @@ class VillageState(SteppedState):
 
     def ranked_moves(self) -> list[RankedMove]:
         pos = self._pos
-        return [RankedMove(m, title=words.title(pos, m)) for m in flow.legal(pos)]
+        return [RankedMove(m, points=ranking.worth(m), title=words.title(pos, m))
+                for m in ranking.ranked(flow.legal(pos))]
+
+    def asks(self) -> str | None:
+        return ranking.asks(self._pos)
+
+    def dealt(self, rng: random.Random) -> Move | None:
+        return ranking.dealt(self._pos, rng)
 
     def tell(self, move: Move | Roll) -> str:
         before = self._history[-1] if self._history else self._pos
@@ -69,6 +78,7 @@ def describe(state: VillageState, pos: Position) -> JSON:
             "zone": pos.zone_name(m["zone"]) if m["zone"] else None, "slain": m["zone"] is None,
             "health": dash.health - m["damage"], "max_health": dash.health,
             "experience": m["xp"], "level_at": dash.experience, "kills": m["kills"],
+            "turns": m["turns"],
             "status": {k: m[k] for k in ("burn", "silence", "slow", "sunder") if m[k]}
             | ({"stun": 1} if m["stun"] else {}),
             "reserve": [f for _, f in m["reserve"]],
