@@ -12,7 +12,7 @@ what a move did), `state` (the GameState and `describe`).
 
 `state.describe()` (the phone panel's view; keys are stable):
     game, phase (setup|monster|villager|cleanup), step, round, current_player, roll_wanted,
-    scenario, castle_heart, morale, event_dial, next_event_at, event, time (day|night|null),
+    asking (what only the players can answer now: a card drawn, the coin), scenario, castle_heart, morale, event_dial, next_event_at, event, time (day|night|null),
     tier, traps_offered,
     players: [{seat, name, monster, type, zone, slain, health, max_health, experience,
                level_at, kills, turns, status, reserve, reserve_slots, defence, defence_slots,

@@ -99,7 +99,7 @@ def describe(state: VillageState, pos: Position) -> JSON:
     view: JSON = {
         "game": state.game.name, "phase": s["phase"], "step": s["step"]["kind"],
         "round": s["round"], "current_player": state.current_player,
-        "roll_wanted": wanted.to_json() if wanted else None,
+        "roll_wanted": wanted.to_json() if wanted else None, "asking": ranking.asks(pos),
         "scenario": scenario.name, "castle_heart": s["heart"], "morale": s["morale"],
         "event_dial": s["dial"],
         "next_event_at": (scenario.events[s["drawn"]] if s["drawn"] < len(scenario.events)
