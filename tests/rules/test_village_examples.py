@@ -139,3 +139,15 @@ def test_level_up_whiplash_is_usable_at_once():
          "slay great_hall hunter:cursed", "done")
     assert s(state)["villagers"] == {} and s(state)["morale"] == 20 - 3
     assert monster(state)["kills"] == 3
+
+
+def test_an_upgraded_ability_can_be_used_again_this_round():
+    # "If an ability has been upgraded from its lesser version then it can be used again this
+    # round, so long as the Monster can afford to activate it."
+    state = table("dullahan", zones={0: "great_hall"}, villagers={"great_hall": {"peasant": 2}},
+                  change={"monsters": [dashboard("dullahan", zone="great_hall", xp=3)]})
+    roll(state, "Defence", "Defence", "Melee", "Magic", "Magic", "Ranged")
+    play(state, "ability unstoppable", "done")
+    assert "ability unstoppable" not in moves(state), "once per round"
+    play(state, "melee peasant", "learn unstoppable")
+    assert "ability unstoppable" in moves(state)

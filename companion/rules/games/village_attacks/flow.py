@@ -120,6 +120,9 @@ def level_up(pos: Position, seat: int, move: Act) -> None:
     m["xp"] -= pos.dashboard(seat).experience
     if move.verb == "learn":
         m["abilities"][move.args[0]] = m["abilities"].get(move.args[0], 0) + 1
+        # "If an ability has been upgraded from its lesser version then it can be used again
+        # this round"
+        m["used"] = [a for a in m["used"] if a != move.args[0]]
     elif move.args[0] != "nothing":
         m[move.args[0]] -= 1
 
