@@ -274,3 +274,16 @@ def test_table_data_is_refused_with_the_field_named():
     assert json.loads(text)["monsters"][0]["name"] == "Banshee"
     with pytest.raises(RulesError, match="no dashboard werewolf"):
         GAME.new_state(["A"], {"monsters": "werewolf"})
+
+
+def test_several_villager_results_stay_in_one_zone_and_refusals_name_the_rule():
+    state = table("banshee", villagers={"split_corridor": {"peasant": 2},
+                                        "gatehouse": {"peasant": 2}})
+    roll(state, "Villager", "Villager", "Melee", "Ranged", "Defence", "Magic")
+    play(state, "advance gatehouse peasant courtyard")
+    assert moves(state) == {"advance gatehouse peasant courtyard"}, "the same zone again"
+    play(state, "advance gatehouse peasant courtyard")
+    with pytest.raises(IllegalMove, match="Reserve slot, less Silence"):
+        play(state, "reserve Villager")
+    with pytest.raises(IllegalMove, match="targeting priority"):
+        play(state, "melee hunter:undead")

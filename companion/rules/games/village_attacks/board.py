@@ -125,6 +125,10 @@ def activation_choices(pos: Position) -> list[tuple[str, str, str]]:
         return []
     far = max(dist[z] for z in zones)
     furthest = [z for z in zones if dist[z] == far]
+    # "If a Monster rolled multiple results then they should attempt to resolve all of these in
+    # the same zone": the zone this turn's first result chose keeps the rest while it can.
+    if pos.turn.get("villager_zone") in furthest:
+        furthest = [pos.turn["villager_zone"]]
     for level in LESSER:
         picks = [(z, k) for z in furthest for k in sorted(pos.in_zone(z)) if rank(k) == level]
         if picks:

@@ -79,6 +79,7 @@ def apply_move(pos: Position, move: Move) -> Position:
     elif kind == "rolled":
         new.s["step"] = {"kind": "villager"}
     elif kind == "villager":
+        new.turn.setdefault("villager_zone", args[0])
         board.remove(new, args[0], args[1])
         board.add(new, args[2], args[1])
         pool.pay_villager(new)
@@ -99,18 +100,34 @@ def apply_move(pos: Position, move: Move) -> Position:
     return new
 
 
+RULES = {
+    "move": "movement goes to an adjacent zone, one usable result a zone, within the "
+            "dashboard's Movement slots less Slow",
+    "melee": "a Melee result strikes the first Villager in your zone by the targeting priority "
+             "(Peasants, Hunters, Town Heroes)",
+    "ranged": "a Ranged result strikes the first Villager in an adjacent zone by the targeting "
+              "priority; not into or out of Darkness",
+    "guard": "Defence and Retaliate results go in the Defence slots, less Sunder",
+    "reserve": "a usable result of this turn goes in a free Reserve slot, less Silence",
+    "ability": "an unlocked ability, once a round, paid in full",
+    "trap": "a Trap on the Game Overview tile, paid in full, in a room it may be placed in, "
+            "one Trap a room",
+    "heal": "healing is 1 Magic result for 1 damage or status, in the Castle Heart",
+    "reroll": "only 3 or more identical results (2 in the Castle Heart at Night) may be "
+              "rerolled, before any is spent; blanks never",
+}
+
+
 def why_not(pos: Position, move: Move) -> str:
     kind = pos.step["kind"]
     text = move.text()
-    if kind == "spend" and isinstance(move, Act) and move.verb in ("move", "melee", "ranged"):
-        m = pos.monster()
-        if move.verb == "move" and pos.villager_count(m["zone"]) >= pos.health_left():
-            return (f"{text!r}: Hindered: to leave a zone a Monster's health must be greater "
-                    f"than the number of Villagers in it")
-        if move.verb == "move":
-            return (f"{text!r}: movement goes to an adjacent zone, one usable result a zone, "
-                    f"within the dashboard's Movement slots less Slow")
-        return f"{text!r}: the blow must go to the first Villager by the targeting priority"
+    verb = move.verb if isinstance(move, Act) else ""
+    if kind == "spend" and verb == "move" and pos.monster()["zone"] and \
+            pos.villager_count(pos.monster()["zone"]) >= pos.health_left():
+        return (f"{text!r}: Hindered: to leave a zone a Monster's health must be greater "
+                f"than the number of Villagers in it")
+    if verb in RULES and kind in ("spend", "rolled"):
+        return f"{text!r}: {RULES[verb]}"
     offered = ", ".join(m.text() for m in legal(pos)[:8])
     return f"{text!r} is not allowed now ({kind}); allowed: {offered}"
 
