@@ -287,3 +287,21 @@ def test_several_villager_results_stay_in_one_zone_and_refusals_name_the_rule():
         play(state, "reserve Villager")
     with pytest.raises(IllegalMove, match="targeting priority"):
         play(state, "melee hunter:undead")
+
+
+def test_day_and_night_rooms_burn_by_day_cost_experience_and_reward_the_night():
+    day = table("banshee", zones={0: "split_corridor"}, day_night=True,
+                change={"monsters": [dashboard("banshee", zone="split_corridor", xp=2)]})
+    roll(day, "Magic", "Magic", "Melee", "Melee", "Retaliate", "blank")
+    play(day, "move graveyard Magic")
+    assert monster(day)["burn"] == 1, "the Graveyard by Day"
+    heart = table("banshee", zones={0: "great_hall"}, day_night=True,
+                  change={"monsters": [dashboard("banshee", zone="great_hall", xp=2)]})
+    roll(heart, "Magic", "Magic", "Melee", "Melee", "Retaliate", "Defence")
+    play(heart, "move castle_heart Magic")
+    assert monster(heart)["xp"] == 1, "the Castle Heart by Day"
+    night = table("banshee", zones={0: "graveyard"}, villagers={"graveyard": {"peasant": 1}},
+                  day_night=True, night=True)
+    roll(night, "Melee", "Ranged", "Ranged", "Defence", "Retaliate", "Magic")
+    play(night, "melee peasant")
+    assert monster(night)["xp"] == 2 and monster(night)["burn"] == 0

@@ -76,6 +76,9 @@ def slain(pos: Position, zone: str, kind: str, by: int | None) -> None:
     gained = EXPERIENCE[level]
     if level == "hero" and pos.data.heroes[kind.split(":")[1]].type == pos.dashboard(by).type:
         gained = NEMESIS_HERO_EXPERIENCE
+    if level == "peasant" and pos.s["night"] and pos.options.day_night and \
+            pos.scenario.zone(zone).night_peasant_xp:
+        gained += 1  # the Graveyard at Night
     monster["xp"] += gained
     monster["kills"] += 1
 

@@ -103,6 +103,9 @@ class Zone:
     name: str
     room: str  # corridor, small, large or heart
     toward: tuple[str, ...]  # BOARD_AS_ZONES: the zones one step nearer the Heart (several: a fork)
+    # Day & Night mode's room conditions (the Graveyard's and the Courtyard's in the book):
+    burns_by_day: bool = False  # Monsters entering during the Day suffer Burn
+    night_peasant_xp: bool = False  # +1 experience for a Peasant slain here at Night
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,7 +285,8 @@ def _scenario(r: dict[str, Any]) -> Scenario:
         if room not in ROOMS:
             raise DataError(f"zone {zid!r}: room is one of {', '.join(ROOMS)}, not {room!r}")
         zones.append(Zone(zid, str(z.get("name") or zid), room,
-                          tuple(w.lower() for w in _words(z.get("toward")))))
+                          tuple(w.lower() for w in _words(z.get("toward"))),
+                          _bool(z.get("burns_by_day")), _bool(z.get("night_peasant_xp"))))
     ids = {z.id for z in zones}
     hearts = [z for z in zones if z.room == "heart"]
     if len(hearts) != 1:

@@ -148,6 +148,7 @@ def spend(pos: Position, move: Act) -> None:
         pool.pay(pos, (args[1],), "move")
         m["zone"] = args[0]
         pos.turn["moved"] += 1
+        entered(pos, args[0])
     elif verb in ("melee", "ranged"):
         pool.pay(pos, ("Melee" if verb == "melee" else "Ranged",), verb)
         where = zone if verb == "melee" else args[0]
@@ -181,6 +182,20 @@ def spend(pos: Position, move: Act) -> None:
         m[args[0]] -= 1
     else:
         raise IllegalMove(f"{move.text()!r} is not a way to spend the dice")
+
+
+def entered(pos: Position, zone: str) -> None:
+    """Day & Night mode's rooms by Day: Burn in the Graveyard and the Courtyard, and "Monsters
+    lose 1 experience if they enter [the Castle Heart] during the Day"."""
+    if not pos.options.day_night or pos.s["night"]:
+        return
+    m, room = pos.monster(), pos.scenario.zone(zone)
+    if room.burns_by_day:
+        m["burn"] += 1
+        note(pos, f"the {room.name} by Day: Burn")
+    if room.room == "heart" and m["xp"]:
+        m["xp"] -= 1
+        note(pos, "the Castle Heart by Day: 1 experience lost")
 
 
 def record(pos: Position, move: Act) -> None:
