@@ -20,8 +20,7 @@ def begin_turn(pos: Position, seat: int) -> None:
     m = pos.monster(seat)
     m["turns"] += 1
     heart = pos.scenario.heart_zone
-    s["turn"] = {"rolled": [], "spent": [], "total": 0, "moved": 0, "started": False,
-                 "night_heart": False}
+    s["turn"] = {"rolled": [], "spent": [], "total": 0, "moved": 0, "night_heart": False}
     if m["zone"] is None:
         if s["heart"] - RESPAWN_COST <= 0:
             note(pos, f"{pos.names[seat]}'s Monster cannot respawn: the Heart would fall")
@@ -39,7 +38,6 @@ def begin_turn(pos: Position, seat: int) -> None:
             s["step"] = {"kind": "skip"}
             return
     s["turn"]["night_heart"] = bool(s["night"] and pos.options.day_night and m["zone"] == heart)
-    s["turn"]["stunned"] = bool(m["stun"])
     s["step"] = {"kind": "reserve"} if m["reserve"] else roll_step(pos, True)
 
 
@@ -161,7 +159,6 @@ def spend(pos: Position, move: Act) -> None:
     elif verb == "reserve":
         index = next(i for i, r in enumerate(pos.turn["rolled"]) if r[1] == args[0])
         m["reserve"].append(pos.turn["rolled"].pop(index))
-        pos.turn["started"] = True
     elif verb == "ability":
         pool.pay(pos, ability_cost(pos, args[0]), f"ability {args[0]}")
         m["used"].append(args[0])

@@ -91,7 +91,6 @@ def pay(pos: Position, cost: tuple[str, ...], use: str) -> None:
                 break
         else:
             raise IllegalMove(f"no {face} result to spend on {use}")
-    turn["started"] = True
 
 
 def pay_villager(pos: Position) -> None:

@@ -5,17 +5,19 @@ in which zone, and what the table waits for.
 state's undo is the list of old positions.
 
     round, first (holds the First Player coin), seat (the Monster acting or last to act),
+    acted (Monsters done this round), phase (setup | monster | villager | cleanup),
     heart, morale, dial, drawn (events drawn so far), event (the persistent event in play),
     night (bool), tier, step ({"kind", ...}: what the table waits for), queue (steps to come),
-    monsters[seat]: {dashboard, zone (None: slain), damage, xp, kills, burn, silence, slow,
+    monsters[seat]: {dashboard, zone (None: slain), turns, damage, xp, kills, burn, silence, slow,
                      sunder, stun, abilities {id: level}, used [ids], reserve [[die, face]],
                      guard [face]}
     villagers: {zone: {"peasant" | "hunter:TYPE" | "hunter:seasoned" | "hero:ID": count}}
     hero_damage: {hero id: damage}   event_deck: {event id: copies left}   notes: [lines]
     offered: [trap ids on the Game Overview tile]   placed: {zone: trap id}
     conditions: {zone: [unlucky | darkness]}   done: [objective ids]
-    turn: {rolled [[die, face]] (this turn's results), spent [[face, use]], total, moved,
-           night_heart (began in the Heart at Night), started (a result was spent)}
+    turn: {rolled [[die, face]] (this turn's results), spent [[face, use]], total (results
+           this turn: rolled + kept Reserve), moved, night_heart (began in the Heart at Night),
+           villager_zone (where this turn's Villager results act)}
 """
 
 from __future__ import annotations
