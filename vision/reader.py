@@ -4,9 +4,11 @@ The reader never guesses silently: a low-confidence face, a cocked die, a die cu
 edge or a die the game did not expect is kept and flagged, so the table asks a player. With an
 expectation ("d4,d6,d10,d12": what the game asked to roll) each detected die is matched to one
 expected kind by the best joint assignment over the classifier's kind probabilities, so two
-dice that each look a bit like a d10 cannot both become the one d10 that was rolled. An expected
-taught die (vision.prototypes) is matched only against its own faces; a die beyond its count is
-flagged, and a die left over while it is missing is read as it, flagged as unlike its faces.
+dice that each look a bit like a d10 cannot both become the one d10 that was rolled; the match
+settles a die's kind only where the model is unsure of it, and a die it surely reads as another
+kind keeps that kind, flagged (`narrowed`). An expected taught die (vision.prototypes) is
+matched only against its own faces; a die beyond its count is flagged, and a die left over while
+it is missing is read as it, flagged as unlike its faces.
 
 `read_settled` watches a frame stream and reads only once the dice have stopped (no motion over
 a few consecutive frames) and no hand is over the tray.
@@ -26,7 +28,7 @@ import numpy as np
 
 from companion.reading import DieReading, TrayReading, join_reasons
 from vision.capture import FrameSource
-from vision.classify import Classifier
+from vision.classify import Classifier, FaceReading
 from vision.crops import square_crop
 from vision.detect import Detection, Detector, DieBox, shrink, skin_hand
 from vision.errors import ImageError, VisionError
@@ -46,6 +48,8 @@ NOT_EXPECTED = "not among the expected dice"
 COCKED_D6 = "d6 looks cocked (outline not square)"
 GUESSED_BOX = "no die outline found: the middle of the image was read as one die"
 D6_ELONGATION = 1.6  # long/short side of a d6's outline above which it is not lying flat
+# a die's own kind at least this probable is kept, whatever kind the roll wanted there
+KIND_SURE = 0.7
 
 
 KIND_ALIASES = {"100": "d%", "00": "d%"}
@@ -249,7 +253,7 @@ class DiceReader:
             return []
         clf = self.classifier
         standard = [k for k in expect if k in clf.kinds] if expect is not None else None
-        allowed = clf.check_expect(standard or None)
+        clf.check_expect(standard or None)
         boxes = [d.box for d in found.dice]
         outputs = clf.look(clf.crops(frame, boxes))
         # boxes that hold no die (a shadow, a crumb) take no part in matching the expectation
@@ -276,10 +280,11 @@ class DiceReader:
                 why = unsure_reasons(unlike_why, name, die, unexpected=i in surplus)
             else:
                 row = {key: values[i : i + 1] for key, values in outputs.items()}
-                face = clf.postprocess(row, [kinds[i]] if kinds[i] else allowed)[0]
+                face, kind_why = narrowed(clf, row, kinds[i])
                 name, value, confidence = face.die, face.value, face.confidence
                 why = unsure_reasons(
-                    face.why_unsure, name, die, standard is not None and not kinds[i]
+                    join_reasons(face.why_unsure or "", kind_why), name, die,
+                    standard is not None and not kinds[i],
                 )
             dice.append(DieReading(name, value, confidence, die.box, bool(why), why))
         return dice
@@ -363,6 +368,26 @@ class DiceReader:
                 raise SettleTimeout(
                     "a hand is over the tray" if hand else "the dice are still moving"
                 )
+
+
+def narrowed(
+    clf: Classifier, row: dict[str, np.ndarray], wanted: str | None
+) -> tuple[FaceReading, str]:
+    """One die's reading given the kind the expectation matched it to (None: none), and why its
+    kind is in doubt ("" when it is not).
+
+    The expectation may choose the kind only where the die's own kind is unsure, or is the one
+    wanted: a die the model surely reads as another kind keeps its own kind and is flagged, so a
+    d8 in a roll of d6s shows as a d8 and a player sees it. A kind chosen against the model's
+    own best guess is flagged too; either way the die is never sure (its confidence counts its
+    kind's probability among every kind)."""
+    own = clf.postprocess(row)[0]
+    if wanted is None or wanted == own.die:
+        return own, ""
+    if own.best_kind_p >= KIND_SURE:
+        return own, f"a {own.die}, not the {wanted} wanted"
+    face = clf.postprocess(row, [wanted])[0]
+    return face, f"kind unsure: looks most like a {own.die} ({own.best_kind_p:.0%})"
 
 
 class Settler:
