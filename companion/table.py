@@ -29,7 +29,7 @@ from companion.history import (
     die_value,
 )
 from companion.players import BadName, player_names
-from companion.reading import DieReading, TrayReading
+from companion.reading import DieReading, TrayReading, UnreadableRoll
 from companion.rules.core import CHANCE, Roll, RollRequest
 from companion.rules.dice import STANDARD
 from companion.rules.errors import IllegalMove, NothingToUndo, RulesError
@@ -218,6 +218,8 @@ class TableSession:
                 kinds = list(self._roll_wanted_now().dice)
             try:
                 reading = self.dice_source(kinds)
+            except UnreadableRoll as exc:  # a roll this camera cannot read: typed instead
+                raise TableError(str(exc)) from exc
             except TimeoutError as exc:
                 # Dice still rolling or a hand over the tray: nothing is broken, roll again.
                 raise TableError(f"no reading yet: {exc}; press ROLL again") from exc
