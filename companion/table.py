@@ -482,7 +482,8 @@ def _reading_view(pos: Position) -> JSON | None:
         "height": shown.height,
         "source": shown.source,
         "problem": _misfit(pos, shown) or shown.problem if pending else "",
-        "kinds": [*STANDARD, *custom],  # what a die's kind may be set to
+        # what a die's kind may be set to, with its faces
+        "kinds": {k: list(die_kind(k, custom).faces) for k in [*STANDARD, *custom]},
         "dice": [
             {**die_json(d), "corrected": d.why_unsure == CORRECTED,
              "dropped": d.why_unsure == DROPPED, "added": d.box == NO_BOX,
