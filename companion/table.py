@@ -486,7 +486,8 @@ def _reading_view(pos: Position) -> JSON | None:
         "kinds": {k: list(die_kind(k, custom).faces) for k in [*STANDARD, *custom]},
         "dice": [
             {**die_json(d), "corrected": d.why_unsure == CORRECTED,
-             "dropped": d.why_unsure == DROPPED, "added": d.box == NO_BOX,
+             "dropped": d.why_unsure == DROPPED,
+             "added": shown.source == "camera" and d.box == NO_BOX,  # no box on the picture
              "faces": list(die_kind(d.die, custom).faces)
              if d.die in STANDARD or d.die in custom else None}
             for d in shown.dice
