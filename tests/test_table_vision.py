@@ -114,3 +114,8 @@ def test_a_roll_the_camera_cannot_read_asks_for_it_typed_and_is_no_fault(tmp_pat
     with pytest.raises(TableError, match="type this roll in"):
         session.read_dice()
     assert session.snapshot()["faults"] == []
+
+
+def test_the_demo_camera_asks_for_a_symbol_die_to_be_typed():
+    with pytest.raises(UnreadableRoll, match="cannot draw a village die.*type this roll in"):
+        camera_dice_source("simulated:1")(["d6", "village"])
