@@ -23,11 +23,19 @@ from vision.samples import sample_frames, truth
 pytestmark = pytest.mark.browser
 sync_api = harness.sync_api
 browser = harness.browser  # the module's Chromium, as test_browser launches it
-PHONES = [{"width": 360, "height": 800}, {"width": 390, "height": 844}]
+# the brief's 360x800 and the issue's 360x740 and 390x844
+PHONES = [{"width": 360, "height": 800}, {"width": 360, "height": 740},
+          {"width": 390, "height": 844}]
 
 
 def phone_at(browser, size: dict, errors: list[str]):
     return harness.phone(browser, errors, viewport=size)
+
+
+def shot(name: str, size: dict) -> str:
+    """Where a screenshot goes (artifacts/, beside test_browser's)."""
+    harness.ARTIFACTS.mkdir(exist_ok=True)
+    return str(harness.ARTIFACTS / f"{name}-{size['width']}x{size['height']}.png")
 
 
 def assert_fits(page) -> None:
@@ -38,57 +46,61 @@ def assert_fits(page) -> None:
     numbers = [page.locator(".die-number").nth(i).bounding_box()
                for i in range(page.locator(".die-number").count())]
     assert numbers, "no die numbers drawn"
+    left, top = picture["x"] - 0.5, picture["y"] - 0.5
+    right, bottom = left + picture["width"] + 1, top + picture["height"] + 1
     for n in numbers:
-        assert picture["x"] - 0.5 <= n["x"] and n["x"] + n["width"] <= picture["x"] + picture["width"] + 0.5
-        assert picture["y"] - 0.5 <= n["y"] and n["y"] + n["height"] <= picture["y"] + picture["height"] + 0.5
+        assert left <= n["x"] and n["x"] + n["width"] <= right, f"{n} leaves the picture"
+        assert top <= n["y"] and n["y"] + n["height"] <= bottom, f"{n} leaves the picture"
     for a, b in combinations(numbers, 2):
         apart = (a["x"] + a["width"] <= b["x"] + 0.5 or b["x"] + b["width"] <= a["x"] + 0.5
                  or a["y"] + a["height"] <= b["y"] + 0.5 or b["y"] + b["height"] <= a["y"] + 0.5)
         assert apart, f"die numbers overlap: {a} {b}"
 
 
+@pytest.mark.parametrize("game", ["monstrous-horde", "board-horde", "fantahzee"])
 @pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
-def test_the_demo_plays_a_turn_through_the_simulated_camera(browser, tmp_path, size):
-    """Roll, read by the real reader, check (each die put right on the phone where the reader
-    got its kind wrong or saw a box of no die), confirm, and the game moves on."""
+def test_the_demo_plays_a_roll_through_the_simulated_camera(browser, tmp_path, size, game):
+    """Each game's first roll as `make run` plays it: Roll, the wanted dice rendered and read
+    by the real reader, checked (a die of the wrong kind or a box of no die put right on the
+    phone), confirmed, and the game moves on, the page never wider than the phone."""
     from vision.classify import DEFAULT_MODEL
 
     if not DEFAULT_MODEL.exists():
         pytest.skip("no shipped model yet")
     table = TableSession(History(tmp_path / "demo.db"), camera_dice_source("simulated:21"))
-    table.new_game(GAME, PLAYERS)
+    table.new_game(game, PLAYERS)
+    wanted = table.snapshot()["roll_wanted"]["dice"]
+    first = table.snapshot()["current"]["text"]
     errors: list[str] = []
     expect = sync_api.expect
     with harness.running(table) as server:
         page = phone_at(browser, size, errors)
         harness.join(page, server)
-        expect(page.locator("#wanted")).to_have_text("Roll: d20 d20 d20 d20")
+        expect(page.locator("#wanted")).to_have_text("Roll: " + " ".join(wanted))
         page.click("#read")
         expect(page.locator(".tray-image img")).to_be_visible(timeout=20_000)
         shown = table.snapshot()["reading"]
         expect(page.locator(".die")).to_have_count(len(shown["dice"]))
         assert page.locator(".tray-image img").evaluate("img => img.naturalWidth") > 0
         assert_fits(page)
-        harness.ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(harness.ARTIFACTS / f"demo-read-{size['width']}.png"))
+        page.screenshot(path=shot(f"demo-{game}-read", size))
         if shown["pending"]:  # the players check every die, and put right what is wrong
             for i, die in enumerate(shown["dice"]):
-                if i >= 4:
+                if i >= len(wanted):
                     page.locator(f".die-chip[data-index='{i}']").click()
                     page.click("#drop-die")
-                elif die["die"] != "d20":
+                elif die["die"] != wanted[i]:
                     page.locator(f".die-chip[data-index='{i}']").click()
-                    page.select_option("#die-kind", "d20")
-                    page.locator("#faces button", has_text="11").first.click()
+                    page.select_option("#die-kind", wanted[i])
+                    page.locator("#faces button").nth(2).click()
                 expect(page.locator("#die-dialog")).not_to_be_visible()
             expect(page.locator("#problem")).not_to_contain_text("wanted")  # the roll fits
             page.click("#confirm-reading")
-        expect(page.locator("#whose")).not_to_contain_text("enemy line-up")
+        expect(page.locator("#whose")).not_to_have_text(first)
         expect(page.locator(".die-chip", has_text="?")).to_have_count(0)  # none "?43%" now
-        page.screenshot(path=str(harness.ARTIFACTS / f"demo-turn-{size['width']}.png"),
-                        full_page=True)
-    assert table.snapshot()["roll_wanted"] is None or \
-        table.snapshot()["roll_wanted"]["reason"] != "enemy line-up"
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.screenshot(path=shot(f"demo-{game}", size), full_page=True)
+    assert table.snapshot()["current"]["text"] != first
     assert errors == []
 
 
@@ -148,6 +160,5 @@ def test_the_numbers_of_a_crowded_tray_fit_a_phone(browser, tmp_path, size):
         harness.join(page, server)
         sync_api.expect(page.locator(".die-number")).to_have_count(len(dice))
         assert_fits(page)
-        harness.ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(harness.ARTIFACTS / f"tray-numbers-{size['width']}.png"))
+        page.screenshot(path=shot("tray-numbers", size))
     assert errors == []
