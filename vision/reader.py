@@ -4,9 +4,10 @@ The reader never guesses silently: a low-confidence face, a cocked die, a die cu
 edge or a die the game did not expect is kept and flagged, so the table asks a player. With an
 expectation ("d4,d6,d10,d12": what the game asked to roll) each detected die is matched to one
 expected kind by the best joint assignment over the classifier's kind probabilities, so two
-dice that each look a bit like a d10 cannot both become the one d10 that was rolled; the match
-settles a die's kind only where the model is unsure of it, and a die it surely reads as another
-kind keeps that kind, flagged (`narrowed`). An expected taught die (vision.prototypes) is
+dice that each look a bit like a d10 cannot both be the one d10 that was rolled. The match never
+changes a die's kind: a die the model reads as another kind than the one it was matched to keeps
+its own kind and is flagged (`own_kind`), so a d8 among d6s shows as a d8. An expected taught
+die (vision.prototypes) is
 matched only against its own faces; a die beyond its count is flagged, and a die left over while
 it is missing is read as it, flagged as unlike its faces.
 
@@ -48,8 +49,6 @@ NOT_EXPECTED = "not among the expected dice"
 COCKED_D6 = "d6 looks cocked (outline not square)"
 GUESSED_BOX = "no die outline found: the middle of the image was read as one die"
 D6_ELONGATION = 1.6  # long/short side of a d6's outline above which it is not lying flat
-# a die's own kind at least this probable is kept, whatever kind the roll wanted there
-KIND_SURE = 0.7
 
 
 KIND_ALIASES = {"100": "d%", "00": "d%"}
@@ -280,7 +279,7 @@ class DiceReader:
                 why = unsure_reasons(unlike_why, name, die, unexpected=i in surplus)
             else:
                 row = {key: values[i : i + 1] for key, values in outputs.items()}
-                face, kind_why = narrowed(clf, row, kinds[i])
+                face, kind_why = own_kind(clf, row, kinds[i])
                 name, value, confidence = face.die, face.value, face.confidence
                 why = unsure_reasons(
                     join_reasons(face.why_unsure or "", kind_why), name, die,
@@ -370,24 +369,19 @@ class DiceReader:
                 )
 
 
-def narrowed(
+def own_kind(
     clf: Classifier, row: dict[str, np.ndarray], wanted: str | None
 ) -> tuple[FaceReading, str]:
-    """One die's reading given the kind the expectation matched it to (None: none), and why its
-    kind is in doubt ("" when it is not).
+    """One die read as the model reads it, whatever the roll wanted, and why its kind is in
+    doubt: "" when it is the kind the die was matched to (`wanted`; None: matched to none).
 
-    The expectation may choose the kind only where the die's own kind is unsure, or is the one
-    wanted: a die the model surely reads as another kind keeps its own kind and is flagged, so a
-    d8 in a roll of d6s shows as a d8 and a player sees it. A kind chosen against the model's
-    own best guess is flagged too; either way the die is never sure (its confidence counts its
-    kind's probability among every kind)."""
+    What the game asked for never changes a die's kind nor makes it surer: a d8 in a roll of d6s
+    stays a d8, flagged, and is never sure, so the player sees it and sets it right. (An
+    expectation that chose the kind read a d8 showing 6 as a sure "d6 6".)"""
     own = clf.postprocess(row)[0]
     if wanted is None or wanted == own.die:
         return own, ""
-    if own.best_kind_p >= KIND_SURE:
-        return own, f"a {own.die}, not the {wanted} wanted"
-    face = clf.postprocess(row, [wanted])[0]
-    return face, f"kind unsure: looks most like a {own.die} ({own.best_kind_p:.0%})"
+    return own, f"a {own.die} ({own.best_kind_p:.0%} sure), not the {wanted} wanted"
 
 
 class Settler:
