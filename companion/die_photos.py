@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from companion.history import CORRECTED, History, HistoryError
+from companion.history import CORRECTED, DROPPED, History, HistoryError
 
 # How a die's value came to be trusted, from most to least sure:
 # "corrected": a player set it; "checked": a player accepted the reading it was part of (held
@@ -61,13 +61,17 @@ def labelled_dice(history: History) -> Iterator[LabelledDie]:
             if reading is None or reading.source != "camera" or reading.event_id is None:
                 continue
             crops = history.crops(reading.event_id)
-            if len(crops) != len(reading.dice):  # read before crops were kept
+            # none: read before crops were kept; dice a player added come last, with no crop
+            if not crops or len(crops) > len(reading.dice):
                 continue
             set_by_player = [d.why_unsure == CORRECTED for d in reading.dice]
             # A roll applied at once holds its own image; one a player confirmed points back to
             # the held reading's event (an amended roll has a die set by a player anyway).
             acted = reading.event_id != step.event_id or any(set_by_player)
-            for i, (die, crop) in enumerate(zip(reading.dice, crops, strict=True)):
+            read = reading.dice[: len(crops)]
+            for i, (die, crop) in enumerate(zip(read, crops, strict=True)):
+                if die.why_unsure == DROPPED:  # a box of no die: no label for a die
+                    continue
                 how = "corrected" if set_by_player[i] else "checked" if acted else "read"
                 yield LabelledDie(record.id, reading.event_id, i, die.die, die.value, how,
                                   die.confidence, crop)

@@ -94,7 +94,9 @@ class EventKind(enum.StrEnum):
     """What an event row records; the replay gives each one meaning."""
 
     READING = "reading"  # a tray reading that waits for a player to confirm or correct it
-    CORRECT = "correct"  # one die of the pending reading set by a player
+    CORRECT = "correct"  # one die of the pending reading set by a player (value, maybe kind)
+    DROP = "drop"  # a box of the pending reading dropped by a player (no die), or taken back
+    ADD = "add"  # a die the reader missed, added to the pending reading by a player
     DISCARD = "discard"  # the pending reading thrown away
     ROLL = "roll"  # a roll applied to the game (chance step)
     AMEND = "amend"  # the last applied roll replaced by a corrected one
@@ -104,6 +106,8 @@ class EventKind(enum.StrEnum):
 
 
 CORRECTED = "corrected"  # why_unsure of a die a player has set: sure, but not read
+DROPPED = "dropped"  # why_unsure of a box a player said holds no die: not part of the roll
+NO_BOX = (0, 0, 0, 0)  # the box of a die a player added: the camera never saw it
 
 STEP_KINDS = frozenset({EventKind.ROLL, EventKind.MOVE})
 
@@ -183,9 +187,11 @@ class Pending:
     height: int
     source: str
     problem: str = ""  # why it was not applied at once (unsure die, does not fit the roll)
+    confirmed: bool = False  # applied when a player pressed Confirm: every die checked
 
     def roll(self) -> Roll:
-        return Roll.of(*((d.die, d.value) for d in self.dice))
+        """The roll the reading's dice make, without the boxes a player dropped."""
+        return Roll.of(*((d.die, d.value) for d in self.dice if d.why_unsure != DROPPED))
 
 
 @dataclass(frozen=True)
@@ -256,6 +262,12 @@ def apply_event(pos: Position, event: Event | PlannedEvent) -> tuple[int | None,
         pos.pending = _reading(data, event.id if data.get("image") else None)
     elif kind is EventKind.CORRECT:
         pos.pending = _corrected(_need_pending(pos), data)
+    elif kind is EventKind.DROP:
+        pos.pending = _dropped(_need_pending(pos), data)
+    elif kind is EventKind.ADD:
+        pending = _need_pending(pos)
+        added = DieReading(str(data["die"]), data["value"], 1.0, NO_BOX, why_unsure=CORRECTED)
+        pos.pending = replace(pending, dice=(*pending.dice, added), problem="")
     elif kind is EventKind.DISCARD:
         _need_pending(pos)
         pos.pending = None
@@ -298,25 +310,42 @@ def _reading(data: JSON, event_id: int | None) -> Pending:
         height=int(data.get("height", 0)),
         source=str(data.get("source", "camera")),
         problem=str(data.get("problem", "")),
+        confirmed=bool(data.get("confirmed", False)),
     )
+
+
+PLAYER_MARKS = (CORRECTED, DROPPED)  # what a player did to a die, kept as a flag in its JSON
 
 
 def _die(data: JSON) -> DieReading:
     die = DieReading.from_json(data)
-    return replace(die, why_unsure=CORRECTED) if data.get("corrected") else die
+    mark = next((m for m in PLAYER_MARKS if data.get(m)), None)
+    return replace(die, why_unsure=mark) if mark else die
 
 
 def die_json(die: DieReading) -> JSON:
-    """A die of a reading as stored in an event, keeping whether a player set it."""
-    return {**die.to_json(), **({"corrected": True} if die.why_unsure == CORRECTED else {})}
+    """A die of a reading as stored in an event, keeping whether a player set or dropped it."""
+    mark = die.why_unsure if die.why_unsure in PLAYER_MARKS else None
+    return {**die.to_json(), **({mark: True} if mark else {})}
 
 
 def _corrected(reading: Pending, data: JSON) -> Pending:
-    """The reading with one die set by a player: sure from now on."""
+    """The reading with one die set by a player (its value, and its kind when `data` names
+    one): sure from now on."""
     index = int(data["index"])
     dice = list(reading.dice)
-    dice[index] = replace(dice[index], value=data["new"], confidence=1.0, unsure=False,
-                          why_unsure=CORRECTED)
+    dice[index] = replace(dice[index], die=str(data.get("kind", dice[index].die)),
+                          value=data["new"], confidence=1.0, unsure=False, why_unsure=CORRECTED)
+    return replace(reading, dice=tuple(dice), problem="")
+
+
+def _dropped(reading: Pending, data: JSON) -> Pending:
+    """The reading with one box dropped by a player (no die there: left out of the roll), or,
+    with "dropped": false, taken back as a die the player looked at and kept."""
+    index = int(data["index"])
+    dice = list(reading.dice)
+    mark = DROPPED if data.get("dropped", True) else ""
+    dice[index] = replace(dice[index], unsure=False, why_unsure=mark)
     return replace(reading, dice=tuple(dice), problem="")
 
 

@@ -13,6 +13,11 @@ from typing import Any
 REASON_SEPARATOR = "; "  # between the reasons a die's why_unsure holds
 
 
+class UnreadableRoll(ValueError):
+    """A roll this camera cannot read at all (the demo's has no drawing of a symbol die): the
+    players type it instead; nothing is broken."""
+
+
 def join_reasons(*reasons: str) -> str:
     """Reasons not to trust a die as why_unsure holds them: in order, blanks and repeats dropped."""
     return REASON_SEPARATOR.join(dict.fromkeys(r for r in reasons if r))

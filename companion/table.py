@@ -18,6 +18,8 @@ from typing import Any
 from companion.faults import CAMERA, DATABASE, MODEL, Fault, camera_fault, fault_for, history_fault
 from companion.history import (
     CORRECTED,
+    DROPPED,
+    NO_BOX,
     EventKind,
     History,
     HistoryError,
@@ -29,10 +31,10 @@ from companion.history import (
     die_value,
 )
 from companion.players import BadName, player_names
-from companion.reading import DieReading, TrayReading
+from companion.reading import DieReading, TrayReading, UnreadableRoll
 from companion.rules.core import CHANCE, Roll, RollRequest
-from companion.rules.dice import STANDARD
-from companion.rules.errors import IllegalMove, NothingToUndo, RulesError
+from companion.rules.dice import STANDARD, die_kind
+from companion.rules.errors import BadRoll, IllegalMove, NothingToUndo, RulesError
 
 JSON = dict[str, Any]
 DiceSource = Callable[[list[str] | None], TrayReading]
@@ -218,6 +220,8 @@ class TableSession:
                 kinds = list(self._roll_wanted_now().dice)
             try:
                 reading = self.dice_source(kinds)
+            except UnreadableRoll as exc:  # a roll this camera cannot read: typed instead
+                raise TableError(str(exc)) from exc
             except TimeoutError as exc:
                 # Dice still rolling or a hand over the tray: nothing is broken, roll again.
                 raise TableError(f"no reading yet: {exc}; press ROLL again") from exc
@@ -272,8 +276,9 @@ class TableSession:
                      for d in roll.dice)
         self.submit_reading(TrayReading(dice, source="typed"), hold_if_wrong=False)
 
-    def correct_die(self, index: int, value: int | str) -> None:
-        """Set one die of the waiting reading, or of the last roll if nothing was played on it."""
+    def correct_die(self, index: int, value: int | str, kind: str | None = None) -> None:
+        """Set one die of the waiting reading, or of the last roll if nothing was played on it:
+        its value, and its kind too when `kind` names another (a d8 read as a d6)."""
         with self._lock:
             pos = self._need_game()
             shown = pos.shown
@@ -281,18 +286,43 @@ class TableSession:
                 raise TableError("there is no reading to correct")
             if pos.pending is None and (not pos.steps or pos.steps[-1].reading is not shown):
                 raise TableError("a move was already played on that roll: undo it first")
-            if not 0 <= index < len(shown.dice):
-                raise TableError(f"'index' counts the dice from 0: this reading has dice 0 to"
-                                 f" {len(shown.dice) - 1}")
-            die = shown.dice[index]
-            new = die_value(die.die, value)
-            data = {"index": index, "die": die.die, "old": die.value, "new": new}
+            die = _die_at(shown, index)
+            kind = kind or die.die
+            new = _face(pos, kind, value)
+            data = {"index": index, "die": die.die, "old": die.value, "new": new,
+                    **({"kind": kind} if kind != die.die else {})}
             if pos.pending is not None:
-                self._play(PlannedEvent(EventKind.CORRECT, f"{die.die}={new}", data))
+                self._play(PlannedEvent(EventKind.CORRECT, f"{kind}={new}", data))
                 return
-            dice = [(d.die, new if i == index else d.value) for i, d in enumerate(shown.dice)]
+            dice = [(kind, new) if i == index else (d.die, d.value)
+                    for i, d in enumerate(shown.dice) if i == index or d.why_unsure != DROPPED]
             data["reading"] = shown.event_id  # the tray image, for the timeline
             self._play(PlannedEvent(EventKind.AMEND, Roll.of(*dice).text(), data))
+
+    def drop_die(self, index: int, dropped: bool = True) -> None:
+        """Drop a box of the waiting reading that holds no die (it leaves the roll), or with
+        `dropped` False take a dropped one back."""
+        with self._lock:
+            die = _die_at(self._need_pending(), index)
+            if (die.why_unsure == DROPPED) == dropped:
+                raise TableError(f"die {index + 1} is {'already' if dropped else 'not'} dropped")
+            what = "dropped: no die there" if dropped else "taken back"
+            self._play(PlannedEvent(EventKind.DROP, f"die {index + 1} ({die.die}={die.value}) {what}",
+                                    {"index": index, "dropped": dropped}))
+
+    def add_die(self, kind: str, value: int | str) -> None:
+        """Add a die the camera missed to the waiting reading."""
+        with self._lock:
+            self._need_pending()
+            new = _face(self._need_game(), kind, value)
+            self._play(PlannedEvent(EventKind.ADD, f"{kind}={new} added", {"die": kind, "value": new}))
+
+    def _need_pending(self) -> Pending:
+        pending = self._need_game().pending
+        if pending is None:
+            raise TableError("no reading is waiting: dice are dropped or added to a reading "
+                             "before it is confirmed")
+        return pending
 
     def discard_reading(self) -> None:
         with self._lock:
@@ -325,6 +355,7 @@ class TableSession:
         data = {
             "dice": [die_json(d) for d in pending.dice], "width": pending.width,
             "height": pending.height, "source": pending.source, "reading": pending.event_id,
+            "confirmed": True,  # a player checked every die: none is "?43%" any more
         }
         self._play(PlannedEvent(EventKind.ROLL, pending.roll().text(), data))
 
@@ -441,20 +472,58 @@ def _reading_view(pos: Position) -> JSON | None:
         return None
     pending = shown is pos.pending
     last_roll = bool(pos.steps) and pos.steps[-1].reading is shown
+    custom = pos.state.custom_dice()
     return {
         "pending": pending,
         "correctable": pending or last_roll,
+        "confirmed": shown.confirmed and not pending,
         "image": f"/api/images/{shown.event_id}.jpg" if shown.event_id is not None else None,
         "width": shown.width,
         "height": shown.height,
         "source": shown.source,
-        "problem": shown.problem if pending else "",
+        "problem": _misfit(pos, shown) or shown.problem if pending else "",
+        # what a die's kind may be set to, with its faces
+        "kinds": {k: list(die_kind(k, custom).faces) for k in [*STANDARD, *custom]},
         "dice": [
             {**die_json(d), "corrected": d.why_unsure == CORRECTED,
-             "faces": list(STANDARD[d.die].faces) if d.die in STANDARD else None}
+             "dropped": d.why_unsure == DROPPED,
+             "added": shown.source == "camera" and d.box == NO_BOX,  # no box on the picture
+             "faces": list(die_kind(d.die, custom).faces)
+             if d.die in STANDARD or d.die in custom else None}
             for d in shown.dice
         ],
     }
+
+
+def _misfit(pos: Position, reading: Pending) -> str:
+    """Why the waiting reading's dice, as they stand now, are not the roll wanted ("" if they
+    are): said while the players drop, add and correct dice, before they press Confirm."""
+    wanted = pos.state.roll_wanted()
+    if wanted is None:
+        return ""
+    try:
+        wanted.check(reading.roll(), pos.state.custom_dice())
+    except BadRoll as exc:
+        return str(exc)
+    return ""
+
+
+def _die_at(reading: Pending, index: int) -> DieReading:
+    if not 0 <= index < len(reading.dice):
+        raise TableError(f"'index' counts the dice from 0: this reading has dice 0 to"
+                         f" {len(reading.dice) - 1}")
+    return reading.dice[index]
+
+
+def _face(pos: Position, kind: str, value: object) -> int | str:
+    """`value` as a face of a `kind` die in game convention; BadRoll naming the dice the game
+    knows (the standard ones and its symbol dice) for another kind, or the faces for a value
+    the die lacks."""
+    custom = pos.state.custom_dice()
+    if kind not in STANDARD and kind not in custom:
+        raise BadRoll(f"'kind' must be a die this game rolls ({', '.join([*STANDARD, *custom])}),"
+                      f" not {kind!r}")
+    return die_kind(kind, custom).read(value)
 
 
 def unsure_summary(dice: Sequence[DieReading]) -> str:

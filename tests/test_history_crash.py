@@ -79,4 +79,5 @@ def test_sigkill_at_random_instants_never_loses_or_half_writes(tmp_path):
         counts.append(check(db, ack))
     assert counts == sorted(counts) and counts[-1] > KILLS  # it kept going across restarts
     kinds = {row[0] for row in sqlite3.connect(db).execute("SELECT DISTINCT kind FROM events")}
-    assert {EventKind.ROLL, EventKind.MOVE, EventKind.UNDO, EventKind.READING} <= kinds
+    assert {EventKind.ROLL, EventKind.MOVE, EventKind.UNDO, EventKind.READING, EventKind.ADD,
+            EventKind.DROP} <= kinds

@@ -9,6 +9,7 @@ from table_support import GAME, PLAYERS
 
 from companion.commands.serve import camera_dice_source, samples_dir
 from companion.history import History
+from companion.reading import UnreadableRoll
 from companion.table import TableError, TableSession
 from vision.classify import DEFAULT_MODEL
 from vision.errors import CameraError, ModelError
@@ -91,3 +92,30 @@ def test_an_opencv_camera_that_failed_to_open_is_tried_again(tmp_path, monkeypat
         with pytest.raises(CameraError, match="cannot open camera opencv:7"):
             read(None)
     assert tries == ["opencv:7", "opencv:7"]
+
+
+def test_the_demo_camera_throws_the_roll_the_game_wants(tmp_path):
+    """`make run`'s simulated camera: the enemy line-up wants four d20s, so four dice are
+    rendered, read by the real reader, and either applied or held for the players' check."""
+    session = TableSession(History(tmp_path / "demo.db"), camera_dice_source("simulated:5"))
+    session.new_game(GAME, PLAYERS)
+    wanted = session.snapshot()["roll_wanted"]["dice"]
+    reading = session.read_dice()
+    assert len(reading.dice) == len(wanted) == 4
+    assert [d["die"] for d in session.snapshot()["reading"]["dice"]] == [d.die for d in reading.dice]
+
+
+def test_a_roll_the_camera_cannot_read_asks_for_it_typed_and_is_no_fault(tmp_path):
+    def no_drawing(kinds):
+        raise UnreadableRoll("the demo camera cannot draw a village die: type this roll in")
+
+    session = TableSession(History(tmp_path / "u.db"), no_drawing)
+    session.new_game(GAME, PLAYERS)
+    with pytest.raises(TableError, match="type this roll in"):
+        session.read_dice()
+    assert session.snapshot()["faults"] == []
+
+
+def test_the_demo_camera_asks_for_a_symbol_die_to_be_typed():
+    with pytest.raises(UnreadableRoll, match="cannot draw a village die.*type this roll in"):
+        camera_dice_source("simulated:1")(["d6", "village"])

@@ -41,7 +41,7 @@ class FrameSource(Protocol):
     def __exit__(self, *exc: object) -> None: ...
 
 
-class _Closing:
+class ClosingSource:
     """Context-manager plumbing shared by the sources: `with source:` closes it."""
 
     def close(self) -> None:  # pragma: no cover - every source overrides it
@@ -81,7 +81,7 @@ def _image_files(folder: Path) -> list[Path]:
     return files
 
 
-class ReplaySource(_Closing):
+class ReplaySource(ClosingSource):
     """Replays image files, a folder of images (sorted by name) or a video file.
 
     With loop=True the replay starts over at the end (the demo); with loop=False the end raises
@@ -154,7 +154,7 @@ class ReplaySource(_Closing):
         self._files = []
 
 
-class OpenCVCamera(_Closing):
+class OpenCVCamera(ClosingSource):
     """A USB webcam through OpenCV.
 
     A few bad frames in a row are tolerated (webcams hand out black frames while their exposure
@@ -198,7 +198,7 @@ class OpenCVCamera(_Closing):
             self._cap = None
 
 
-class PiCamera(_Closing):
+class PiCamera(ClosingSource):
     """The Raspberry Pi camera through picamera2 (from apt on the Pi, so imported only here).
 
     Explicit configure/start/capture/stop. picamera2's "RGB888" format is laid out B, G, R in
@@ -263,14 +263,20 @@ def _number(arg: str, spec: str) -> int:
 
 
 def open_source(spec: str, loop: bool = True) -> FrameSource:
-    """Open a source from its text form: "replay:PATH", "opencv:INDEX" or "picamera[:NUM]"."""
+    """Open a source from its text form: "replay:PATH", "opencv:INDEX", "picamera[:NUM]" or
+    "simulated[:SEED]" (the demo's rendered throws)."""
     kind, _, arg = spec.partition(":")
     if kind == "replay" and arg:
         return ReplaySource(arg, loop=loop)
+    if kind == "simulated":
+        from vision.simulated_camera import SimulatedTray  # the renderer, only when asked for
+
+        return SimulatedTray(_number(arg, spec) if arg else None)
     if kind == "opencv":
         return OpenCVCamera(_number(arg, spec))
     if kind == "picamera":
         return PiCamera(camera_num=_number(arg, spec))
     raise ValueError(
-        f"unknown camera spec {spec!r}: use replay:PATH, opencv:INDEX or picamera[:NUM]"
+        f"unknown camera spec {spec!r}: use replay:PATH, opencv:INDEX, picamera[:NUM] or "
+        "simulated[:SEED]"
     )

@@ -34,9 +34,12 @@ class FaceReading:
 
     die: str
     value: int
-    confidence: float  # P(kind) * P(value | kind) * P(die lies flat)
+    confidence: float  # P(kind) * P(value | kind) * P(die lies flat), P(kind) over every kind
     state: str  # "flat", "cocked" (no face up) or "empty" (no die in the crop)
     embedding: np.ndarray = field(compare=False, repr=False)
+    # the probability of the likeliest kind among every kind, whatever was expected: how sure
+    # the model is of what kind of die this is
+    best_kind_p: float = 1.0
 
     @property
     def why_unsure(self) -> str | None:
@@ -129,14 +132,16 @@ class Classifier:
     def postprocess(
         self, outputs: dict[str, np.ndarray], expect: Sequence[str] | None = None
     ) -> list[FaceReading]:
-        """Decide kind (among the expected ones), then the value among that kind's faces."""
+        """Decide kind (among the expected ones), then the value among that kind's faces.
+
+        The confidence weighs the chosen kind by its probability among every kind, not only the
+        expected ones: an expectation may pick the kind, it never makes a die look surer."""
         allowed = self.check_expect(expect)
         mask = np.array([k in allowed for k in self.kinds])
         readings = []
         for i in range(len(outputs["kind"])):
-            kind_logits = np.where(mask, outputs["kind"][i], -np.inf)
-            kind_p = softmax(kind_logits)
-            k = int(np.argmax(kind_p))
+            kind_p = softmax(outputs["kind"][i])
+            k = int(np.argmax(np.where(mask, kind_p, -1.0)))
             idx = self._kind_values[self.kinds[k]]
             value_p = softmax(outputs["value"][i][idx])
             v = int(np.argmax(value_p))
@@ -151,6 +156,7 @@ class Classifier:
                     round(confidence, 4),
                     self.states[s],
                     outputs["embedding"][i].copy(),
+                    round(float(kind_p.max()), 4),
                 )
             )
         return readings

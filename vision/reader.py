@@ -4,9 +4,12 @@ The reader never guesses silently: a low-confidence face, a cocked die, a die cu
 edge or a die the game did not expect is kept and flagged, so the table asks a player. With an
 expectation ("d4,d6,d10,d12": what the game asked to roll) each detected die is matched to one
 expected kind by the best joint assignment over the classifier's kind probabilities, so two
-dice that each look a bit like a d10 cannot both become the one d10 that was rolled. An expected
-taught die (vision.prototypes) is matched only against its own faces; a die beyond its count is
-flagged, and a die left over while it is missing is read as it, flagged as unlike its faces.
+dice that each look a bit like a d10 cannot both be the one d10 that was rolled. The match never
+changes a die's kind: a die the model reads as another kind than the one it was matched to keeps
+its own kind and is flagged (`own_kind`), so a d8 among d6s shows as a d8. An expected taught
+die (vision.prototypes) is
+matched only against its own faces; a die beyond its count is flagged, and a die left over while
+it is missing is read as it, flagged as unlike its faces.
 
 `read_settled` watches a frame stream and reads only once the dice have stopped (no motion over
 a few consecutive frames) and no hand is over the tray.
@@ -26,7 +29,7 @@ import numpy as np
 
 from companion.reading import DieReading, TrayReading, join_reasons
 from vision.capture import FrameSource
-from vision.classify import Classifier
+from vision.classify import Classifier, FaceReading
 from vision.crops import square_crop
 from vision.detect import Detection, Detector, DieBox, shrink, skin_hand
 from vision.errors import ImageError, VisionError
@@ -249,7 +252,7 @@ class DiceReader:
             return []
         clf = self.classifier
         standard = [k for k in expect if k in clf.kinds] if expect is not None else None
-        allowed = clf.check_expect(standard or None)
+        clf.check_expect(standard or None)
         boxes = [d.box for d in found.dice]
         outputs = clf.look(clf.crops(frame, boxes))
         # boxes that hold no die (a shadow, a crumb) take no part in matching the expectation
@@ -276,10 +279,11 @@ class DiceReader:
                 why = unsure_reasons(unlike_why, name, die, unexpected=i in surplus)
             else:
                 row = {key: values[i : i + 1] for key, values in outputs.items()}
-                face = clf.postprocess(row, [kinds[i]] if kinds[i] else allowed)[0]
+                face, kind_why = own_kind(clf, row, kinds[i])
                 name, value, confidence = face.die, face.value, face.confidence
                 why = unsure_reasons(
-                    face.why_unsure, name, die, standard is not None and not kinds[i]
+                    join_reasons(face.why_unsure or "", kind_why), name, die,
+                    standard is not None and not kinds[i],
                 )
             dice.append(DieReading(name, value, confidence, die.box, bool(why), why))
         return dice
@@ -363,6 +367,21 @@ class DiceReader:
                 raise SettleTimeout(
                     "a hand is over the tray" if hand else "the dice are still moving"
                 )
+
+
+def own_kind(
+    clf: Classifier, row: dict[str, np.ndarray], wanted: str | None
+) -> tuple[FaceReading, str]:
+    """One die read as the model reads it, whatever the roll wanted, and why its kind is in
+    doubt: "" when it is the kind the die was matched to (`wanted`; None: matched to none).
+
+    What the game asked for never changes a die's kind nor makes it surer: a d8 in a roll of d6s
+    stays a d8, flagged, and is never sure, so the player sees it and sets it right. (An
+    expectation that chose the kind read a d8 showing 6 as a sure "d6 6".)"""
+    own = clf.postprocess(row)[0]
+    if wanted is None or wanted == own.die:
+        return own, ""
+    return own, f"a {own.die} ({own.best_kind_p:.0%} sure), not the {wanted} wanted"
 
 
 class Settler:

@@ -1,7 +1,8 @@
 """`rollscribe serve`: the table session, the camera, the buttons and the phone panel together.
 
-`--demo` is what `make run` starts: the tray camera replayed from the bundled sample frames,
-the buttons and lights on gpiozero's MockFactory, and a game ready to play.
+`--demo` is what `make run` starts: a simulated tray camera that renders, on each roll, the dice
+the game asks for (read by the real reader), the buttons and lights on gpiozero's MockFactory,
+and a game ready to play.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ def register(sub: Any) -> None:
     parser = sub.add_parser("serve", help="run the table and the phone panel",
                             description=__doc__.splitlines()[0])
     parser.add_argument("--camera", metavar="SPEC",
-                        help="replay:PATH | opencv:N | picamera (default: none; --demo: samples)")
+                        help="replay:PATH | opencv:N | picamera | simulated[:SEED] (default: none;"
+                        " --demo: simulated)")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (all by default)")
     parser.add_argument("--db", metavar="PATH", help=f"history database (default {DB})")
@@ -43,7 +45,7 @@ def register(sub: Any) -> None:
     parser.add_argument("--taught", type=Path, metavar="STORE",
                         help="custom dice taught by `rollscribe enroll`, read by the camera too")
     parser.add_argument("--demo", action="store_true",
-                        help="replayed camera, mock buttons, a game ready to play")
+                        help="simulated camera, mock buttons, a game ready to play")
     parser.set_defaults(func=run)
 
 
@@ -92,9 +94,11 @@ def camera_dice_source(
                 opened["reader"] = reader()
             if "source" not in opened:
                 opened["source"] = source()
+            camera = opened["source"]
+            if hasattr(camera, "throw"):  # the demo's simulated tray rolls what is asked for
+                camera.throw(kinds or [])
             try:
-                return opened["reader"].read_settled(opened["source"], expect=kinds,
-                                                     on_settled=on_settled)
+                return opened["reader"].read_settled(camera, expect=kinds, on_settled=on_settled)
             except RuntimeError as exc:
                 if getattr(exc, "fault", None) == CAMERA:  # gone: open it again next time
                     with contextlib.suppress(Exception):
@@ -106,7 +110,7 @@ def camera_dice_source(
 
 def build(args: argparse.Namespace) -> tuple[TableSession, Any]:
     """The session (resuming the last game), with its camera and, if asked, its buttons."""
-    camera = args.camera or (f"replay:{samples_dir()}" if args.demo else None)
+    camera = args.camera or ("simulated" if args.demo else None)
     # A database that cannot be written or read is a fault on the panel, not a server that
     # will not start: nobody could even watch.
     history = History(args.db or (DEMO_DB if args.demo else DB), fallback=True)

@@ -212,9 +212,31 @@ def roll() -> tuple[Response, int]:
 @bp.post("/correct")
 @needs_pin
 def correct() -> tuple[Response, int]:
+    """A die's value, and with "kind" its kind too (a d8 the camera took for a d6)."""
     data = body()
     index, value = field(data, "index", int), field(data, "value", (int, str))
-    return act(data, lambda table: table.correct_die(index, value))
+    kind = field(data, "kind", str) if "kind" in data else None
+    return act(data, lambda table: table.correct_die(index, value, kind))
+
+
+@bp.post("/drop")
+@needs_pin
+def drop() -> tuple[Response, int]:
+    """A box of the waiting reading that holds no die, left out ("dropped": false takes it
+    back)."""
+    data = body()
+    index = field(data, "index", int)
+    dropped = field(data, "dropped", bool) if "dropped" in data else True
+    return act(data, lambda table: table.drop_die(index, dropped))
+
+
+@bp.post("/add")
+@needs_pin
+def add() -> tuple[Response, int]:
+    """A die the camera missed, added to the waiting reading."""
+    data = body()
+    kind, value = field(data, "die", str), field(data, "value", (int, str))
+    return act(data, lambda table: table.add_die(kind, value))
 
 
 @bp.post("/move")

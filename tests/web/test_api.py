@@ -11,6 +11,8 @@ import pytest
 from panel_support import GAME, PIN, PLAYERS, roll_text
 from table_support import LINE_UP, play, seat_to_move, tray
 
+from companion.rules.core import Roll
+
 pytest_plugins = ["panel_fixtures"]  # the table, app and client fixtures
 
 @pytest.fixture
@@ -62,6 +64,11 @@ def test_a_turn_through_the_api(started, table):
     ("/api/undo-turn", {}, 409, "nothing to undo"),
     ("/api/end-turn", {}, 409, "no turn to end now"),
     ("/api/discard", {}, 409, "no reading is waiting"),
+    ("/api/drop", {"index": 0}, 409, "no reading is waiting"),
+    ("/api/drop", {"index": 0, "dropped": "yes"}, 400, "'dropped' must be a bool"),
+    ("/api/add", {"die": "d20", "value": 3}, 409, "no reading is waiting"),
+    ("/api/add", {"value": 3}, 400, "'die' must be a str"),
+    ("/api/correct", {"index": 0, "value": 3, "kind": 8}, 400, "'kind' must be a str"),
     ("/api/read", {}, 409, "no camera"),
     ("/api/games", {"game": "chess", "players": PLAYERS}, 400, "unknown game 'chess'"),
     ("/api/games", {"game": GAME, "players": "Ann"}, 400, "'players' must be a list"),
@@ -178,3 +185,17 @@ def test_guessing_the_pin_is_slowed_down(app, watcher):
                       environ_base={"REMOTE_ADDR": "10.0.0.9"}).status_code == 200
     now[0] += 31
     assert watcher.post("/api/pin", json={"pin": PIN}).status_code == 200
+
+
+def test_a_reading_is_put_right_through_the_api(started, table):
+    """A box of no die dropped, a missed die added, a die's kind changed: then it confirms."""
+    table.submit_reading(tray(Roll.of(("d20", 5), ("d8", 6), ("d6", 3), ("d20", 9))))
+    snap = started.post("/api/drop", json={"index": 1}).json
+    assert snap["reading"]["dice"][1]["dropped"] and "got 3" in snap["reading"]["problem"]
+    snap = started.post("/api/add", json={"die": "d20", "value": 12}).json
+    assert "got d20, d6, d20, d20" in snap["reading"]["problem"]
+    snap = started.post("/api/correct", json={"index": 2, "value": 3, "kind": "d20"}).json
+    assert snap["reading"]["problem"] == "" and "d20" in snap["reading"]["kinds"]
+    snap = started.post("/api/confirm").json
+    assert sorted(e["d20"] for e in snap["state"]["enemies"]) == [3, 5, 9, 12]
+    assert snap["reading"]["confirmed"]

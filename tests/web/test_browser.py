@@ -146,8 +146,8 @@ def test_two_phones_play_a_turn_live(server, browser, table):
     me.locator(".die").first.click()
     me.locator("#faces button", has_text=str(new_face)).first.click()
     label = f"1: {first['die']} {new_face} ✎"
-    expect(me.locator(".die").first).to_have_text(label)
-    expect(other.locator(".die").first).to_have_text(label, timeout=LIVE_MS)
+    expect(me.locator(".die-chip").first).to_have_text(label)
+    expect(other.locator(".die-chip").first).to_have_text(label, timeout=LIVE_MS)
     assert table.snapshot()["reading"]["dice"][0]["value"] == new_face
 
     # Keep rolling through the camera until the game offers moves.
@@ -295,13 +295,15 @@ def test_an_unsure_die_is_flagged_then_corrected_and_confirmed(server, browser, 
     expect = sync_api.expect
     expect(page.locator("#problem")).to_contain_text("die 2 (d20) low confidence")
     expect(page.locator(".die.unsure")).to_have_count(1)
-    expect(page.locator(".die.unsure")).to_contain_text("?35%")
+    expect(page.locator(".die-chip.unsure")).to_contain_text("?35%")
     page.locator(".die.unsure").click()
     page.locator("#faces button", has_text="7").first.click()
-    expect(page.locator(".die.corrected")).to_have_text("2: d20 7 ✎")
+    expect(page.locator(".die.corrected")).to_have_count(1)
     expect(page.locator(".die-chip.corrected")).to_have_text("2: d20 7 ✎")
     page.click("#confirm-reading")
     expect(page.locator("#pending-actions")).to_be_hidden()
+    expect(page.locator(".die-chip.confirmed")).to_have_count(3)  # checked, no "?NN%" left
+    expect(page.locator(".die-chip", has_text="?")).to_have_count(0)
     enemies = sorted(e["d20"] for e in table.snapshot()["state"]["enemies"])
     assert 7 in enemies and table.snapshot()["reading"]["pending"] is False
 

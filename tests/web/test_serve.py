@@ -25,11 +25,12 @@ def test_serve_starts_the_game_asked_for_and_resumes_it_next_time(tmp_path):
     assert again.game_id == table.game_id and again.snapshot()["state"] == table.snapshot()["state"]
 
 
-def test_demo_has_a_replayed_camera_mock_buttons_and_a_game(tmp_path):
+def test_demo_has_a_simulated_camera_mock_buttons_and_a_game(tmp_path):
     table, controller = build(args("--demo", "--db", str(tmp_path / "demo.db")))
     try:
         assert table.snapshot()["game"]["name"] == "monstrous-horde"
         assert table.dice_source is not None and controller is not None
+        assert len(table.read_dice().dice) == 4  # the roll wanted, thrown and read
     finally:
         controller.close()
 

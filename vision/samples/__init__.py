@@ -1,7 +1,7 @@
 """Bundled demo frames of a dice tray (rendered by vision.train.render), with the true dice.
 
-`make run` replays them as a camera in demo mode and the tests read them; `python -m
-vision.samples.make` renders them again.
+The tests read them and replay them as a camera (`make run`'s demo renders each roll afresh:
+vision.simulated_camera); `python -m vision.samples.make` renders them again.
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ function drawChart(game, events) {
       `${name} ${points[points.length - 1].scores[seat] ?? 0}`)));
 }
 
-const WORDS = { reading: "reading held", correct: "corrected", discard: "reading discarded", roll: "rolled",
+const WORDS = { reading: "reading held", correct: "corrected", drop: "box", add: "die", discard: "reading discarded", roll: "rolled",
   amend: "roll corrected to", move: "played", undo: "undid", abandon: "game abandoned" };
 
 function drawTimeline(events) {
@@ -50,7 +50,7 @@ function drawTimeline(events) {
       items.push(RS.el("li", { class: "turn-head", text: turn ? `Turn ${turn}${e.player ? ` — ${e.player}` : ""}` : "Setup" }));
     }
     const text = e.kind === "undo" ? `${e.data.steps} step${e.data.steps > 1 ? "s" : ""}`
-      : e.kind === "correct" ? `die ${e.data.index + 1} ${e.data.old} → ${e.data.new}` : e.text;
+      : e.kind === "correct" ? `die ${e.data.index + 1} ${e.data.old} → ${e.data.kind ? `${e.data.kind} ` : ""}${e.data.new}` : e.text;
     items.push(RS.el("li", { class: `event ${e.kind}${e.undone ? " undone" : ""}`, "data-kind": e.kind },
       e.image ? RS.el("img", { src: e.image, alt: "tray", loading: "lazy", class: "thumb" }) : null,
       RS.el("span", { class: "what" }, RS.el("b", { text: `${WORDS[e.kind] || e.kind} ` }), text),

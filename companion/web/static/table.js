@@ -11,82 +11,6 @@ function act(path, body) {
   return RS.api(path, body).then(render).catch(() => RS.get("/api/state").then(render));
 }
 
-function dieLabel(d) {
-  const pct = Math.round(d.confidence * 100);
-  return `${d.die} ${d.value}` + (d.corrected ? " ✎" : d.unsure ? ` ?${pct}%` : "");
-}
-
-function renderTray(reading) {
-  const tray = $("tray");
-  $("problem").hidden = true;
-  $("pending-actions").hidden = true;
-  if (!reading) {
-    $("tap-hint").hidden = true;
-    tray.replaceChildren(RS.el("p", { class: "hint", text: "No dice read yet." }));
-    $("reading-source").textContent = "";
-    return;
-  }
-  $("reading-source").textContent = reading.pending ? "waiting for you" : `(${reading.source})`;
-  const dice = reading.dice.map((d, i) => {
-    const button = RS.el("button", {
-      type: "button", class: "die" + (d.unsure ? " unsure" : "") + (d.corrected ? " corrected" : ""),
-      "data-index": i, "aria-label": `die ${i + 1}: ${d.die} showing ${d.value}`,
-      onclick: () => openDie(i),
-    }, RS.el("span", { text: `${i + 1}: ${dieLabel(d)}` }));
-    if (reading.image && reading.width) {
-      const [x0, y0, x1, y1] = d.box;
-      button.style.left = `${(100 * x0) / reading.width}%`;
-      button.style.top = `${(100 * y0) / reading.height}%`;
-      button.style.width = `${(100 * (x1 - x0)) / reading.width}%`;
-      button.style.height = `${(100 * (y1 - y0)) / reading.height}%`;
-    }
-    return button;
-  });
-  if (reading.image) {
-    const img = RS.el("img", { src: reading.image, alt: "the tray", width: reading.width, height: reading.height });
-    const box = RS.el("div", { class: "tray-image" }, img, ...dice);
-    // At most 45% of the screen's height, so the moves stay in view on a phone.
-    box.style.maxWidth = `calc(45vh * ${reading.width / Math.max(1, reading.height)})`;
-    // Small dice in a big tray are hard to hit: the same dice as a row of finger-sized chips.
-    const chips = reading.dice.map((d, i) => RS.el("button", {
-      type: "button", class: "die-chip" + (d.unsure ? " unsure" : "") + (d.corrected ? " corrected" : ""),
-      onclick: () => openDie(i), text: `${i + 1}: ${dieLabel(d)}` }));
-    tray.replaceChildren(box, RS.el("div", { class: "chips" }, ...chips));
-  } else {
-    tray.replaceChildren(RS.el("div", { class: "chips" }, ...dice));
-  }
-  $("tap-hint").hidden = !reading.correctable;
-  if (reading.pending) {
-    $("pending-actions").hidden = false;
-    if (reading.problem) { $("problem").hidden = false; $("problem").textContent = reading.problem; }
-  }
-}
-
-function openDie(index) {
-  if (!snap || !snap.reading || !snap.reading.correctable) {
-    RS.toast("This roll can no longer be corrected: undo the moves played on it first.");
-    return;
-  }
-  if (!RS.canAct) { RS.toast("Enter the table PIN to correct dice."); return; }
-  const die = snap.reading.dice[index];
-  $("die-title").textContent = `Die ${index + 1}: ${die.die} read as ${die.value}`;
-  const dialog = $("die-dialog");
-  const pick = (value) => { dialog.close(); act("/api/correct", { index, value }); };
-  if (die.faces) {
-    $("free-face").hidden = true; $("face-ok").hidden = true;
-    $("faces").replaceChildren(...die.faces.map((f) => RS.el("button", {
-      type: "button", class: f === die.value ? "face current" : "face", text: String(f),
-      onclick: () => pick(f),
-    })));
-  } else {
-    $("faces").replaceChildren();
-    $("free-face").hidden = false; $("face-ok").hidden = false;
-    $("face-input").value = die.value;
-    $("face-ok").onclick = (e) => { e.preventDefault(); pick($("face-input").value); };
-  }
-  dialog.showModal();
-}
-
 function renderMoves(s) {
   const moves = s.moves.map((m, i) => RS.el("li", { hidden: !allMoves && i >= FIRST_MOVES ? "" : null },
     RS.el("button", { type: "button", class: i === 0 ? "move best" : "move",
@@ -203,7 +127,7 @@ function render(s) {
   $("read").hidden = !s.roll_wanted || pending || !s.camera;
   $("typed").hidden = !s.roll_wanted;
   renderBoard(s.state);
-  renderTray(s.reading);
+  Tray.render(s.reading, s.roll_wanted ? s.roll_wanted.dice : [], act); // reading.js
   renderMoves(s);
   renderScores(s);
   $("state").replaceChildren(renderValue(s.state));
