@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...core import JSON, Move, RankedMove, Roll, RollRequest, SteppedState
-from . import flow, ranking
+from . import flow, ranking, words
 from .moves import Act, parse_move
 from .position import Position, role_of, seat_of, square_name
 from .rules import ROLES, TEAMS
@@ -33,6 +33,14 @@ class BoardHordeState(SteppedState):
 
     def moved(self, move: Move) -> Position:
         return flow.apply_move(self._pos, move)
+
+    def tell(self, move: Move | Roll) -> str:
+        if not self._history:
+            return move.text()
+        before = self._history[-1]
+        said = "" if isinstance(move, Roll) else next(
+            (r.title for r in ranking.ranked(before) if r.move == move), move.text())
+        return words.told(before, self._pos, move, said)
 
     def describe(self) -> JSON:
         """The panel's view; its keys are documented in the package docstring."""
