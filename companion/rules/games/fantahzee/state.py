@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from ...core import JSON, Move, RankedMove, Roll, RollRequest, SteppedState
-from . import flow, ranking
+from . import flow, ranking, words
 from .legal import activations, legal
 from .moves import Act, act, parse_move
 from .position import Position
@@ -61,6 +61,15 @@ class FantahzeeState(SteppedState):
 
     def moved(self, move: Move) -> Position:
         return flow.apply_move(self._pos, move)
+
+    def tell(self, move: Move | Roll) -> str:
+        if not self._history:
+            return move.text()
+        before = self._history[-1]
+        if isinstance(move, Roll):
+            wanted = flow.request(before)
+            return words.told(before, self._pos, move, "", wanted.player if wanted else None)
+        return words.told(before, self._pos, move, words.title(before, move))  # type: ignore[arg-type]
 
     def describe(self) -> JSON:
         """The panel's view; its keys are documented in the package docstring."""
