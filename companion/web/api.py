@@ -201,6 +201,12 @@ def new_game() -> tuple[Response, int]:
     return act(data, lambda table: table.new_game(game, players, options), 201)
 
 
+@bp.post("/games/<id:game_id>/resume")
+@needs_pin
+def resume(game_id: int) -> tuple[Response, int]:
+    return act(body(), lambda table: table.resume(game_id))
+
+
 @bp.post("/roll")
 @needs_pin
 def roll() -> tuple[Response, int]:

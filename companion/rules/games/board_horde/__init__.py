@@ -34,7 +34,7 @@ from ...core import JSON, Game
 from ...errors import RulesError
 from . import flow
 from .position import Position
-from .rules import ASSUMPTIONS, OPTIONS_SCHEMA, Options
+from .rules import ASSUMPTIONS, OPTIONS_SCHEMA, TEAMS, Options
 from .setup import start_position
 from .state import BoardHordeState
 
@@ -49,6 +49,7 @@ class BoardHorde(Game):
     schema = OPTIONS_SCHEMA
     readings = ASSUMPTIONS
     turn_enders = frozenset({"pass"})  # a roll no hero can use
+    teams = TEAMS
 
     def new_state(self, players: list[str], options: JSON | None = None) -> BoardHordeState:
         names = self.player_names(players)

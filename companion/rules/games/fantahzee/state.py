@@ -69,7 +69,8 @@ class FantahzeeState(SteppedState):
         if isinstance(move, Roll):
             wanted = flow.request(before)
             return words.told(before, self._pos, move, "", wanted.player if wanted else None)
-        return words.told(before, self._pos, move, words.title(before, move))  # type: ignore[arg-type]
+        said = words.title(before, move)  # type: ignore[arg-type]
+        return words.told(before, self._pos, move, said)
 
     def describe(self) -> JSON:
         """The panel's view; its keys are documented in the package docstring."""

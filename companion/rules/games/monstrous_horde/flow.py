@@ -577,7 +577,7 @@ def _teams(ready: tuple[int, ...], limit: int) -> tuple[RankedMove, ...]:
     teams = [c for size in range(min(limit, len(ready)), 0, -1) for c in combinations(ready, size)]
     teams.sort(key=lambda c: (-len(c), -sum(ROLES[r].sides for r in c)))
     return tuple(RankedMove(Team(c), 0, "roll " + ", ".join(_TITLES[r] for r in c),
-                            title=f"Team of {len(c)}: {_names(c)}")
+                            {"group": f"Teams of {len(c)}"}, f"Team of {len(c)}: {_names(c)}")
                  for c in teams)
 
 
@@ -586,7 +586,9 @@ def _reroll_moves(team: tuple[int, ...]) -> tuple[RankedMove, ...]:
     return tuple(
         RankedMove(Reroll(roles), 0,
                    "reroll " + ", ".join(_TITLES[r] for r in roles) if roles else "keep the roll",
-                   title=f"Reroll the {_names(roles)}" if roles else "Keep the roll")
+                   {"group": f"Reroll {len(roles)} {'die' if len(roles) == 1 else 'dice'}"
+                    if roles else "Keep"},
+                   f"Reroll the {_names(roles)}" if roles else "Keep the roll")
         for size in range(len(team) + 1) for roles in combinations(team, size))
 
 
@@ -618,24 +620,28 @@ def _ability_moves(pos: Position) -> tuple[list[RankedMove], list[RankedMove]]:
     first: list[RankedMove] = []
     later: list[RankedMove] = []
     if turn.crit(WIZARD):
-        first.append(RankedMove(Ability("firebolt"), 0, title="Wizard's Fire Bolts: roll a pool d4"))
+        first.append(_ability_move(Ability("firebolt"), "Wizard's Fire Bolts: roll a pool d4"))
         if not (pos.options.wraith_blocks_sleep and pos.monster_alive("wraith")):
-            later += [RankedMove(Ability("sleep", f"e{i + 1}"), 0,
-                                 title=f"Wizard's Sleep: reroll {enemy_name(e, i)}")
+            later += [_ability_move(Ability("sleep", f"e{i + 1}"),
+                               f"Wizard's Sleep: reroll {enemy_name(e, i)}")
                       for i, e in enumerate(pos.enemies) if not e.epic and not e.defeated]
     if turn.crit(DRUID):
-        first.append(RankedMove(Ability("bear"), 0, title="Druid's Bear Form: roll two pool d10s"))
+        first.append(_ability_move(Ability("bear"), "Druid's Bear Form: roll two pool d10s"))
     if turn.crit(CLERIC):
-        later += [RankedMove(Ability("restore", ROLES[r].name), 0,
-                             title=f"Cleric's Heal: the {_TITLES[r]} is back at once (inspire it?)")
+        later += [_ability_move(Ability("restore", ROLES[r].name),
+                           f"Cleric's Heal: the {_TITLES[r]} is back at once (inspire it?)")
                   for r, s in enumerate(pos.status[pos.seat or 0]) if s == WOUNDED]
     if turn.crit(PALADIN) and not pos.monster_alive("wraith"):
         seat = pos.seat
         assert seat is not None
-        later += [RankedMove(Ability("inspire", ROLES[r].name), 0,
-                             title=f"Paladin inspires the {ROLES[r].name.capitalize()}: roll it again")
+        later += [_ability_move(Ability("inspire", ROLES[r].name),
+                           f"Paladin inspires the {_TITLES[r]}: roll it again")
                   for r, s in enumerate(pos.status[seat]) if s == READY and r != PALADIN]
     return first, later
+
+
+def _ability_move(move: Ability, title: str) -> RankedMove:
+    return RankedMove(move, 0, "", {"group": "Abilities"}, title)
 
 
 __all__ = ["apply_move", "apply_roll", "best", "ranked", "request",
