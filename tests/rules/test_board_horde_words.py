@@ -38,3 +38,14 @@ def test_tell_a_knock_out_a_fight_and_a_trap() -> None:
     play(state, 5, "move mage")
     assert _told(state, "roll d6=1") == (
         "trap: zapped (Ann's Mage rolled 1) | Ann's Mage is sent back to the Spawning Portal")
+
+
+def test_table_details_say_where_every_hero_is() -> None:
+    state = midgame({"blue-rogue": 12}, traps="15", items={"sword": "blue-rogue"},
+                    position={"scores": [53, 7]})
+    ann, bob, board = state.describe()["details"]
+    assert ann == {"title": "Ann (blue): 53 points (to play)", "lines": [
+        "Rogue: on square 12, carries the sword", "Warrior: in the Spawning Portal",
+        "Mage: in the Spawning Portal"]}
+    assert bob["title"] == "Bob (red): 7 points"
+    assert board["lines"] == ["trap t1 on square 15"]

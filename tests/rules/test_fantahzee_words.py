@@ -30,3 +30,14 @@ def test_maureens_turn_in_words() -> None:
     assert titles["activate alchemist with 6"] == "Activate the Alchemist with 6"
     assert titles["reroll 4 3 2 1"] == "Reroll 4, 3, 2 and 1"
     assert all(r.title for r in state.ranked_moves())
+
+
+def test_table_details_name_the_stacks_and_the_parties() -> None:
+    state = at_turn(party=["steamsmith", "paladin"], hand=["alchemist"],
+                    stacks=[("goblin", 1, 2), ("bone_warrior", 1, 3)])
+    horde, maureen, john = state.describe()["details"]
+    assert horde["lines"][1].startswith("stack 2, the vanguard: Bone Warrior (strength")
+    assert maureen["title"].startswith("Maureen: 0 XP (to play)")
+    assert maureen["lines"][:2] == ["party: Steamsmith (strength 3), Paladin (strength 5)",
+                                    "hand: 1 cards"]
+    assert john["lines"][0] == "party: nobody yet"

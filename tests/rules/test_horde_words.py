@@ -65,3 +65,15 @@ def test_tell_says_the_hydra_grows_heads() -> None:
     again = state.parse_move(roll("d10=8"))
     state.apply(again)
     assert "the Hydra grows one head" in state.tell(again)
+
+
+def test_table_details_read_as_a_player_reads_the_table() -> None:
+    state = new_game((6, 10, 11, 18))
+    play(state, "team wizard rogue druid paladin", roll("d4=2", "d6=4", "d10=1", "d12=9"), "keep",
+         "attack e1=wizard,rogue")
+    lineup, polly, pip = state.describe()["details"]
+    assert lineup["lines"][0] == "e1: defeated, a new one is rolled at the end of the turn"
+    assert lineup["lines"][3] == "e4: Ogre 18 (20 points)"
+    assert polly["title"] == "Polly: 10 points (to play), first player"  # she rolls the new one
+    assert "Druid d10: wounded, shows 1" in polly["lines"]
+    assert pip["title"] == "Pip: 0 points"

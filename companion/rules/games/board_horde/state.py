@@ -65,7 +65,7 @@ class BoardHordeState(SteppedState):
             "board": pos.options.board, "roll_wanted": wanted.to_json() if wanted else None,
             "movement": pos.step.get("value"), "extra_roll": pos.extra,
             "players": players, "heroes": heroes, "tokens": tokens, "items": items,
-            "track": track(pos),
+            "track": track(pos), "details": words.details(pos),
             "outcome": None if self.outcome is None else self.outcome.to_json(),
             "options": pos.options.to_json(),
         }

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ...core import Move, Roll
 from .moves import Act
 from .position import OUT, PORTAL, Position, hero_id, role_of, seat_of, square_name
+from .rules import TEAMS
 
 CHOICES = {
     "go": "Roll to move (keep the potion)",
@@ -139,3 +140,35 @@ def _kept(before: Position, after: Position) -> list[str]:
             elif new[seat] < old[seat] and kind == "potion stored":
                 said.append(f"{name} uses a stored potion")
     return said
+
+
+def details(pos: Position) -> list[dict[str, object]]:
+    """The table as a player reads it, for the panel's "Table details": each team with its
+    score, where its heroes are and what it kept, then what lies on the board."""
+    sections: list[dict[str, object]] = []
+    for seat, name in enumerate(pos.names):
+        lines = []
+        for hero in pos.heroes(seat):
+            where = pos.where[hero]
+            place = (f"on square {square_name(where, pos.options.sides)}"
+                     if isinstance(where, list) else
+                     "in the Spawning Portal" if where == PORTAL else "escaped")
+            items = pos.carried(hero)
+            lines.append(f"{role_of(hero).capitalize()}: {place}"
+                         + (f", carries the {' and the '.join(items)}" if items else ""))
+        kept = [f"{n} {what}" for n, what in ((pos.kept_traps[seat], "kept traps"),
+                                               (pos.kept_monsters[seat], "kept monsters"),
+                                               (pos.stored[seat], "stored potions")) if n]
+        if kept:
+            lines.append(", ".join(kept))
+        turn = " (to play)" if seat == pos.seat and pos.winners is None else ""
+        sections.append({"title": f"{name} ({TEAMS[seat]}): {pos.scores[seat]} points{turn}",
+                         "lines": lines})
+    board = [f"{token['kind']} {t} on square {square_name(token['at'], pos.options.sides)}"
+             + (f", {'tamed' if token['kind'] == 'monster' else 'claimed'} by "
+                f"{pos.names[token['owner']]}" if token["owner"] is not None else "")
+             for t, token in sorted(pos.tokens.items(), key=lambda kv: kv[1]["at"])]
+    board += [f"the {item} on square {square_name(at, pos.options.sides)}"
+              for item, at in pos.items.items() if isinstance(at, list)]
+    sections.append({"title": "On the board", "lines": board or ["nothing"]})
+    return sections

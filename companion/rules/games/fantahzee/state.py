@@ -115,7 +115,7 @@ def describe(state: FantahzeeState, pos: Position) -> JSON:
         "current_player": current, "roll_wanted": wanted.to_json() if wanted else None,
         "asking": _asking(pos), "doom": s["doom"], "doom_tokens": DOOM,
         "first_player": s["first"], "last_player": s["last"], "hand_limit": HAND,
-        "players": players, "stacks": stacks,
+        "players": players, "stacks": stacks, "details": words.details(pos),
         "decks": {"hero": sum(s["deck"].values()), "discard": len(s["discard"]),
                   "town": sum(s["towns"].values()), "treasure": sum(s["treasures"].values())},
         "outcome": None if state.outcome is None else state.outcome.to_json(),

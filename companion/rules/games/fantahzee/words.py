@@ -91,3 +91,29 @@ def _victories(before: Position, after: Position) -> list[str]:
         said += [f"{name} {'defeats' if kind == 'm' else 'takes'} the {after.cards.name(card)}"
                  for kind, card in won]
     return said
+
+
+def details(pos: Position) -> list[dict[str, object]]:
+    """The table as a player reads it, for the panel's "Table details": the horde stacks, then
+    each player with XP, party, hand size and victory pile."""
+    s, cards = pos.s, pos.cards
+    stacks = []
+    for n, st in enumerate(s["stacks"], 1):
+        top = cards.monsters[st["top"]] if st["top"] else None
+        shown = (f"{top.name} (strength {top.strength}, {top.xp} XP)" if top else "face down")
+        vanguard = ", the vanguard" if n == len(s["stacks"]) else ""
+        stacks.append(f"stack {n}{vanguard}: {shown}, {st['l1'] + st['l2']} below")
+    sections: list[dict[str, object]] = [
+        {"title": f"The horde (doom {s['doom']})", "lines": stacks or ["no stacks left"]}]
+    for seat, name in enumerate(pos.names):
+        party = [f"{cards.heroes[m['card']].name} (strength {cards.heroes[m['card']].strength})"
+                 + (f" with {cards.name(m['treasure'][0])}" if m["treasure"] else "")
+                 for m in pos.party(seat)]
+        won = [cards.name(card) for _, card in s["victory"][seat]]
+        notes = (" (to play)" if seat == pos.seat and pos.winners is None else "") + \
+            (", Last Player" if seat == s["last"] else "")
+        sections.append({"title": f"{name}: {pos.xp(seat)} XP{notes}", "lines": [
+            "party: " + (", ".join(party) or "nobody yet"),
+            f"hand: {len(s['hands'][seat])} cards",
+            "victory pile: " + (", ".join(won) or "empty")]})
+    return sections

@@ -143,4 +143,5 @@ class HordeState(PositionState):
                 "round": showdown.rounds},
             "outcome": None if self.outcome is None else self.outcome.to_json(),
             "options": pos.options.to_json(),
+            "details": tell.details(pos),
         }

@@ -96,3 +96,47 @@ def rolled(before: Position, reason: str, values: list[int]) -> str:
 def _count(n: int, noun: str) -> str:
     word = _NUMBERS[n] if n < len(_NUMBERS) else str(n)
     return f"{word} {noun}{'s' if n != 1 else ''}"
+
+
+def details(pos: Position) -> list[dict[str, object]]:
+    """The table as a player reads it, for the panel's "Table details": whose turn and round,
+    the line-up, and each party with its score and every character's state."""
+    turn = pos.turn
+    lineup = []
+    for slot, enemy in enumerate(pos.enemies):
+        if enemy.defeated:
+            lineup.append(f"e{slot + 1}: defeated, a new one is rolled at the end of the turn")
+        elif enemy.monster == "hydra":
+            heads = ", ".join(map(str, enemy.heads)) or "none"
+            lineup.append(f"e{slot + 1}: Hydra, d10 heads {heads}, then its d20 head (10 points a"
+                          " head)")
+        else:
+            lineup.append(f"e{slot + 1}: {_title(enemy)} ({enemy.points} points)")
+    sections: list[dict[str, object]] = [{"title": _round(pos), "lines": lineup}]
+    if turn is not None and (turn.bolts or turn.bear):
+        sections[0]["lines"] = [*lineup, "pool: " + ", ".join(
+            [f"Fire Bolt {v}" for v in turn.bolts] + [f"Bear {v}" for v in turn.bear])]
+    for seat, name in enumerate(pos.names):
+        mine = turn if seat == pos.seat else None
+        lines = []
+        for role, (status, last) in enumerate(zip(pos.status[seat], pos.last[seat], strict=True)):
+            value = mine.values[role] if mine is not None and mine.values[role] is not None \
+                else last
+            state = {WOUNDED: "wounded", STONE: "turned to stone"}.get(status, "ready")
+            shows = f", shows {value}" if value is not None and status != STONE else ""
+            team = " (in the melee team)" if mine is not None and role in mine.team else ""
+            lines.append(f"{ROLES[role].name.capitalize()} {ROLES[role].die}: {state}{shows}{team}")
+        notes = [" (to play)" if seat == pos.seat and pos.phase != "over" else "",
+                 ", first player" if seat == pos.first else "",
+                 ", out of the game" if pos.eliminated[seat] else ""]
+        sections.append({"title": f"{name}: {pos.scores[seat]} points" + "".join(notes),
+                         "lines": lines})
+    return sections
+
+
+def _round(pos: Position) -> str:
+    if pos.phase == "over":
+        return f"Game over: {pos.reason}"
+    final = " (the final round)" if pos.end_round is not None and pos.round == pos.end_round \
+        else ""
+    return f"Round {pos.round}{final}, playing to {pos.options.target}: the line-up"
