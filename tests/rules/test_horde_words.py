@@ -75,5 +75,5 @@ def test_table_details_read_as_a_player_reads_the_table() -> None:
     assert lineup["lines"][0] == "e1: defeated, a new one is rolled at the end of the turn"
     assert lineup["lines"][3] == "e4: Ogre 18 (20 points)"
     assert polly["title"] == "Polly: 10 points (to play), first player"  # she rolls the new one
-    assert "Druid d10: wounded, shows 1" in polly["lines"]
+    assert "Druid d10: wounded, shows 1 (in the melee team)" in polly["lines"]
     assert pip["title"] == "Pip: 0 points"
