@@ -126,7 +126,8 @@ def game(game_id: int) -> Response:
             "undone": undone(e, live),
             "image": f"/api/images/{image}.jpg" if image else None,
         })
-    return jsonify({"game": record.to_json(), "events": timeline})
+    teams = history.games_registry.get_game(record.game).teams[:len(record.players)]
+    return jsonify({"game": {**record.to_json(), "teams": list(teams)}, "events": timeline})
 
 
 @bp.get("/games/<id:game_id>/export.json")
