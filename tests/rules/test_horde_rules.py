@@ -330,7 +330,7 @@ def test_describe_has_the_documented_keys() -> None:
     view = _hydra_game().describe()
     assert set(view) == {"game", "phase", "round", "turn", "current_player", "first_player",
                          "target", "end_round", "final_round", "roll_wanted", "players",
-                         "enemies", "pool", "showdown", "outcome", "options"}
+                         "enemies", "pool", "showdown", "outcome", "options", "details"}
     assert set(view["players"][0]) == {"seat", "name", "score", "eliminated", "turns", "first",
                                        "active", "characters"}
     assert set(view["players"][0]["characters"][0]) == {

@@ -25,7 +25,8 @@ player. Heroes are `blue-rogue` ... `purple-mage` (seat 0 blue, 1 red, 2 purple)
     track: {sides: [{name ('' | left | right), key ('' | L | R), cells: [{n, marks}]}],
             portal: marks, out: marks, legend: marks}, a mark being {text, title, team | null,
             hero},
-    outcome: null | {winners, reason}, options.
+    outcome: null | {winners, reason}, options,
+    details: [{title, lines: [str]}] (the table as a player reads it: `words.details`).
 """
 
 from __future__ import annotations

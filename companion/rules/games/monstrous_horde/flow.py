@@ -576,16 +576,15 @@ def _teams(ready: tuple[int, ...], limit: int) -> tuple[RankedMove, ...]:
     """Biggest teams of the biggest dice first (moves are immutable values: safe to share)."""
     teams = [c for size in range(min(limit, len(ready)), 0, -1) for c in combinations(ready, size)]
     teams.sort(key=lambda c: (-len(c), -sum(ROLES[r].sides for r in c)))
-    return tuple(RankedMove(Team(c), 0, "roll " + ", ".join(_TITLES[r] for r in c),
-                            {"group": f"Teams of {len(c)}"}, f"Team of {len(c)}: {_names(c)}")
+    return tuple(RankedMove(Team(c), 0, "", {"group": f"Teams of {len(c)}"},
+                            f"Team of {len(c)}: {_names(c)}")
                  for c in teams)
 
 
 @lru_cache(maxsize=256)
 def _reroll_moves(team: tuple[int, ...]) -> tuple[RankedMove, ...]:
     return tuple(
-        RankedMove(Reroll(roles), 0,
-                   "reroll " + ", ".join(_TITLES[r] for r in roles) if roles else "keep the roll",
+        RankedMove(Reroll(roles), 0, "",
                    {"group": f"Reroll {len(roles)} {'die' if len(roles) == 1 else 'dice'}"
                     if roles else "Keep"},
                    f"Reroll the {_names(roles)}" if roles else "Keep the roll")
