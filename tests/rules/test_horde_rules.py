@@ -99,7 +99,7 @@ def test_wraith_stops_rerolls_inspiration_and_sleep() -> None:
     state = new_game((20, 5, 9, 13), epic=(roll("d10=3", "d6=3"),),
                      options={"wraith_blocks_sleep": False})
     play(state, "team wizard", roll("d4=4"), "sleep e1", roll("d20=11"))
-    assert enemies(state) == [9, 11, 13, 23]
+    assert enemies(state) == [11, 9, 13, 23]  # LINEUP_ORDERED_BETWEEN_TURNS: e1 stays e1
 
 
 def test_basilisk_paralyzes_matching_dice_and_petrifies_on_a_one() -> None:

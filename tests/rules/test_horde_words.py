@@ -77,3 +77,12 @@ def test_table_details_read_as_a_player_reads_the_table() -> None:
     assert polly["title"] == "Polly: 10 points (to play), first player"  # she rolls the new one
     assert "Druid d10: wounded, shows 1 (in the melee team)" in polly["lines"]
     assert pip["title"] == "Pip: 0 points"
+
+
+def test_a_slept_enemy_keeps_its_number_until_the_turn_ends() -> None:
+    state = new_game((5, 9, 12, 13))
+    play(state, "team wizard", roll("d4=4"), "keep", "sleep e1", roll("d20=17"))
+    assert [e["label"] for e in state.describe()["enemies"]] == [
+        "enemy 17", "enemy 9", "enemy 12", "enemy 13"]  # e1 is still e1 all turn
+    play(state, "end")
+    assert [e["value"] for e in state.describe()["enemies"]] == [9, 12, 13, 17]  # the book's order

@@ -251,7 +251,8 @@ def _settle(d: Draft) -> None:
     """Advance through the steps that need no choice until a roll or a choice is wanted."""
     while d.queue and d.queue[0] == ("replace",) and not _defeated(d):
         d.queue = d.queue[1:]  # a Troll that regenerated leaves nothing to replace
-    if not d.queue:
+    if not d.queue and d.phase in ("setup", "showdown-setup", "ending"):
+        # LINEUP_ORDERED_BETWEEN_TURNS: a slept enemy keeps its place until the turn ends.
         d.enemies = tuple(sorted(d.enemies, key=_lineup_key))
     while not d.queue:
         if d.phase in ("setup", "showdown-setup"):
