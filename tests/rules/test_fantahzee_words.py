@@ -41,3 +41,12 @@ def test_table_details_name_the_stacks_and_the_parties() -> None:
     assert maureen["lines"][:2] == ["party: Steamsmith (strength 3), Paladin (strength 5)",
                                     "hand: 1 cards"]
     assert john["lines"][0] == "party: nobody yet"
+
+
+def test_a_roll_steps_moves_are_grouped_by_hero_and_by_dice_rerolled() -> None:
+    state = at_turn(party=["steamsmith", "paladin"], stacks=[("goblin", 1, 2)])
+    play(state, "dice", [3, 3, 3, 5, 1])
+    groups = {r.move.text(): r.extra["group"] for r in state.ranked_moves()}
+    assert groups["activate steamsmith with 5"] == "Activate the Steamsmith"
+    assert groups["reroll 5 1"] == "Reroll 2 dice"
+    assert groups["attack"] == "Attack"

@@ -71,6 +71,7 @@ def test_table_details_read_as_a_player_reads_the_table() -> None:
     state = new_game((6, 10, 11, 18))
     play(state, "team wizard rogue druid paladin", roll("d4=2", "d6=4", "d10=1", "d12=9"), "keep",
          "attack e1=wizard,rogue")
+    assert state.describe()["enemies"][0]["label"].startswith("defeated")  # stays on the board
     lineup, polly, pip = state.describe()["details"]
     assert lineup["lines"][0] == "e1: defeated, a new one is rolled at the end of the turn"
     assert lineup["lines"][3] == "e4: Ogre 18 (20 points)"

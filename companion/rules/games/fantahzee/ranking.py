@@ -15,7 +15,7 @@ from .legal import activations, legal
 from .moves import Act
 from .party import strength
 from .position import Position
-from .words import title
+from .words import group, title
 
 
 def ranked(pos: Position) -> list[RankedMove]:
@@ -24,12 +24,18 @@ def ranked(pos: Position) -> list[RankedMove]:
     kind = pos.step["kind"]
     moves = legal(pos)
     if kind not in RANKERS:
-        return [RankedMove(m, title=title(pos, m)) for m in moves]
+        return [_worded(pos, RankedMove(m)) for m in moves]
     rank, context = RANKERS[kind]
     ctx = context(pos)  # what every move of the step needs, worked out once
     scored = [rank(pos, m, ctx) for m in moves]
     order = sorted(range(len(scored)), key=lambda i: (-scored[i].extra["worth"], i))
-    return [replace(scored[i], title=title(pos, scored[i].move)) for i in order]
+    return [_worded(pos, scored[i]) for i in order]
+
+
+def _worded(pos: Position, ranked: RankedMove) -> RankedMove:
+    move: Act = ranked.move  # type: ignore[assignment]
+    return replace(ranked, title=title(pos, move),
+                   extra={**ranked.extra, "group": group(pos, move)})
 
 
 def _rm(move: Act, worth: float, detail: str = "", points: int = 0) -> RankedMove:

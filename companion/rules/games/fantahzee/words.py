@@ -47,6 +47,21 @@ def title(pos: Position, move: Act) -> str:
     return f"By hand: {args[0]} {args[1]}"  # adjust
 
 
+def group(pos: Position, move: Act) -> str:
+    """Where the panel lists a move among many (a Roll Step has dozens): a hero's payments
+    together, rerolls by how many dice, the attack's choices together."""
+    verb = move.verb
+    if verb == "activate":
+        return f"Activate the {_hero(pos, move.args[0])}"
+    if verb == "reroll":
+        return f"Reroll {len(move.args)} {'die' if len(move.args) == 1 else 'dice'}" \
+            if move.args else "Reroll"
+    return {"card": "Cards that can come up", "recruit": "Recruit", "play": "Play a card",
+            "dice": "Dice", "attack": "Attack",
+            "fight": "Attack", "flip": "Attack", "banish": "Attack", "stop": "Attack",
+            "lose": "Lose a hero", "discard": "Discard"}.get(verb, "Other moves")
+
+
 def _hero(pos: Position, key: str) -> str:
     return pos.cards.name(pos.member(key)["card"])
 
