@@ -87,3 +87,12 @@ def test_a_slept_enemy_keeps_its_number_until_the_turn_ends() -> None:
         "enemy 17", "enemy 9", "enemy 12", "enemy 13"]  # e1 is still e1 all turn
     play(state, "end")
     assert [e["value"] for e in state.describe()["enemies"]] == [9, 12, 13, 17]  # the book's order
+
+
+def test_tell_names_an_epic_monster_when_its_type_comes_up() -> None:
+    state = get_game("monstrous-horde")().new_state(["Polly", "Pip"])
+    play(state, roll("d20=20", "d20=5", "d20=9", "d20=18"))
+    epic = state.parse_move(roll("d10=7", "d6=6"))
+    state.apply(epic)
+    assert state.tell(epic) == ("The table rolled (epic monster: d10 to add, d6 for its type): "
+                                "7 6 | e1 is the Young Dragon 27")

@@ -47,6 +47,8 @@ def _enemies(before: Position, after: Position) -> list[str]:
             said.append(f"the Hydra grows {_count(len(new.heads) - len(old.heads), 'head')}")
         elif hydra and len(new.heads) < len(old.heads):
             said.append(f"the Hydra loses {_count(len(old.heads) - len(new.heads), 'head')}")
+        elif old.epic and new.epic and new.monster is not None and new.monster != old.monster:
+            said.append(f"e{slot + 1} is the {_title(new)}")  # its d10 and type came up
         else:
             placed = True
     if placed:
