@@ -103,6 +103,7 @@ class EventKind(enum.StrEnum):
     MOVE = "move"  # a player's move applied to the game
     UNDO = "undo"  # the last `steps` rolls/moves taken back
     ABANDON = "abandon"  # the game was left unfinished for a new one
+    RESUME = "resume"  # an abandoned game taken up again where it was left
 
 
 CORRECTED = "corrected"  # why_unsure of a die a player has set: sure, but not read
@@ -203,6 +204,7 @@ class Step:
     seat: int | None
     turn: int
     reading: Pending | None  # the dice a roll was read from, shown on the panel
+    told: str = ""  # what it did, in one line (GameState.tell), as stored with its event
 
 
 @dataclass
@@ -214,6 +216,7 @@ class Position:
     pending: Pending | None = None
     steps: list[Step] = field(default_factory=list)
     abandoned: bool = False
+    told: str = ""  # the line the table page shows: what the last roll, move or undo did
 
     @property
     def shown(self) -> Pending | None:
@@ -272,34 +275,58 @@ def apply_event(pos: Position, event: Event | PlannedEvent) -> tuple[int | None,
         _need_pending(pos)
         pos.pending = None
     elif kind in STEP_KINDS:
-        pos.state.apply_text(event.text)
+        told = _play_step(pos, event)
         reading = None
         if kind is EventKind.ROLL:
             pos.pending = None
             reading = _reading(data, data.get("reading")) if "dice" in data else None
-        pos.steps.append(Step(event.id, kind, seat, turn, reading))
+        pos.steps.append(Step(event.id, kind, seat, turn, reading, told))
     elif kind is EventKind.AMEND:
         if not pos.steps or pos.steps[-1].reading is None:
             raise NothingToUndo("only the last roll can be corrected; undo the moves after it")
         last = pos.steps.pop()
         pos.state.undo()
-        pos.state.apply_text(event.text)
-        pos.steps.append(replace(last, event_id=event.id, reading=_corrected(last.reading, data)))
+        told = _play_step(pos, event)
+        pos.steps.append(replace(last, event_id=event.id, reading=_corrected(last.reading, data),
+                                 told=told))
         seat, turn = last.seat, last.turn
     elif kind is EventKind.UNDO:
         if pos.steps:  # an undo belongs to the turn it takes back, not to the next one
             seat, turn = pos.steps[-1].seat, pos.steps[-1].turn
+        taken = []
         for _ in range(int(data.get("steps", 1))):
             if not pos.steps:
                 raise NothingToUndo("nothing left to undo in this game")
             pos.state.undo()
-            pos.steps.pop()
+            taken.append(pos.steps.pop())
         pos.pending = None
+        pos.told = undone_line(taken)
     elif kind is EventKind.ABANDON:
         pos.abandoned = True
+    elif kind is EventKind.RESUME:
+        pos.abandoned = False
     else:  # pragma: no cover - EventKind is closed
         raise HistoryError(f"unknown event kind {kind}")
     return seat, turn
+
+
+def _play_step(pos: Position, event: Event | PlannedEvent) -> str:
+    """Apply a roll or move and return what it did in one line. The line is stored with the
+    event when it is first played (what the players saw, for the history page and exports
+    without a replay); a replay takes it from there, and works it out only for events stored
+    before lines were kept."""
+    move = pos.state.parse_move(event.text)
+    pos.state.apply(move)
+    told = event.data.get("told")
+    pos.told = str(told) if told is not None else pos.state.tell(move)
+    return pos.told
+
+
+def undone_line(taken: list[Step]) -> str:
+    """What an undo took back, latest first, for the table page."""
+    lines = [s.told for s in taken if s.told]
+    what = f"{len(taken)} steps" if len(taken) > 1 else "the last step"
+    return f"Undone: {what}" + (f" ({'; '.join(lines)})" if lines and len(taken) == 1 else "")
 
 
 def _reading(data: JSON, event_id: int | None) -> Pending:
@@ -555,9 +582,11 @@ class History:
                                                (limit,))]
 
     def latest_open_game(self) -> GameRecord | None:
-        """The newest game that is neither finished nor abandoned: the one to resume."""
-        newest = self.games(limit=1)
-        return newest[0] if newest and not newest[0].over else None
+        """The game played last, if it is neither finished nor abandoned: the one to resume
+        (an older game taken up again from the Games page is played last)."""
+        rows = self._read(_GAMES_SQL + " ORDER BY touched DESC, g.id DESC LIMIT 1")
+        latest = _record(rows[0]) if rows else None
+        return latest if latest and not latest.over else None
 
     def image(self, event_id: int) -> bytes | None:
         rows = self._read("SELECT jpeg FROM images WHERE event_id = ?", (event_id,))
@@ -697,7 +726,9 @@ _GAMES_SQL = (
     "SELECT g.*, (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) AS n,"
     " (SELECT scores FROM events e WHERE e.game_id = g.id ORDER BY seq DESC LIMIT 1) AS scores,"
     " (SELECT outcome FROM events e WHERE e.game_id = g.id ORDER BY seq DESC LIMIT 1) AS outcome,"
-    " EXISTS (SELECT 1 FROM events e WHERE e.game_id = g.id AND e.kind = 'abandon') AS abandoned"
+    " COALESCE((SELECT e.kind = 'abandon' FROM events e WHERE e.game_id = g.id"
+    " AND e.kind IN ('abandon', 'resume') ORDER BY seq DESC LIMIT 1), 0) AS abandoned,"
+    " COALESCE((SELECT MAX(at) FROM events e WHERE e.game_id = g.id), g.started) AS touched"
     " FROM games g"
 )
 

@@ -23,6 +23,7 @@ from companion.history import (
     EventKind,
     History,
     HistoryError,
+    NoSuchGame,
     Pending,
     PlannedEvent,
     Position,
@@ -39,7 +40,7 @@ from companion.rules.errors import BadRoll, IllegalMove, NothingToUndo, RulesErr
 JSON = dict[str, Any]
 DiceSource = Callable[[list[str] | None], TrayReading]
 
-MAX_MOVES_SHOWN = 40  # the panel lists the best moves; a long tail helps nobody at the table
+TOLD_KINDS = frozenset({EventKind.ROLL, EventKind.MOVE, EventKind.AMEND})
 
 
 class TableError(RuntimeError):
@@ -137,6 +138,8 @@ class TableSession:
         except Exception:
             self._rebuild()  # the rules refused it: back to exactly what is committed
             raise
+        if planned.kind in TOLD_KINDS:  # what it did is kept with it: see history._play_step
+            planned = replace(planned, data={**planned.data, "told": pos.told})
         try:
             self.history.append(pos, planned, seat, turn)
         except HistoryError as exc:
@@ -182,6 +185,26 @@ class TableSession:
             self._pos = self.history.replay(record)
             self._bump()
             return record.id
+
+    def resume(self, game_id: int) -> None:
+        """Take a past game up again exactly where it was left; a game in play is kept in the
+        history as abandoned (it can be resumed the same way)."""
+        with self._lock:
+            try:
+                record = self.history.game(game_id)
+            except NoSuchGame as exc:
+                raise SetupError(str(exc)) from exc
+            if record.outcome is not None:
+                raise SetupError(f"game {game_id} is finished: it can be looked at, not resumed")
+            pos = self._pos
+            if pos is not None and pos.record.id == game_id and not pos.abandoned:
+                return  # already the game in play
+            if pos is not None and pos.state.current_player is not None and not pos.abandoned:
+                self._play(PlannedEvent(EventKind.ABANDON))
+            self._pos = self.history.replay(record)
+            if self._pos.abandoned:
+                self._play(PlannedEvent(EventKind.RESUME))
+            self._bump()
 
     # -- what the players entered for a game (cards) ----------------------------------------
 
@@ -446,6 +469,7 @@ class TableSession:
             "game": {
                 "id": record.id, "name": record.game, "title": cls.title,
                 "players": list(record.players), "options": record.options,
+                "teams": list(cls.teams[:len(record.players)]),
                 "over": current is None or pos.abandoned,
                 "outcome": state.outcome.to_json() if state.outcome else None,
             },
@@ -457,8 +481,9 @@ class TableSession:
             },
             "turn": pos.next_turn(seat),
             "roll_wanted": wanted.to_json() if wanted else None,
-            "moves": [r.to_json() for r in ranked[:MAX_MOVES_SHOWN]],
+            "moves": [r.to_json() for r in ranked],  # every one: the panel groups them
             "moves_total": len(ranked),
+            "told": pos.told,
             "can_end_turn": any(r.move.text().split()[0] in pos.state.game.turn_enders
                                 for r in ranked),
             "reading": _reading_view(pos),

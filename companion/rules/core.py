@@ -338,6 +338,9 @@ class Game(ABC):
     """Verbs of the moves that end a turn with nothing more played (End turn, the NEXT button)."""
     table_data: ClassVar[str | None] = None
     """The option the table fills with what its players entered for this game (cards), if any."""
+    teams: ClassVar[tuple[str, ...]] = ()
+    """The colours of the seats' teams, where the game names them (Board Horde's blue, red,
+    purple): every page draws a seat in its team's colour."""
     score_floor: ClassVar[int | None] = 0
     """The lowest score a seat can have (None: no floor, as where penalties subtract)."""
 

@@ -126,7 +126,8 @@ def game(game_id: int) -> Response:
             "undone": undone(e, live),
             "image": f"/api/images/{image}.jpg" if image else None,
         })
-    return jsonify({"game": record.to_json(), "events": timeline})
+    teams = history.games_registry.get_game(record.game).teams[:len(record.players)]
+    return jsonify({"game": {**record.to_json(), "teams": list(teams)}, "events": timeline})
 
 
 @bp.get("/games/<id:game_id>/export.json")
@@ -199,6 +200,12 @@ def new_game() -> tuple[Response, int]:
         raise BadRequest("'options' must be an object")
     game, players = field(data, "game", str), field(data, "players", list)
     return act(data, lambda table: table.new_game(game, players, options), 201)
+
+
+@bp.post("/games/<id:game_id>/resume")
+@needs_pin
+def resume(game_id: int) -> tuple[Response, int]:
+    return act(body(), lambda table: table.resume(game_id))
 
 
 @bp.post("/roll")

@@ -99,7 +99,7 @@ def test_wraith_stops_rerolls_inspiration_and_sleep() -> None:
     state = new_game((20, 5, 9, 13), epic=(roll("d10=3", "d6=3"),),
                      options={"wraith_blocks_sleep": False})
     play(state, "team wizard", roll("d4=4"), "sleep e1", roll("d20=11"))
-    assert enemies(state) == [9, 11, 13, 23]
+    assert enemies(state) == [11, 9, 13, 23]  # LINEUP_ORDERED_BETWEEN_TURNS: e1 stays e1
 
 
 def test_basilisk_paralyzes_matching_dice_and_petrifies_on_a_one() -> None:
@@ -330,7 +330,7 @@ def test_describe_has_the_documented_keys() -> None:
     view = _hydra_game().describe()
     assert set(view) == {"game", "phase", "round", "turn", "current_player", "first_player",
                          "target", "end_round", "final_round", "roll_wanted", "players",
-                         "enemies", "pool", "showdown", "outcome", "options"}
+                         "enemies", "pool", "showdown", "outcome", "options", "details"}
     assert set(view["players"][0]) == {"seat", "name", "score", "eliminated", "turns", "first",
                                        "active", "characters"}
     assert set(view["players"][0]["characters"][0]) == {

@@ -7,6 +7,13 @@ const RS = {
   seatColours: ["#e0a526", "#4fa3e0", "#e05a4f", "#6cc56c", "#b07ce0", "#e07cc0"],
   teamColours: { blue: "#4fa3e0", red: "#e05a4f", purple: "#b07ce0" },
 
+  // One colour per seat on every page: the seat's team colour where the game has teams
+  // (game.teams, e.g. Board Horde's blue, red, purple), else the seat's own.
+  seatColour(game, seat) {
+    const team = game && game.teams && game.teams[seat];
+    return RS.teamColours[team] || RS.seatColours[seat % RS.seatColours.length];
+  },
+
   el(tag, attrs = {}, ...children) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs)) {

@@ -5,13 +5,23 @@ function when(seconds) {
   return new Date(seconds * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
 }
 
-RS.get("/api/games").then(({ games }) => {
+// A game left unfinished can be taken up again where it was left (the one in play is kept).
+function resumeButton(game) {
+  return RS.el("button", { type: "button", class: "resume acting", "data-game": game.id, text: "Resume",
+    onclick: () => RS.api(`/api/games/${game.id}/resume`).then(() => { window.location.href = "/"; })
+      .catch(() => { /* the toast says why */ }) });
+}
+
+Promise.all([RS.get("/api/games"), RS.get("/api/state")]).then(([{ games }, now]) => {
+  RS.shown = now.version;
+  const playing = now.game && !now.game.over ? now.game.id : null;
   const items = games.map((g) => {
     const state = g.outcome ? `won by ${g.outcome.winners.map((w) => g.players[w]).join(" & ")}`
-      : g.abandoned ? "abandoned" : "in play";
+      : g.id === playing ? "in play now" : g.abandoned ? "left unfinished" : "in play";
     return RS.el("li", {}, RS.el("a", { href: `/games/${g.id}` },
       RS.el("strong", { text: `#${g.id} ${g.game}` }), ` ${g.players.join(", ")} — ${state}`),
-      RS.el("small", { text: ` ${when(g.started)} · ${g.events} events · scores ${g.scores.join(" / ")}` }));
+      RS.el("small", { text: ` ${when(g.started)} · ${g.events} events · scores ${g.scores.join(" / ")}` }),
+      !g.outcome && g.id !== playing ? resumeButton(g) : null);
   });
   document.getElementById("games").replaceChildren(...(items.length ? items : [RS.el("li", { text: "No games yet." })]));
 }).catch(RS.failed("games"));

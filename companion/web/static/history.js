@@ -10,9 +10,14 @@ function svg(tag, attrs) {
   return node;
 }
 
+// The rolls and moves still in force: an undone one (and the undo itself) is no point of the
+// chart, so a move taken back is not drawn as a spike.
+const STEPS = new Set(["roll", "move", "amend"]);
+
 function drawChart(game, events) {
   const points = [{ seq: 0, scores: game.players.map(() => 0) },
-    ...events.filter((e) => e.scores.length).map((e) => ({ seq: e.seq, scores: e.scores }))];
+    ...events.filter((e) => e.scores.length && STEPS.has(e.kind) && !e.undone)
+      .map((e) => ({ seq: e.seq, scores: e.scores }))];
   const W = 320, H = 160, pad = 24;
   const all = points.flatMap((p) => p.scores);
   const lo = Math.min(0, ...all), hi = Math.max(1, ...all);
@@ -29,17 +34,18 @@ function drawChart(game, events) {
   }
   game.players.forEach((name, seat) => {
     const d = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.scores[seat] ?? 0).toFixed(1)}`).join(" ");
-    chart.append(svg("path", { d, fill: "none", stroke: RS.seatColours[seat % 6], "stroke-width": 2.5,
+    chart.append(svg("path", { d, fill: "none", stroke: RS.seatColour(game, seat), "stroke-width": 2.5,
       "data-player": name }));
   });
   document.getElementById("chart").replaceChildren(chart);
   document.getElementById("legend").replaceChildren(...game.players.map((name, seat) =>
-    RS.el("span", { class: "legend" }, RS.el("span", { class: "swatch", style: `background:${RS.seatColours[seat % 6]}` }),
+    RS.el("span", { class: "legend" }, RS.el("span", { class: "swatch", style: `background:${RS.seatColour(game, seat)}` }),
       `${name} ${points[points.length - 1].scores[seat] ?? 0}`)));
 }
 
 const WORDS = { reading: "reading held", correct: "corrected", drop: "box", add: "die", discard: "reading discarded", roll: "rolled",
-  amend: "roll corrected to", move: "played", undo: "undid", abandon: "game abandoned" };
+  amend: "roll corrected to", move: "played", undo: "undid", abandon: "game abandoned",
+  resume: "game resumed" };
 
 function drawTimeline(events) {
   let turn = null;
@@ -51,9 +57,13 @@ function drawTimeline(events) {
     }
     const text = e.kind === "undo" ? `${e.data.steps} step${e.data.steps > 1 ? "s" : ""}`
       : e.kind === "correct" ? `die ${e.data.index + 1} ${e.data.old} → ${e.data.kind ? `${e.data.kind} ` : ""}${e.data.new}` : e.text;
+    // What a roll or move did, in the player's words (kept with the event), over its command.
+    const what = e.data.told
+      ? [RS.el("span", { class: "told", text: e.data.told }), RS.el("small", { class: "command", text: ` ${text}` })]
+      : [RS.el("b", { text: `${WORDS[e.kind] || e.kind} ` }), text];
     items.push(RS.el("li", { class: `event ${e.kind}${e.undone ? " undone" : ""}`, "data-kind": e.kind },
       e.image ? RS.el("img", { src: e.image, alt: "tray", loading: "lazy", class: "thumb" }) : null,
-      RS.el("span", { class: "what" }, RS.el("b", { text: `${WORDS[e.kind] || e.kind} ` }), text),
+      RS.el("span", { class: "what" }, ...what),
       RS.el("small", { class: "scores-after", text: e.scores.join(" / ") })));
   }
   document.getElementById("timeline").replaceChildren(...items);

@@ -57,8 +57,25 @@ function optionValue(input) {
   return input.value;
 }
 
-// Starting a game abandons the running one: the start carries the table version seen here.
-const seen = () => RS.get("/api/state").then((s) => { RS.shown = s.version; });
+// Starting a game abandons the running one: the start carries the table version seen here, and
+// a game in play is named first, with where to resume it.
+let inPlay = null;
+const seen = () => RS.get("/api/state").then((s) => {
+  RS.shown = s.version;
+  inPlay = s.game && !s.game.over ? s : null;
+});
+
+function askFirst() {
+  if (!inPlay) return Promise.resolve(true);
+  const g = inPlay.game;
+  $("confirm-text").textContent = `${g.title} (game ${g.id}) with ${g.players.join(", ")} is in play: `
+    + `${inPlay.current.text}. Start a new game instead?`;
+  const dialog = $("confirm-new");
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "start"), { once: true });
+    dialog.showModal();
+  });
+}
 seen();
 RS.get("/api/catalog").then((data) => {
   catalog = data.games;
@@ -76,6 +93,7 @@ $("new-game").addEventListener("submit", async (event) => {
     const value = optionValue(input);
     if (value !== null) options[input.dataset.option] = value;
   }
+  if (!(await askFirst())) return;
   try {
     await RS.api("/api/games", { game: $("game").value, players, options });
     window.location.href = "/";

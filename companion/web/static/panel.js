@@ -7,7 +7,7 @@ function renderPanel(s) {
   document.getElementById("panel-whose").textContent = s.game ? s.current.text : "";
   const rows = s.game ? s.game.players.map((name, seat) => RS.el("tr",
     { class: seat === s.current.seat && !s.game.over ? "current" : "" },
-    RS.el("td", {}, RS.el("span", { class: "swatch", style: `background:${RS.seatColours[seat % 6]}` }), name),
+    RS.el("td", {}, RS.el("span", { class: "swatch", style: `background:${RS.seatColour(s.game, seat)}` }), name),
     RS.el("td", { class: "score", text: String(s.scores[seat] ?? "") }))) : [];
   document.getElementById("panel-scores").replaceChildren(...rows);
 }

@@ -2,73 +2,85 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const FIRST_MOVES = 6; // the best few; the rest behind "show all" so the phone stays short
+const GROUPED_FROM = 8; // more moves than this: grouped, only the best group open, and a filter
 let snap = null;
-let allMoves = false;
+const openGroups = new Set(); // groups a player opened stay open while the table changes
 
 // An action, then what the table is now: its answer, or (refused) the table fetched again.
 function act(path, body) {
   return RS.api(path, body).then(render).catch(() => RS.get("/api/state").then(render));
 }
 
+// A move: its title in the player's words, the command text small beneath (the log's and
+// what is typed), its points and the game's note.
+function moveButton(m, best) {
+  return RS.el("li", {}, RS.el("button", { type: "button", class: best ? "move best" : "move",
+    onclick: () => act("/api/move", { move: m.move }) },
+    RS.el("span", { class: "move-title", text: m.title || m.move }),
+    RS.el("span", { class: "points", text: m.points ? `${m.points > 0 ? "+" : ""}${m.points}` : "" }),
+    RS.el("small", { class: "move-text", text: m.move }),
+    m.detail ? RS.el("small", { class: "detail", text: m.detail }) : null));
+}
+
+// The game's group for a move, else its points: best group first, as the moves are ranked.
+function groupOf(m) {
+  if (m.group) return m.group;
+  return m.points ? `${m.points > 0 ? "+" : ""}${m.points} points` : "No points";
+}
+
 function renderMoves(s) {
-  const moves = s.moves.map((m, i) => RS.el("li", { hidden: !allMoves && i >= FIRST_MOVES ? "" : null },
-    RS.el("button", { type: "button", class: i === 0 ? "move best" : "move",
-      onclick: () => act("/api/move", { move: m.move }) },
-      RS.el("span", { class: "move-text", text: m.move }),
-      RS.el("span", { class: "points", text: m.points ? `${m.points > 0 ? "+" : ""}${m.points}` : "" }),
-      m.detail ? RS.el("small", { class: "detail", text: m.detail }) : null)));
-  if (!moves.length && s.game.over) {
-    moves.push(RS.el("li", { class: "hint" }, "The game is over. ",
+  const filter = $("move-filter").value.trim().toLowerCase();
+  $("move-filter").hidden = s.moves.length <= GROUPED_FROM;
+  let items;
+  if (s.moves.length <= GROUPED_FROM || filter) {
+    const shown = s.moves.filter((m) => !filter
+      || `${m.title} ${m.move} ${m.detail}`.toLowerCase().includes(filter));
+    items = shown.map((m) => moveButton(m, m === s.moves[0]));
+    if (filter && !shown.length) items.push(RS.el("li", { class: "hint", text: `No move matches “${filter}”.` }));
+  } else {
+    const groups = new Map();
+    for (const m of s.moves) {
+      if (!groups.has(groupOf(m))) groups.set(groupOf(m), []);
+      groups.get(groupOf(m)).push(m);
+    }
+    items = [...groups].map(([name, moves], i) => {
+      const box = RS.el("details", { class: "move-group", open: i === 0 || openGroups.has(name) ? "" : null },
+        RS.el("summary", {}, name, RS.el("small", { text: ` (${moves.length})` })),
+        RS.el("ol", { class: "moves" }, ...moves.map((m) => moveButton(m, m === s.moves[0]))));
+      box.addEventListener("toggle", () => (box.open ? openGroups.add(name) : openGroups.delete(name)));
+      return RS.el("li", {}, box);
+    });
+  }
+  if (!s.moves.length && s.game.over) {
+    items.push(RS.el("li", { class: "hint" }, "The game is over. ",
       s.game.outcome ? RS.el("a", { href: `/games/${s.game.id}/bgstats`, class: "bgstats",
         text: "Send to BG Stats" }) : null, s.game.outcome ? " · " : null,
       RS.el("a", { href: "/new", text: "Start a new game" })));
-  } else if (!moves.length) {
-    moves.push(RS.el("li", { class: "hint", text: s.current.chance ? "Roll the dice first." : "No moves." }));
+  } else if (!s.moves.length) {
+    items.push(RS.el("li", { class: "hint", text: s.current.chance ? "Roll the dice first." : "No moves." }));
   }
-  const more = s.moves.length - FIRST_MOVES;
-  if (more > 0) {
-    moves.push(RS.el("li", {}, RS.el("button", { type: "button", class: "more",
-      text: allMoves ? "Show the best only" : `Show ${more} more`,
-      onclick: () => { allMoves = !allMoves; renderMoves(snap); } })));
-  }
-  $("moves").replaceChildren(...moves);
+  $("moves").replaceChildren(...items);
   $("moves-total").textContent = s.moves_total > 1 ? `(${s.moves_total}, best first)` : "";
   $("end-turn").hidden = !s.can_end_turn;
   $("undo").disabled = !s.can_undo;
   $("undo-turn").disabled = !s.can_undo;
 }
 
-// A game whose players are teams of a colour (Board Horde's blue, red, purple) shows that colour.
-function seatColour(s, seat) {
-  const team = s.state && s.state.players && s.state.players[seat] && s.state.players[seat].team;
-  return RS.teamColours[team] || RS.seatColours[seat % 6];
-}
-
 function renderScores(s) {
   const rows = s.game.players.map((name, seat) => RS.el("tr",
     { class: seat === s.current.seat && !s.game.over ? "current" : "" },
-    RS.el("td", {}, RS.el("span", { class: "swatch", style: `background:${seatColour(s, seat)}` }), name),
+    RS.el("td", {}, RS.el("span", { class: "swatch", style: `background:${RS.seatColour(s.game, seat)}` }), name),
     RS.el("td", { class: "score", text: String(s.scores[seat] ?? "") })));
   $("scores").replaceChildren(...rows);
 }
 
-// describe() is each game's own JSON; show it generically so any game works.
-function renderValue(value) {
-  if (Array.isArray(value)) {
-    if (value.length && value.every((v) => v && typeof v === "object" && !Array.isArray(v))) {
-      const keys = [...new Set(value.flatMap(Object.keys))];
-      return RS.el("table", { class: "kv" },
-        RS.el("tr", {}, ...keys.map((k) => RS.el("th", { text: k }))),
-        ...value.map((row) => RS.el("tr", {}, ...keys.map((k) => RS.el("td", {}, renderValue(row[k]))))));
-    }
-    return document.createTextNode(value.map((v) => (typeof v === "object" ? JSON.stringify(v) : v)).join(", "));
-  }
-  if (value && typeof value === "object") {
-    return RS.el("dl", { class: "kv" }, ...Object.entries(value).flatMap(([k, v]) =>
-      [RS.el("dt", { text: k }), RS.el("dd", {}, renderValue(v))]));
-  }
-  return document.createTextNode(value === null || value === undefined ? "" : String(value));
+// "Table details": the game as a player reads it (each game's describe() gives `details`,
+// sections of plain lines), never its raw keys.
+function renderDetails(s) {
+  const sections = (s.state && s.state.details) || [];
+  return sections.map((section) => RS.el("section", { class: "detail-section" },
+    RS.el("h3", { text: section.title }),
+    RS.el("ul", {}, ...section.lines.map((line) => RS.el("li", { text: line })))));
 }
 
 // A race game's view has a `track`: its squares drawn in order with what stands on each.
@@ -120,6 +132,8 @@ function render(s) {
   if (!s.game) return;
   $("game-title").textContent = s.game.title;
   $("whose").textContent = s.current.text;
+  $("told").hidden = !s.told;
+  $("told").textContent = s.told || "";
   // A game that asks for a card drawn or flipped says which (state.asking).
   const asking = s.state && s.state.asking;
   $("wanted").textContent = s.roll_wanted ? `Roll: ${s.roll_wanted.dice.join(" ")}` : (asking || "");
@@ -130,7 +144,7 @@ function render(s) {
   Tray.render(s.reading, s.roll_wanted ? s.roll_wanted.dice : [], act); // reading.js
   renderMoves(s);
   renderScores(s);
-  $("state").replaceChildren(renderValue(s.state));
+  $("state").replaceChildren(...renderDetails(s));
   $("history-link").href = `/games/${s.game.id}`;
   renderReadings(s.game);
 }
@@ -149,5 +163,6 @@ $("discard").addEventListener("click", () => act("/api/discard"));
 $("end-turn").addEventListener("click", () => act("/api/end-turn"));
 $("undo").addEventListener("click", () => act("/api/undo"));
 $("undo-turn").addEventListener("click", () => act("/api/undo-turn"));
+$("move-filter").addEventListener("input", () => snap && renderMoves(snap));
 RS.get("/api/state").then(render);
 RS.live(render);

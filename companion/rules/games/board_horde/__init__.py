@@ -25,7 +25,8 @@ player. Heroes are `blue-rogue` ... `purple-mage` (seat 0 blue, 1 red, 2 purple)
     track: {sides: [{name ('' | left | right), key ('' | L | R), cells: [{n, marks}]}],
             portal: marks, out: marks, legend: marks}, a mark being {text, title, team | null,
             hero},
-    outcome: null | {winners, reason}, options.
+    outcome: null | {winners, reason}, options,
+    details: [{title, lines: [str]}] (the table as a player reads it: `words.details`).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from ...core import JSON, Game
 from ...errors import RulesError
 from . import flow
 from .position import Position
-from .rules import ASSUMPTIONS, OPTIONS_SCHEMA, Options
+from .rules import ASSUMPTIONS, OPTIONS_SCHEMA, TEAMS, Options
 from .setup import start_position
 from .state import BoardHordeState
 
@@ -49,6 +50,7 @@ class BoardHorde(Game):
     schema = OPTIONS_SCHEMA
     readings = ASSUMPTIONS
     turn_enders = frozenset({"pass"})  # a roll no hero can use
+    teams = TEAMS
 
     def new_state(self, players: list[str], options: JSON | None = None) -> BoardHordeState:
         names = self.player_names(players)

@@ -8,6 +8,8 @@ table, not a solver: the dice after the move are not searched.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...core import RankedMove
 from .flow import arrival, fight_bonus, legal
 from .moves import Act
@@ -20,6 +22,7 @@ from .rules import (
     POTION_POINTS,
     TRAP_POINTS,
 )
+from .words import title
 
 CHOICE_NOTES = {
     "claim": "your heroes pass this trap safely from now on",
@@ -33,8 +36,13 @@ CHOICE_NOTES = {
 
 
 def ranked(pos: Position) -> list[RankedMove]:
-    moves = [_rank(pos, act) for act in legal(pos)]
+    """Best first by worth; ties keep the rules' own order (heroes in team order)."""
+    moves = [_titled(pos, _rank(pos, act)) for act in legal(pos)]
     return [m for _, m in sorted(enumerate(moves), key=lambda im: (-im[1].extra["worth"], im[0]))]
+
+
+def _titled(pos: Position, ranked: RankedMove) -> RankedMove:
+    return replace(ranked, title=title(pos, ranked.move, ranked.detail))  # type: ignore[arg-type]
 
 
 def _rank(pos: Position, act: Act) -> RankedMove:

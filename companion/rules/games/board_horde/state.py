@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...core import JSON, Move, RankedMove, Roll, RollRequest, SteppedState
-from . import flow, ranking
+from . import flow, ranking, words
 from .moves import Act, parse_move
 from .position import Position, role_of, seat_of, square_name
 from .rules import ROLES, TEAMS
@@ -34,6 +34,14 @@ class BoardHordeState(SteppedState):
     def moved(self, move: Move) -> Position:
         return flow.apply_move(self._pos, move)
 
+    def tell(self, move: Move | Roll) -> str:
+        if not self._history:
+            return move.text()
+        before = self._history[-1]
+        said = "" if isinstance(move, Roll) else next(
+            (r.title for r in ranking.ranked(before) if r.move == move), move.text())
+        return words.told(before, self._pos, move, said)
+
     def describe(self) -> JSON:
         """The panel's view; its keys are documented in the package docstring."""
         pos = self._pos
@@ -57,7 +65,7 @@ class BoardHordeState(SteppedState):
             "board": pos.options.board, "roll_wanted": wanted.to_json() if wanted else None,
             "movement": pos.step.get("value"), "extra_roll": pos.extra,
             "players": players, "heroes": heroes, "tokens": tokens, "items": items,
-            "track": track(pos),
+            "track": track(pos), "details": words.details(pos),
             "outcome": None if self.outcome is None else self.outcome.to_json(),
             "options": pos.options.to_json(),
         }

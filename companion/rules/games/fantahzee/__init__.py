@@ -19,6 +19,7 @@ moves), `ranking` (the panel's ranked moves and advice), `state` (the table's Ga
                monsters, towns}],
     stacks: [{id (1 leftmost), label, vanguard, face_down, level}],
     decks: {hero, discard, town, treasure}, outcome, options,
+    details: [{title, lines: [str]}] (the table as a player reads it: `words.details`),
     during a turn: dice {free, new, rerolls, shield, steam, strength, locked: [{hero, dice}]},
     tray and party (chips), activations (Roll Step: [{hero, ways: [{move, dice, detail}],
     best}]), attack (Attack Step: {strength_left, locked_into, plans}), damage ({source, total,

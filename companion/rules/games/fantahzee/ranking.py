@@ -5,6 +5,7 @@ counterattack, and the cheapest loss when damage comes. Advice for the table, no
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from ...core import RankedMove
@@ -14,18 +15,27 @@ from .legal import activations, legal
 from .moves import Act
 from .party import strength
 from .position import Position
+from .words import group, title
 
 
 def ranked(pos: Position) -> list[RankedMove]:
+    """Best first by worth; ties keep the rules' own order (cards by how many can come up,
+    heroes in party order), each titled in the player's words."""
     kind = pos.step["kind"]
     moves = legal(pos)
     if kind not in RANKERS:
-        return [RankedMove(m) for m in moves]
+        return [_worded(pos, RankedMove(m)) for m in moves]
     rank, context = RANKERS[kind]
     ctx = context(pos)  # what every move of the step needs, worked out once
     scored = [rank(pos, m, ctx) for m in moves]
     order = sorted(range(len(scored)), key=lambda i: (-scored[i].extra["worth"], i))
-    return [scored[i] for i in order]
+    return [_worded(pos, scored[i]) for i in order]
+
+
+def _worded(pos: Position, ranked: RankedMove) -> RankedMove:
+    move: Act = ranked.move  # type: ignore[assignment]
+    return replace(ranked, title=title(pos, move),
+                   extra={**ranked.extra, "group": group(pos, move)})
 
 
 def _rm(move: Act, worth: float, detail: str = "", points: int = 0) -> RankedMove:

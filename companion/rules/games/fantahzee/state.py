@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from ...core import JSON, Move, RankedMove, Roll, RollRequest, SteppedState
-from . import flow, ranking
+from . import flow, ranking, words
 from .legal import activations, legal
 from .moves import Act, act, parse_move
 from .position import Position
@@ -62,6 +62,16 @@ class FantahzeeState(SteppedState):
     def moved(self, move: Move) -> Position:
         return flow.apply_move(self._pos, move)
 
+    def tell(self, move: Move | Roll) -> str:
+        if not self._history:
+            return move.text()
+        before = self._history[-1]
+        if isinstance(move, Roll):
+            wanted = flow.request(before)
+            return words.told(before, self._pos, move, "", wanted.player if wanted else None)
+        said = words.title(before, move)  # type: ignore[arg-type]
+        return words.told(before, self._pos, move, said)
+
     def describe(self) -> JSON:
         """The panel's view; its keys are documented in the package docstring."""
         return describe(self, self._pos)
@@ -105,7 +115,7 @@ def describe(state: FantahzeeState, pos: Position) -> JSON:
         "current_player": current, "roll_wanted": wanted.to_json() if wanted else None,
         "asking": _asking(pos), "doom": s["doom"], "doom_tokens": DOOM,
         "first_player": s["first"], "last_player": s["last"], "hand_limit": HAND,
-        "players": players, "stacks": stacks,
+        "players": players, "stacks": stacks, "details": words.details(pos),
         "decks": {"hero": sum(s["deck"].values()), "discard": len(s["discard"]),
                   "town": sum(s["towns"].values()), "treasure": sum(s["treasures"].values())},
         "outcome": None if state.outcome is None else state.outcome.to_json(),

@@ -20,12 +20,14 @@ rage ...; restore ...` or `end`) -> Troll regeneration, Dragon breath, defeated 
                characters: [{name, die, sides, ability, status (ready|wounded|stone), wounded,
                              stone, value (this turn's, else last rolled, or null), in_team,
                              paralyzed, crit, ability_used}]}],
-    enemies: [{id (e1..e4, line-up order), defeated, d20, and unless defeated: value (total to
+    enemies: [{id (e1..e4, line-up order), defeated, d20, label ("defeated: ..." while its
+               replacement waits, so the line-up stays shown), and unless defeated: value (total to
                hit), kind (enemy|ogre|epic), label, monster (troll|spider|wraith|basilisk|hydra|
                dragon|null), d10, points, heads: [{id (h1..), value}]}],
     pool: {bolts: [d4 values], bear: [d10 values]},
     showdown: null | {seats, kills, round},
-    outcome: null | {winners, reason}.
+    outcome: null | {winners, reason},
+    details: [{title, lines: [str]}] (the table as a player reads it: `tell.details`).
 """
 
 from __future__ import annotations

@@ -286,15 +286,18 @@ class Board:
         """The first of `ranked()`, without building the plays that lose to it."""
         return self._ranked_move(*min(self._scores(showdown)))
 
-    def _scores(self, showdown: bool) -> list[tuple[int, int, int, int, Any]]:
-        """(-points, -healed, -kills, mask, witness chain) of every reachable effect.
+    def _scores(self, showdown: bool) -> list[tuple[int, int, int, int, int, Any]]:
+        """(-points, -healed, -kills, cleared, mask, witness chain) of every reachable effect.
 
-        The mask (targets hit) is unique, so it settles ties and the chain is never compared.
+        Ties in points go to the play that heals more, then defeats more, then leaves the
+        hardest enemies standing for the next player (`cleared` sums the totals it defeats: a
+        defeated enemy is rolled again, so beating an easy one takes it from the others). The
+        mask (targets hit) is unique, so it settles what is left and the chain is never compared.
         """
         targets = self.targets
         scores = []
         for mask, chain in _Search(self).run().items():
-            points = kills = healed = 0
+            points = kills = healed = cleared = 0
             link = chain
             while link is not None:
                 target = targets[link[0]]
@@ -303,24 +306,28 @@ class Board:
                 else:
                     kills += 1
                     points += target.points
+                    cleared += target.need
                 link = link[3]
-            scores.append((-(kills if showdown else points), -healed, -kills, mask, chain))
+            scores.append((-(kills if showdown else points), -healed, -kills, cleared, mask,
+                           chain))
         return scores
 
-    def _ranked_move(self, points: int, healed: int, kills: int, mask: int,
+    def _ranked_move(self, points: int, healed: int, kills: int, cleared: int, mask: int,
                      chain: Any) -> RankedMove:
         """The play a witness chain stands for, with its worth and words for the panel."""
         attacks: list[Group] = []
         heals: list[Group] = []
         rage = restore = None
         details: list[str] = []
+        words: list[str] = []
         while chain is not None:
             key = chain[:3]
             part = self._parts.get(key)
             if part is None:
                 part = self._parts[key] = self._part(*key)
-            kind, payload, detail = part
+            kind, payload, detail, said = part
             details.append(detail)
+            words.append(said)
             if kind == "attack":
                 attacks.append(payload)
             elif kind == "heal":
@@ -335,15 +342,21 @@ class Board:
         play = Play(tuple(attacks), tuple(heals), rage, restore)
         self._built[id(play)] = play
         detail = "; ".join(details) or "end the turn without attacking"
-        return RankedMove(play, -points, detail, {"heals": -healed, "kills": -kills})
+        title = "; ".join(words) or "End the turn without attacking"
+        if points:
+            title += f" for {-points} point{'s' if points != -1 else ''}"
+        return RankedMove(play, -points, detail, {"heals": -healed, "kills": -kills}, title)
 
-    def _part(self, i: int, subset: int, spec: Any) -> tuple[str, Any, str]:
-        """One step of a witness: (kind, group or target ref, words for the panel)."""
+    def _part(self, i: int, subset: int, spec: Any) -> tuple[str, Any, str, str]:
+        """One step of a witness: (kind, group or target ref, short words for the detail line,
+        the player's words for the title)."""
         target = self.targets[i]
         if spec == "rage":
-            return "rage", target.ref, f"Barbarian rages -> {target.label}"
+            return ("rage", target.ref, f"Barbarian rages -> {target.label}",
+                    f"the Barbarian's Battle Rage defeats {target_words(target)}")
         if spec == "restore":
-            return "restore", target.ref, f"Cleric restores {target.label}"
+            return ("restore", target.ref, f"Cleric restores {target.label}",
+                    f"the Cleric heals the {target.label}")
         uses = []
         words = []
         for j, die in enumerate(self.dice):
@@ -352,9 +365,19 @@ class Board:
                 uses.append(use)
                 words.append(f"{die.token.capitalize()} {die_text(die, use)}")
         group = Group(target.ref, tuple(uses))
+        dice = " + ".join(words)
         if target.tier == MEND:
-            return "heal", group, f"{' + '.join(words)} heal {target.label}"
-        return "attack", group, f"{' + '.join(words)} -> {target.label}"
+            return "heal", group, f"{dice} heal {target.label}", f"{dice} heal the {target.label}"
+        verb = "defeats" if len(words) == 1 else "defeat"
+        return ("attack", group, f"{dice} -> {target.label}",
+                f"{dice} {verb} {target_words(target)}")
+
+
+def target_words(target: Target) -> str:
+    """An enemy as players name it: what it is, the total that beats it, and its place in the
+    line-up, which it keeps all turn ("the Ogre 18 (e3)", "the Hydra head 7 (h2)")."""
+    name = target.label[0].upper() + target.label[1:]
+    return f"the {name} ({target.ref})"
 
 
 def _by_target(group: Group) -> str:

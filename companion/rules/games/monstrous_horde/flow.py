@@ -35,6 +35,7 @@ from .rules import (
     WIZARD,
     WOUNDED,
 )
+from .tell import enemy_name
 
 ALL_SLOTS = tuple(range(ENEMY_DICE))
 
@@ -250,7 +251,8 @@ def _settle(d: Draft) -> None:
     """Advance through the steps that need no choice until a roll or a choice is wanted."""
     while d.queue and d.queue[0] == ("replace",) and not _defeated(d):
         d.queue = d.queue[1:]  # a Troll that regenerated leaves nothing to replace
-    if not d.queue:
+    if not d.queue and d.phase in ("setup", "showdown-setup", "ending"):
+        # LINEUP_ORDERED_BETWEEN_TURNS: a slept enemy keeps its place until the turn ends.
         d.enemies = tuple(sorted(d.enemies, key=_lineup_key))
     while not d.queue:
         if d.phase in ("setup", "showdown-setup"):
@@ -575,19 +577,28 @@ def _teams(ready: tuple[int, ...], limit: int) -> tuple[RankedMove, ...]:
     """Biggest teams of the biggest dice first (moves are immutable values: safe to share)."""
     teams = [c for size in range(min(limit, len(ready)), 0, -1) for c in combinations(ready, size)]
     teams.sort(key=lambda c: (-len(c), -sum(ROLES[r].sides for r in c)))
-    return tuple(RankedMove(Team(c), 0, "roll " + ", ".join(_TITLES[r] for r in c))
+    return tuple(RankedMove(Team(c), 0, "", {"group": f"Teams of {len(c)}"},
+                            f"Team of {len(c)}: {_names(c)}")
                  for c in teams)
 
 
 @lru_cache(maxsize=256)
 def _reroll_moves(team: tuple[int, ...]) -> tuple[RankedMove, ...]:
     return tuple(
-        RankedMove(Reroll(roles), 0,
-                   "reroll " + ", ".join(_TITLES[r] for r in roles) if roles else "keep the roll")
+        RankedMove(Reroll(roles), 0, "",
+                   {"group": f"Reroll {len(roles)} {'die' if len(roles) == 1 else 'dice'}"
+                    if roles else "Keep"},
+                   f"Reroll the {_names(roles)}" if roles else "Keep the roll")
         for size in range(len(team) + 1) for roles in combinations(team, size))
 
 
 _TITLES = tuple(role.name.capitalize() for role in ROLES)
+
+
+def _names(roles: tuple[int, ...]) -> str:
+    """Characters as a player lists them: "Wizard, Druid and Paladin"."""
+    names = [_TITLES[r] for r in roles]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def board(pos: Position) -> Board:
@@ -609,24 +620,28 @@ def _ability_moves(pos: Position) -> tuple[list[RankedMove], list[RankedMove]]:
     first: list[RankedMove] = []
     later: list[RankedMove] = []
     if turn.crit(WIZARD):
-        first.append(RankedMove(Ability("firebolt"), 0, "Wizard's Fire Bolts: roll a pool d4"))
+        first.append(_ability_move(Ability("firebolt"), "Wizard's Fire Bolts: roll a pool d4"))
         if not (pos.options.wraith_blocks_sleep and pos.monster_alive("wraith")):
-            later += [RankedMove(Ability("sleep", f"e{i + 1}"), 0,
-                                 f"Wizard's Sleep: reroll {e.label()}")
+            later += [_ability_move(Ability("sleep", f"e{i + 1}"),
+                               f"Wizard's Sleep: reroll {enemy_name(e, i)}")
                       for i, e in enumerate(pos.enemies) if not e.epic and not e.defeated]
     if turn.crit(DRUID):
-        first.append(RankedMove(Ability("bear"), 0, "Druid's Bear Form: roll two pool d10s"))
+        first.append(_ability_move(Ability("bear"), "Druid's Bear Form: roll two pool d10s"))
     if turn.crit(CLERIC):
-        later += [RankedMove(Ability("restore", ROLES[r].name), 0,
-                             f"Cleric's Heal: the {_TITLES[r]} is back at once (inspire it?)")
+        later += [_ability_move(Ability("restore", ROLES[r].name),
+                           f"Cleric's Heal: the {_TITLES[r]} is back at once (inspire it?)")
                   for r, s in enumerate(pos.status[pos.seat or 0]) if s == WOUNDED]
     if turn.crit(PALADIN) and not pos.monster_alive("wraith"):
         seat = pos.seat
         assert seat is not None
-        later += [RankedMove(Ability("inspire", ROLES[r].name), 0,
-                             f"Paladin inspires the {ROLES[r].name.capitalize()}: roll it again")
+        later += [_ability_move(Ability("inspire", ROLES[r].name),
+                           f"Paladin inspires the {_TITLES[r]}: roll it again")
                   for r, s in enumerate(pos.status[seat]) if s == READY and r != PALADIN]
     return first, later
+
+
+def _ability_move(move: Ability, title: str) -> RankedMove:
+    return RankedMove(move, 0, "", {"group": "Abilities"}, title)
 
 
 __all__ = ["apply_move", "apply_roll", "best", "ranked", "request",

@@ -81,6 +81,9 @@ ASSUMPTIONS: dict[str, str] = {
     "SHOWDOWN_FIRST": "The Final Showdown begins with the first tied player in turn order.",
     "SHOWDOWN_COUNTS_KILLS": "Showdown rounds compare enemies defeated; scores stay as they were.",
     "SHOWDOWN_TIED_CONTINUE": "Only the players tied for most kills play the next Showdown round.",
+    "LINEUP_ORDERED_BETWEEN_TURNS": "The line-up is put in order (smallest first) at setup and "
+                                    "when a turn ends; an enemy rerolled by Sleep keeps its "
+                                    "place, so enemies keep their numbers all turn.",
     "SIMPLIFIED_TROLLS_STACK": "Simplified Monsters: several Trolls may be in play at once.",
 }
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ...core import CHANCE, JSON, Game, Move, PositionState, RankedMove, Roll, RollRequest
 from ...errors import BadRoll, IllegalMove
-from . import flow
-from .moves import parse_move
+from . import flow, tell
+from .moves import Play, parse_move
 from .position import Position
 from .rules import ROLES, STONE, WOUNDED
 
@@ -74,6 +74,20 @@ class HordeState(PositionState):
             new = flow.apply_move(pos, move)
         self._advance(new)
 
+    def tell(self, move: Move | Roll) -> str:
+        if not self._history:
+            return move.text()
+        before = self._history[-1]
+        wanted = flow.request(before)
+        if isinstance(move, Roll) and wanted is not None:
+            values = [int(d.value) for d in wanted.check(move).dice]
+            return tell.told(before, self._pos, tell.rolled(before, wanted.reason, values))
+        who = before.names[before.seat] if before.seat is not None else "The table"
+        if isinstance(move, Play) and move.text() != "end":
+            return tell.told(before, self._pos, f"{who}'s play")  # the changes say it all
+        title = next((r.title for r in flow.ranked(before) if r.move == move), "")
+        return tell.told(before, self._pos, f"{who}: {title or move.text()}")
+
     def describe(self) -> JSON:
         """The panel's view; its keys are documented in the package docstring."""
         pos = self._pos
@@ -105,7 +119,8 @@ class HordeState(PositionState):
             })
         enemies = []
         for slot, enemy in enumerate(pos.enemies):
-            entry: JSON = {"id": f"e{slot + 1}", "defeated": enemy.defeated, "d20": enemy.d20}
+            entry: JSON = {"id": f"e{slot + 1}", "defeated": enemy.defeated, "d20": enemy.d20,
+                           "label": "defeated: a new one is rolled"}  # the line-up stays shown
             if not enemy.defeated:
                 entry.update(value=enemy.need, kind=enemy.kind, label=enemy.label(),
                              monster=enemy.monster, d10=enemy.d10,
@@ -128,4 +143,5 @@ class HordeState(PositionState):
                 "round": showdown.rounds},
             "outcome": None if self.outcome is None else self.outcome.to_json(),
             "options": pos.options.to_json(),
+            "details": tell.details(pos),
         }
