@@ -71,6 +71,7 @@ def test_village_attacks_records_added_changed_and_removed_through_the_form(serv
     save(me, {"name": "Werewolf", "type": "cursed", "health": "7", "experience": "5",
               "defence": "2", "reserve": "3", "movement": "2", "abilities": json.dumps(HOWL)})
     expect(me.get_by_label("change werewolf")).to_have_count(1)
+    expect(me.get_by_role("cell", name="Howl", exact=True)).to_have_count(1)  # by its name
     wolf = stored(table)["monsters"][-1]
     assert (wolf["id"], wolf["type"], wolf["health"], wolf["movement"]) == (
         "werewolf", "cursed", 7, 2)

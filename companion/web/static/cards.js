@@ -37,7 +37,8 @@ function withRecords(kind, list) {
 function cellText(value) {
   if (value === undefined || value === null) return "";
   if (Array.isArray(value)) {
-    return value.map((v) => (v && typeof v === "object" ? v.name || v.id : String(v))).join(" ");
+    const nested = value.some((v) => v && typeof v === "object");
+    return value.map((v) => (v && typeof v === "object" ? v.name || v.id : String(v))).join(nested ? ", " : " ");
   }
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
@@ -60,7 +61,7 @@ function render(answer) {
     const keys = ["id", ...shown, ...(map ? [] : ["source"])];
     const rows = list.map((record) => RS.el("tr", {},
       ...keys.map((k) => RS.el("td", { text: cellText(record[k]) })),
-      RS.el("td", { class: "acting" },
+      RS.el("td", { class: "acting", style: "white-space: nowrap" },
         RS.el("button", { type: "button", text: "✎", "aria-label": `change ${record.id}`,
           onclick: () => change(kind, record) }),
         RS.el("button", { type: "button", text: "✕", "aria-label": `remove ${record.id}`,
@@ -85,7 +86,8 @@ function fieldInput(field, value) {
   }
   return RS.el("label", { class: field.type === "bool" ? "check" : null },
     field.type === "bool" ? input : null, RS.el("span", { text: field.name }),
-    field.type === "bool" ? null : input, field.hint ? RS.el("small", { text: field.hint }) : null);
+    field.type === "bool" ? null : input,
+    field.hint ? RS.el("small", { text: field.hint, style: "grid-column: 1 / -1" }) : null);
 }
 
 // The form for the chosen kind: empty for a new record, or filled with one to change.
