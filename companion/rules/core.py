@@ -376,6 +376,15 @@ class Game(ABC):
         """What a table plays with before its players enter their own (as JSON)."""
         raise RulesError(f"{cls.title} takes no table data")
 
+    @classmethod
+    def table_data_form(cls) -> JSON | None:
+        """How the Cards page asks for `table_data`, stated next to the game's parser so the two
+        cannot drift: {kinds: [{name, shape ('list' of records, or 'map': first field the key,
+        second the value), fields: [{name, type (text|number|bool|words|json), hint}]}],
+        default (what plays until data is entered), csv (a CSV import is read), import (a
+        hint)}. None where the game takes no table data."""
+        return None
+
     @abstractmethod
     def new_state(self, players: list[str], options: JSON | None = None) -> GameState:
         """A game at its very start (setup rolls are chance steps of the state)."""

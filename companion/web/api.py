@@ -92,6 +92,7 @@ def catalog() -> Response:
         games.append({"name": name, "title": cls.title, "min_players": cls.min_players,
                       "max_players": cls.max_players, "options": cls.options_schema(),
                       "table_data": cls.table_data,
+                      "table_data_form": cls.table_data_form(),
                       "readings": list(cls.assumptions().values())})
     return jsonify({"games": games})
 

@@ -15,7 +15,11 @@ GAME = "village-attacks"
 
 def test_the_cards_page_lists_the_game_and_loads_the_template(watcher):
     catalog = watcher.get("/api/catalog").json["games"]
-    assert next(g for g in catalog if g["name"] == GAME)["table_data"] == "data"
+    listed = next(g for g in catalog if g["name"] == GAME)
+    assert listed["table_data"] == "data"
+    assert [k["name"] for k in listed["table_data_form"]["kinds"]] == [
+        "monsters", "traps", "events", "heroes", "scenarios", "dice"]
+    assert all(g["table_data_form"] is None for g in catalog if not g["table_data"])
     answer = watcher.get(f"/api/table-data/{GAME}").json
     assert answer["entered"] is False
     data = answer["data"]

@@ -1,80 +1,171 @@
-// The table's cards for a game: shown by kind, one card added or removed, or a whole file imported.
+// A game's table data (Fantahzee's cards, Village Attacks' dashboards, cards, scenarios and dice
+// faces): shown by kind, one record added, changed or removed through a form, or a whole file
+// imported. What each kind's records hold comes from the game's rules package (the catalog's
+// `table_data_form`), so this page names no game's fields.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-// The fields a card of each kind has (cards.py reads them; empty ones take the defaults).
-const FIELDS = {
-  heroes: ["name", "copies", "type", "strength", "cost", "shield", "steam", "effects", "text"],
-  actions: ["name", "copies", "effects", "text"],
-  monsters: ["name", "copies", "level", "boss", "strength", "xp", "counterattack", "ambush", "treasure", "text"],
-  towns: ["name", "copies", "xp", "text"],
-  treasures: ["name", "copies", "level1", "level2", "text"],
-};
-const HINTS = {
-  cost: "X any die, 5 a five, ** a pair, **** four of a kind, steam 4; alternatives with |",
-  effects: "dice+1 rolls+1 shield+2 steam+4 strength+1 cut-x+1 wake banish<=6",
-  level1: "effects, as for heroes", level2: "effects, as for heroes",
-  type: "artificer, mage or warrior", boss: "true for a Boss Monster",
-  treasure: "0, or the treasure level it gives (1 or 2)",
-};
-let current = null;
+const forms = {}; // game name -> its table_data_form
+let current = null; // the table-data answer shown
+let editing = null; // the id of the record the form changes; null: a new one
 
 function gameName() { return $("game").value; }
+function form() { return forms[gameName()]; }
+function kindForm() { return form().kinds.find((k) => k.name === $("kind").value); }
+
+// The server's id of a record named `name` (the rules package makes it the same way).
+function slug(name) {
+  return name.trim().toLowerCase().replace(/ /g, "_").replace(/[^a-z0-9_]/g, "");
+}
+
+// A kind's records as a list; a map kind (the dice: name -> faces) becomes one record an entry.
+function records(kind) {
+  const stored = current.data[kind.name];
+  if (kind.shape !== "map") return stored || [];
+  const [key, value] = kind.fields;
+  return Object.entries(stored || {}).map(([k, v]) => ({ id: k, [key.name]: k, [value.name]: v }));
+}
+
+// The whole data with a kind's records replaced, in the shape the game stores.
+function withRecords(kind, list) {
+  if (kind.shape !== "map") return { ...current.data, [kind.name]: list };
+  const [key, value] = kind.fields;
+  return { ...current.data, [kind.name]: Object.fromEntries(list.map((r) => [r[key.name], r[value.name]])) };
+}
+
+// A value in a table cell: nested records by their names, lists as words.
+function cellText(value) {
+  if (value === undefined || value === null) return "";
+  if (Array.isArray(value)) {
+    const nested = value.some((v) => v && typeof v === "object");
+    return value.map((v) => (v && typeof v === "object" ? v.name || v.id : String(v))).join(nested ? ", " : " ");
+  }
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+// A value as the form's field shows it: JSON for nested values, lists as words.
+function fieldText(field, value) {
+  if (value === undefined || value === null) return "";
+  if (field.type === "json") return JSON.stringify(value);
+  return Array.isArray(value) ? value.join(" ") : String(value);
+}
 
 function render(answer) {
+  const open = new Set([...document.querySelectorAll("#kinds details[open]")].map((d) => d.dataset.kind));
   current = answer;
-  $("source").textContent = answer.entered ? "(entered at this table)" : "(placeholder deck and the book's cards)";
-  $("kinds").replaceChildren(...Object.keys(FIELDS).map((kind) => {
-    const cards = answer.data[kind] || [];
-    const keys = ["id", ...FIELDS[kind].filter((k) => k !== "text"), "source"];
-    const rows = cards.map((card) => RS.el("tr", {},
-      ...keys.map((k) => RS.el("td", { text: card[k] === undefined ? "" : String(card[k]) })),
-      RS.el("td", {}, RS.el("button", { type: "button", class: "acting", text: "✕",
-        "aria-label": `remove ${card.id}`, onclick: () => save(without(kind, card.id)) }))));
-    return RS.el("details", { open: kind === "heroes" ? "" : null },
-      RS.el("summary", { text: `${kind} (${cards.reduce((n, c) => n + (c.copies || 1), 0)})` }),
+  $("source").textContent = answer.entered ? "(entered at this table)" : `(${form().default})`;
+  $("kinds").replaceChildren(...form().kinds.map((kind, i) => {
+    const list = records(kind);
+    const map = kind.shape === "map";
+    const shown = kind.fields.slice(map ? 1 : 0).map((f) => f.name).filter((k) => k !== "text");
+    const keys = ["id", ...shown, ...(map ? [] : ["source"])];
+    const rows = list.map((record) => RS.el("tr", {},
+      ...keys.map((k) => RS.el("td", { text: cellText(record[k]) })),
+      RS.el("td", { class: "acting", style: "white-space: nowrap" },
+        RS.el("button", { type: "button", text: "✎", "aria-label": `change ${record.id}`,
+          onclick: () => change(kind, record) }),
+        RS.el("button", { type: "button", text: "✕", "aria-label": `remove ${record.id}`,
+          onclick: () => save(withRecords(kind, list.filter((r) => r.id !== record.id))) }))));
+    const count = list.reduce((n, r) => n + (r.copies || 1), 0);
+    return RS.el("details", { "data-kind": kind.name, open: open.has(kind.name) || (!open.size && i === 0) ? "" : null },
+      RS.el("summary", { text: `${kind.name} (${count})` }),
       RS.el("table", { class: "kv" }, RS.el("tr", {}, ...keys.map((k) => RS.el("th", { text: k }))), ...rows));
   }));
 }
 
-function without(kind, id) {
-  return { ...current.data, [kind]: current.data[kind].filter((c) => c.id !== id) };
+function fieldInput(field, value) {
+  const attrs = { "data-field": field.name, "data-type": field.type, autocomplete: "off" };
+  let input;
+  if (field.type === "bool") {
+    input = RS.el("input", { ...attrs, type: "checkbox", checked: value === true ? "" : null });
+  } else {
+    input = field.type === "json"
+      ? RS.el("textarea", { ...attrs, rows: 3, spellcheck: "false", style: "width: 100%; box-sizing: border-box" })
+      : RS.el("input", { ...attrs, inputmode: field.type === "number" ? "numeric" : null });
+    input.value = fieldText(field, value);
+  }
+  return RS.el("label", { class: field.type === "bool" ? "check" : null },
+    field.type === "bool" ? input : null, RS.el("span", { text: field.name }),
+    field.type === "bool" ? null : input,
+    field.hint ? RS.el("small", { text: field.hint, style: "grid-column: 1 / -1" }) : null);
 }
 
-function showFields() {
-  const kind = $("kind").value;
-  $("fields").replaceChildren(...FIELDS[kind].map((name) => RS.el("label", {},
-    RS.el("span", { text: name }), RS.el("input", { "data-field": name, autocomplete: "off" }),
-    HINTS[name] ? RS.el("small", { text: HINTS[name] }) : null)));
+// The form for the chosen kind: empty for a new record, or filled with one to change.
+function showFields(record = null) {
+  editing = record ? record.id : null;
+  $("form-error").textContent = "";
+  $("form-title").textContent = record ? `Change ${record.id}` : "Add a record";
+  $("fields").replaceChildren(...kindForm().fields.map((f) => fieldInput(f, record ? record[f.name] : undefined)));
+}
+
+function change(kind, record) {
+  $("kind").value = kind.name;
+  showFields(record);
+  $("add-card").scrollIntoView();
+}
+
+// The record the form holds; a nested value that is not JSON is refused naming record and field.
+function readForm(kind) {
+  const record = {};
+  for (const input of $("fields").querySelectorAll("[data-field]")) {
+    const { field, type } = input.dataset;
+    const text = input.value.trim();
+    if (type === "bool") {
+      if (input.checked) record[field] = true;
+    } else if (type === "json" && text) {
+      try { record[field] = JSON.parse(text); } catch (e) {
+        throw new Error(`${kind.name} '${record.name || editing || "new"}': ${field} is not JSON (${e.message})`);
+      }
+    } else if (text) {
+      record[field] = text;
+    }
+  }
+  return record;
 }
 
 function save(data) {
-  return RS.api(`/api/table-data/${gameName()}`, { data }, "PUT").then(render).catch(() => {});
+  return RS.api(`/api/table-data/${gameName()}`, { data }, "PUT").then(render);
 }
 
 function load() {
-  RS.get(`/api/table-data/${gameName()}`).then(render).catch((e) => RS.toast(e.message));
+  const game = form();
+  $("kind").replaceChildren(...game.kinds.map((k) => RS.el("option", { value: k.name, text: k.name })));
+  const shapes = game.kinds.map((k) => `"${k.name}": ${k.shape === "map" ? "{...}" : "[...]"}`);
+  $("import-hint").textContent = `JSON: {${shapes.join(", ")}}. ${game.import}`;
+  $("import-csv").hidden = !game.csv;
+  $("forget").textContent = `Back to the ${game.default}`;
+  RS.get(`/api/table-data/${gameName()}`).then((answer) => {
+    $("kinds").replaceChildren();
+    render(answer);
+    showFields();
+  }).catch((e) => RS.toast(e.message));
 }
 
 RS.get("/api/catalog").then((catalog) => {
-  const games = catalog.games.filter((g) => g.table_data);
+  const games = catalog.games.filter((g) => g.table_data_form);
+  for (const g of games) forms[g.name] = g.table_data_form;
   $("game").replaceChildren(...games.map((g) => RS.el("option", { value: g.name, text: g.title })));
   if (games.length) load();
 });
-$("kind").replaceChildren(...Object.keys(FIELDS).map((k) => RS.el("option", { value: k, text: k })));
-showFields();
-$("kind").addEventListener("change", showFields);
+$("kind").addEventListener("change", () => showFields());
 $("game").addEventListener("change", load);
+$("new-record").addEventListener("click", () => showFields());
 $("add-card").addEventListener("submit", (event) => {
   event.preventDefault();
-  const kind = $("kind").value;
-  const card = {};
-  for (const input of document.querySelectorAll("[data-field]")) {
-    if (input.value.trim()) card[input.dataset.field] = input.value.trim();
+  const kind = kindForm();
+  let record;
+  try { record = readForm(kind); } catch (e) {
+    $("form-error").textContent = e.message;
+    RS.toast(e.message);
+    return;
   }
-  const id = (card.name || "").toLowerCase().replace(/\s+/g, "_").replace(/[^a-z0-9_]/g, "");
-  const others = (current.data[kind] || []).filter((c) => c.id !== id);
-  save({ ...current.data, [kind]: [...others, card] }).then(() => showFields());
+  const id = kind.shape === "map" ? record[kind.fields[0].name] || "" : slug(record.name || "");
+  const list = records(kind);
+  const at = list.findIndex((r) => r.id === (editing ?? id));
+  const kept = list.filter((r) => r.id !== id && r.id !== editing);
+  kept.splice(at < 0 ? kept.length : Math.min(at, kept.length), 0, record);
+  save(withRecords(kind, kept)).then(() => showFields())
+    .catch((e) => { $("form-error").textContent = e.message; });
 });
 $("file").addEventListener("change", async () => {
   const file = $("file").files[0];
@@ -83,7 +174,7 @@ $("file").addEventListener("change", async () => {
 $("import-json").addEventListener("click", () => {
   let data;
   try { data = JSON.parse($("import-text").value); } catch (e) { RS.toast(`not JSON: ${e.message}`); return; }
-  save(data);
+  save(data).catch(() => {});
 });
 $("import-csv").addEventListener("click", () => RS.api(`/api/table-data/${gameName()}`,
   { csv: $("import-text").value }, "PUT").then(render).catch(() => {}));

@@ -33,7 +33,7 @@ from typing import Any
 
 from ...core import JSON, Game
 from . import flow
-from .cards import card_set, card_set_from_text, cards_from_csv
+from .cards import card_set, card_set_from_text, cards_from_csv, form
 from .position import Position
 from .rules import ASSUMPTIONS, OPTIONS_SCHEMA, Options
 from .setup import start_position
@@ -64,6 +64,10 @@ class Fantahzee(Game):
     @classmethod
     def default_table_data(cls) -> JSON:
         return card_set_from_text("").to_json()
+
+    @classmethod
+    def table_data_form(cls) -> JSON:
+        return form()
 
     def new_state(self, players: list[str], options: JSON | None = None) -> FantahzeeState:
         names = self.player_names(players)

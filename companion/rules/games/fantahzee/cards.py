@@ -20,14 +20,13 @@ import functools
 import io
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import Field, dataclass, field, fields
 from typing import Any
 
 from ...errors import RulesError
 
 HERO_TYPES = ("artificer", "mage", "warrior")
 EFFECT_KEYS = ("dice", "rolls", "shield", "steam", "strength", "cut-x")
-KINDS = ("heroes", "actions", "monsters", "towns", "treasures")
 SOURCES = ("table", "book", "placeholder")
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 
@@ -140,6 +139,11 @@ class Treasure:
 
     def side(self, level: int) -> Effects:
         return self.level2 if level == 2 else self.level1
+
+
+CARD_TYPES = {"heroes": Hero, "actions": Action, "monsters": Monster, "towns": Town,
+              "treasures": Treasure}
+KINDS = tuple(CARD_TYPES)
 
 
 @dataclass(frozen=True)
@@ -351,3 +355,34 @@ def _card_json(card: Any) -> dict[str, Any]:
         else:
             out[name] = value
     return out
+
+
+# -- the Cards page's form: the card classes' fields, as `_card_json` writes them --------------
+
+HINTS = {
+    "cost": "X any die, 5 a five, ** a pair, **** four of a kind, steam 4; alternatives with |",
+    "effects": "dice+1 rolls+1 shield+2 steam+4 strength+1 cut-x+1 wake banish<=6",
+    "level1": "effects, as for heroes", "level2": "effects, as for heroes",
+    "type": "artificer, mage or warrior", "boss": "a Boss Monster (level 2)",
+    "treasure": "0, or the treasure level it gives (1 or 2)",
+}
+_FORM_FIRST = {"name": 0, "copies": 1}  # then the card's own fields in their order
+
+
+def _form_field(card_field: Field[Any]) -> dict[str, str]:
+    name = "cost" if card_field.name == "costs" else card_field.name  # the costs as one text
+    widget = {"int": "number", "bool": "bool"}.get(str(card_field.type), "text")
+    return {"name": name, "type": widget, "hint": HINTS.get(name, "")}
+
+
+def form() -> dict[str, Any]:
+    """The Cards page's form (Game.table_data_form), made from the card classes the readers
+    build: every field but the id (made from the name) and the source (a table's own)."""
+    kinds = []
+    for kind, card_type in CARD_TYPES.items():
+        entered = sorted((f for f in fields(card_type) if f.name not in ("id", "source")),
+                         key=lambda f: _FORM_FIRST.get(f.name, 2))
+        kinds.append({"name": kind, "shape": "list", "fields": [_form_field(f) for f in entered]})
+    return {"kinds": kinds, "default": "placeholder deck and the book's cards", "csv": True,
+            "import": f"CSV: a kind column ({', '.join(CSV_KINDS)}) and the field names as "
+                      "the other columns. An import replaces every card."}

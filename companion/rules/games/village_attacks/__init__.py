@@ -27,7 +27,7 @@ import json
 from typing import Any
 
 from ...core import JSON, Game
-from .data import DataError, data_from_text, table_data
+from .data import DataError, data_from_text, form, table_data
 from .position import Position
 from .rules import ASSUMPTIONS, OPTIONS_SCHEMA, Options
 from .setup import start_position
@@ -56,6 +56,10 @@ class VillageAttacks(Game):
     @classmethod
     def default_table_data(cls) -> JSON:
         return data_from_text("").to_json()
+
+    @classmethod
+    def table_data_form(cls) -> JSON:
+        return form()
 
     def new_state(self, players: list[str], options: JSON | None = None) -> VillageState:
         names = self.player_names(players)

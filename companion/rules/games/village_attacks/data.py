@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import Field, asdict, dataclass, fields
 from typing import Any
 
 from ...errors import RulesError
@@ -391,3 +391,55 @@ def data_from_text(text: str) -> TableData:
     from .template import TEMPLATE
 
     return table_data(json.loads(text) if text else TEMPLATE)
+
+
+# -- the Cards page's form: the record classes' fields, as `TableData.to_json` writes them -----
+
+RECORD_TYPES = {"monsters": Dashboard, "traps": Trap, "events": Event, "heroes": Hero,
+                "scenarios": Scenario}
+_NESTED = {"Ability": Ability, "Zone": Zone, "Objective": Objective}
+_FACES = " ".join(USABLE)
+HINTS = {  # by field, or kind.field where two kinds' fields share a name
+    "type": ", ".join(TYPES), "experience": "to level up", "defence": "slots",
+    "reserve": "slots", "movement": "slots",
+    "abilities": "the first is unlocked at the start; an empty cost is a passive ability",
+    "cost": f"face names: {_FACES}", "advanced_cost": f"face names: {_FACES}",
+    "rooms": f"some of {' '.join(ROOMS)}", "traps.damage": "0: one point a Villager down the "
+    "targeting priority", "push": "the survivors go back 1 zone",
+    "affects": "some of peasant hunter hero (all when empty)", "copies": "1 when empty",
+    "flips_time": "a Day/Night card", "persistent": "stays in play",
+    "speed": "1 when empty", "heroes.damage": "1 when empty", "range": "0 when empty",
+    "heart": "starting dial", "morale": "starting dial",
+    "events": "dial values that draw a Village Event: 6 12 18", "trap_slots": "3 when empty",
+    "tiers": "Morale at or below which tier 2, then 3, spawn: 12 6",
+    "zones": "room: exactly one heart; toward: the zone ids one door nearer the Heart",
+    "spawns": "zone ids", "objectives": "zone: a zone id; morale: the Morale it breaks",
+}
+_WIDGETS = {"str": "text", "int": "number", "bool": "bool", "tuple[str, ...]": "words",
+            "tuple[int, ...]": "words"}  # any other field is a list of records, as JSON
+
+
+def _form_field(kind: str, record_field: Field[Any]) -> dict[str, str]:
+    annotation = str(record_field.type)
+    hint = HINTS.get(f"{kind}.{record_field.name}", HINTS.get(record_field.name, ""))
+    if annotation not in _WIDGETS:  # tuple[Zone, ...]: name the nested record's fields
+        nested = _NESTED[annotation.removeprefix("tuple[").partition(",")[0]]
+        keys = ", ".join(f.name for f in fields(nested) if f.name != "id")
+        hint = f"a JSON list of {{{keys}}}; {hint}"
+    return {"name": record_field.name, "type": _WIDGETS.get(annotation, "json"), "hint": hint}
+
+
+def form() -> dict[str, Any]:
+    """The Cards page's form (Game.table_data_form), made from the record classes the readers
+    build: every field but the id (made from the name), the source and the guessed list (a
+    table's own record states its numbers); the dice are a map of die name to faces."""
+    kinds = [{"name": kind, "shape": "list",
+              "fields": [_form_field(kind, f) for f in fields(RECORD_TYPES[kind])
+                         if f.name not in ("id", "source", "guessed")]} for kind in KINDS]
+    faces = ", ".join(f'"{f}"' for f in (*VILLAGE.face_names, "blank"))
+    kinds.append({"name": "dice", "shape": "map", "fields": [
+        {"name": "name", "type": "text", "hint": f"{VILLAGE_DAY.name} or {VILLAGE_NIGHT.name}"},
+        {"name": "faces", "type": "json", "hint": f"a JSON list of six of {faces}"}]})
+    return {"kinds": kinds, "default": "the template", "csv": False,
+            "import": "Every field: docs/village-attacks-data.md. An import replaces all the "
+                      "data."}
