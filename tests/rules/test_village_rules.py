@@ -270,6 +270,10 @@ def test_table_data_is_refused_with_the_field_named():
         GAME.read_table_data({**TEMPLATE, "scenarios": [scenario]})
     with pytest.raises(RulesError, match="unknown kind"):
         GAME.read_table_data({**TEMPLATE, "cards": []})
+    for key, value in (("tiers", "12 x"), ("events", "6 x 12")):
+        scenario = {**TEMPLATE["scenarios"][0], key: value}
+        with pytest.raises(RulesError, match=f"{key} are whole numbers, not 'x'"):
+            GAME.read_table_data({**TEMPLATE, "scenarios": [scenario]})
     text = GAME.read_table_data(TEMPLATE)
     assert json.loads(text)["monsters"][0]["name"] == "Banshee"
     with pytest.raises(RulesError, match="no dashboard werewolf"):

@@ -202,6 +202,17 @@ def _int(rid: str, record: dict[str, Any], key: str, default: int | None = None,
     return number
 
 
+def _numbers(rid: str, record: dict[str, Any], key: str) -> tuple[int, ...]:
+    """A list of whole numbers ("6 12 18"); DataError naming the word that is not one."""
+    numbers = []
+    for word in _words(record.get(key)):
+        try:
+            numbers.append(int(word))
+        except ValueError:
+            raise DataError(f"{rid!r}: {key} are whole numbers, not {word!r}") from None
+    return tuple(numbers)
+
+
 def _bool(value: Any) -> bool:
     return value in (True, 1, "true", "yes", "1")
 
@@ -307,12 +318,12 @@ def _scenario(r: dict[str, Any]) -> Scenario:
             raise DataError(f"objective {oid!r}: zone {zone!r} is not in the scenario")
         objectives.append(Objective(oid, str(o.get("name") or oid), zone, _cost(oid, o.get("cost")),
                                     _int(oid, o, "morale", 0), _int(oid, o, "experience", 0)))
-    events = tuple(sorted(int(w) for w in _words(r.get("events")) if w.isdigit()))
+    events = tuple(sorted(_numbers(rid, r, "events")))
     scenario = Scenario(**_common(rid, r), heart=_int(rid, r, "heart", low=1),
                         morale=_int(rid, r, "morale", low=1), events=events,
                         trap_slots=_int(rid, r, "trap_slots", 3, 1),  # TRAP_SLOTS_GUESSED
                         zones=tuple(zones),
-                        spawns=spawns, tiers=tuple(int(w) for w in _words(r.get("tiers"))),
+                        spawns=spawns, tiers=_numbers(rid, r, "tiers"),
                         objectives=tuple(objectives), text=str(r.get("text") or ""))
     _distances(scenario)  # every zone reaches the Heart
     return scenario
