@@ -14,6 +14,13 @@ const RS = {
     return RS.teamColours[team] || RS.seatColours[seat % RS.seatColours.length];
   },
 
+  // How a finished game ended, in words: a cooperative game the table lost has no winner.
+  outcomeText(game) {
+    const { winners, reason } = game.outcome;
+    return winners.length ? `won by ${winners.map((w) => game.players[w]).join(" & ")}`
+      : `ended with no winner: ${reason}`;
+  },
+
   el(tag, attrs = {}, ...children) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs)) {

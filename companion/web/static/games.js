@@ -16,7 +16,7 @@ Promise.all([RS.get("/api/games"), RS.get("/api/state")]).then(([{ games }, now]
   RS.shown = now.version;
   const playing = now.game && !now.game.over ? now.game.id : null;
   const items = games.map((g) => {
-    const state = g.outcome ? `won by ${g.outcome.winners.map((w) => g.players[w]).join(" & ")}`
+    const state = g.outcome ? RS.outcomeText(g)
       : g.id === playing ? "in play now" : g.abandoned ? "left unfinished" : "in play";
     return RS.el("li", {}, RS.el("a", { href: `/games/${g.id}` },
       RS.el("strong", { text: `#${g.id} ${g.game}` }), ` ${g.players.join(", ")} — ${state}`),

@@ -72,7 +72,7 @@ function drawTimeline(events) {
 function load() {
   RS.get(`/api/games/${gameId}`).then(({ game, events }) => {
     document.getElementById("history-title").textContent = `Game ${game.id}: ${game.game}`;
-    const state = game.outcome ? `won by ${game.outcome.winners.map((w) => game.players[w]).join(" & ")}`
+    const state = game.outcome ? RS.outcomeText(game)
       : game.abandoned ? "abandoned" : "in play";
     document.getElementById("history-meta").textContent = `${game.players.join(", ")} — ${state}`;
     drawChart(game, events);

@@ -73,7 +73,7 @@ def title(pos: Position, move: Act) -> str:
         return f"Remove 1 {a[0]} in the Castle Heart (pay Magic)"
     if verb == "end":
         left = len(pos.turn["rolled"])
-        return "End the turn" + (f" ({left} results unspent are discarded)" if left else "")
+        return "End the turn" + (f" ({left} result{'s' if left > 1 else ''} unspent discarded)" if left else "")
     if verb == "slay":
         return f"Record: a {villager(pos, a[1])} in the {pos.zone_name(a[0])} was slain"
     if verb == "afflict":
