@@ -1,0 +1,296 @@
+"""The Battle System step by step: initiative, the turn, combat rounds, damage, healing, leaving.
+
+Each function takes a position and returns a new one (never changes its argument), so the
+state's undo is the list of old positions. The exchange of one attack lives in `exchange`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ...core import DieValue, Roll, RollRequest
+from ...errors import BadRoll, IllegalMove
+from . import exchange
+from .build import Monster
+from .moves import Act
+from .position import ASIDE, GRAPPLED, READY, STUNNED, Position
+from .rules import Options, tokens_for
+
+CHANCE_STEPS = frozenset({"initiative", "turn-roll", "defender-roll", "reroll"})
+KIND = "monsters"  # the dice kind every roll asks for: the camera reads the symbol
+
+
+def start(names: list[str], options: Options, monsters: list[Monster]) -> Position:
+    """Setup: health is the dice pool; everyone rolls initiative."""
+    n = len(names)
+    s: dict[str, Any] = {
+        "seat": 0, "order": [], "groups": [list(range(n))], "init": {}, "turns": [0] * n,
+        "health": [len(m.dice) for m in monsters], "out": [False] * n,
+        "pool": [[READY] * len(m.dice) for m in monsters],
+        "shown": [[None] * len(m.dice) for m in monsters],
+        "spent": [[False] * len(m.dice) for m in monsters],
+        "grapples": [], "combat": None, "news": "", "winners": None, "reason": "",
+        "tokens": [[tokens_for(len(m.dice)) if m.primary else 0, 1 if m.secondary else 0]
+                   for m in monsters],
+        "step": {"kind": "initiative", "seat": 0},
+    }
+    return Position(names, options, monsters, s)
+
+
+# -- rolls -------------------------------------------------------------------------------------
+
+def rolling(pos: Position) -> tuple[int, list[int]]:
+    """Whose dice the chance step rolls, and which."""
+    step = pos.step
+    kind = step["kind"]
+    if kind == "initiative":
+        return step["seat"], list(range(len(pos.dice(step["seat"]))))
+    if kind == "reroll":
+        seat, die = pos.combat["rerolls"][0]  # type: ignore[index]
+        return seat, [die]
+    seat = pos.seat if kind == "turn-roll" else pos.combat["d"]  # type: ignore[index]
+    return seat, pos.in_pool(seat, READY)
+
+
+def request(pos: Position) -> RollRequest | None:
+    kind = pos.step["kind"]
+    if kind not in CHANCE_STEPS:
+        return None
+    seat, dice = rolling(pos)
+    reason = {"initiative": "initiative: all your dice; plus and minus count",
+              "turn-roll": "your turn: roll your dice pool",
+              "defender-roll": "attacked: roll your dice pool",
+              "reroll": "Lungs: roll that die again"}[kind]
+    name = pos.names[seat]
+    return RollRequest((KIND,) * len(dice), f"{name}, {reason}", seat)
+
+
+def seeded_roll(pos: Position, rng: random.Random) -> Roll:
+    """What the dice on the table could show: each die rolls one of its own faces."""
+    seat, dice = rolling(pos)
+    return Roll(tuple(DieValue(KIND, rng.choice(pos.dice(seat)[i])) for i in dice))
+
+
+def match(pos: Position, seat: int, dice: list[int], faces: list[str]) -> dict[int, str]:
+    """Which die shows which face: the faces read are matched to the dice rolled (each face to
+    a die that carries it; the first match in the dice's order), else BadRoll names the face."""
+    carried = [set(pos.dice(seat)[i]) for i in dice]
+    owner: dict[int, int] = {}  # die slot -> face index
+
+    def place(f: int, seen: set[int]) -> bool:
+        for slot, has in enumerate(carried):
+            if faces[f] in has and slot not in seen:
+                seen.add(slot)
+                if slot not in owner or place(owner[slot], seen):
+                    owner[slot] = f
+                    return True
+        return False
+
+    name = pos.names[seat]
+    for f, face in enumerate(faces):
+        if not any(face in has for has in carried):
+            raise BadRoll(f"none of {name}'s dice rolled here carries {face!r}")
+        if not place(f, set()):
+            raise BadRoll(f"{name}'s dice cannot show {' '.join(sorted(faces))} at once: too "
+                          f"many {face!r} for the dice that carry it")
+    return {dice[slot]: faces[f] for slot, f in owner.items()}
+
+
+def apply_roll(pos: Position, roll: Roll) -> Position:
+    seat, dice = rolling(pos)
+    shown = match(pos, seat, dice, [str(v) for v in roll.values])
+    new = pos.copy()
+    s = new.s
+    for die, face in shown.items():
+        s["shown"][seat][die] = face
+    kind = pos.step["kind"]
+    if kind == "reroll":
+        return exchange.rerolled(new, seat, dice[0])
+    for die in dice:
+        s["spent"][seat][die] = False
+    faces = [shown[d] for d in dice]
+    if kind == "initiative":
+        count = sum(1 for f in faces if f in ("plus", "minus"))
+        s["init"][str(seat)] = count
+        s["news"] = f"{pos.names[seat]} rolls {count} for initiative"
+        return _next_initiative(new)
+    s["news"] = f"{pos.names[seat]} rolls {', '.join(faces)}"
+    if kind == "turn-roll":
+        s["step"] = {"kind": "act"}
+        return new
+    return exchange.strike_step(new, pos.combat["a"])  # type: ignore[index]
+
+
+def _next_initiative(pos: Position) -> Position:
+    """INITIATIVE_TIES: the group rolling splits by count once all have rolled; tied players
+    roll again among themselves; when nobody is tied the order is set and play starts."""
+    s = pos.s
+    groups: list[list[int]] = s["groups"]
+    first = next(i for i, g in enumerate(groups) if len(g) > 1)
+    group = groups[first]
+    waiting = [p for p in group if str(p) not in s["init"]]
+    if waiting:
+        s["step"] = {"kind": "initiative", "seat": waiting[0]}
+        return pos
+    counts = sorted({s["init"][str(p)] for p in group}, reverse=True)  # INITIATIVE_TIES
+    split = [[p for p in group if s["init"][str(p)] == c] for c in counts]
+    s["groups"] = groups[:first] + split + groups[first + 1:]
+    for p in group:
+        del s["init"][str(p)]
+    if any(len(g) > 1 for g in s["groups"]):
+        return _next_initiative(pos)
+    s["order"] = [g[0] for g in s["groups"]]
+    s["seat"] = s["order"][0]
+    s["news"] += "; turn order: " + ", ".join(pos.names[p] for p in s["order"])
+    return begin_turn(pos, s["order"][0])
+
+
+# -- the turn ----------------------------------------------------------------------------------
+
+def begin_turn(pos: Position, seat: int) -> Position:
+    """Changes `pos`: the seat's grapples let go (GRAPPLE_RELEASE), its pool is rolled."""
+    s = pos.s
+    s["seat"], s["combat"] = seat, None
+    s["turns"][seat] += 1
+    if pos.options.grapple == "next-turn":  # GRAPPLE_RELEASE
+        for grapple in [g for g in s["grapples"] if g[0] == seat]:
+            release(pos, grapple)
+    s["step"] = {"kind": "turn-roll"} if pos.in_pool(seat, READY) else {"kind": "act"}
+    return pos
+
+
+def release(pos: Position, grapple: list[int]) -> None:
+    """Changes `pos`: both dice of a grapple come back; the grabbed one spent."""
+    s = pos.s
+    s["grapples"].remove(grapple)
+    grappler, tentacle, grabbed, die = grapple
+    for seat, d in ((grappler, tentacle), (grabbed, die)):
+        if s["pool"][seat][d] == GRAPPLED:
+            s["pool"][seat][d] = READY
+    s["spent"][grabbed][die] = True
+    s["shown"][grappler][tentacle] = None  # rolled again with its pool
+
+
+def next_turn(pos: Position) -> Position:
+    """Changes `pos`: the next player in the order still in the arena starts their turn."""
+    order = pos.s["order"]
+    at = order.index(pos.seat)
+    for k in range(1, len(order) + 1):
+        seat = order[(at + k) % len(order)]
+        if not pos.s["out"][seat]:
+            return begin_turn(pos, seat)
+    return pos
+
+
+def heal_step(pos: Position) -> Position:
+    """Changes `pos`: after the attack, heal with the unspent Plus, or on to the next turn."""
+    seat = pos.seat
+    s = pos.s
+    s["combat"] = None
+    if s["out"][seat] or s["winners"] is not None:
+        return pos if s["winners"] is not None else next_turn(pos)
+    if heal_room(pos):
+        s["step"] = {"kind": "heal"}
+        return pos
+    return next_turn(pos)
+
+
+def heal_room(pos: Position) -> int:
+    """How many Plus the acting player can spend healing now (HEAL_OPTION)."""
+    seat = pos.seat
+    plus = sum(1 for f in pos.usable(seat).values() if f == "plus")
+    return min(plus, len(pos.dice(seat)) - pos.s["health"][seat])
+
+
+def heal(pos: Position, count: int) -> Position:
+    seat = pos.seat
+    new = pos.copy()
+    s = new.s
+    plus = [d for d, f in pos.usable(seat).items() if f == "plus"][:count]  # HEAL_OPTION
+    back = 0
+    for die in plus:
+        s["spent"][seat][die] = True
+        s["health"][seat] += 1
+        stunned = new.in_pool(seat, STUNNED)
+        if pos.options.heal == "health-and-stun" and stunned:
+            s["pool"][seat][stunned[0]] = READY
+            back += 1
+    s["news"] = (f"{pos.names[seat]} heals {count}: health {s['health'][seat]}"
+                 + (f", {back} stunned dice back" if back else ""))
+    return next_turn(new)
+
+
+def leave(pos: Position, seat: int, why: str) -> None:
+    """Changes `pos`: the player leaves the arena, their dice set aside; the last one in wins."""
+    s = pos.s
+    s["out"][seat] = True
+    s["pool"][seat] = [ASIDE] * len(s["pool"][seat])
+    for grapple in [g for g in s["grapples"] if seat in (g[0], g[2])]:
+        release(pos, grapple)
+        s["pool"][seat] = [ASIDE] * len(s["pool"][seat])
+    s["news"] += f"; {pos.names[seat]} {why} and leaves the arena"
+    alive = pos.alive()
+    if len(alive) <= 1:
+        s["winners"] = alive or [seat]
+        s["reason"] = (f"{pos.names[alive[0]]} is the last monster standing" if alive
+                       else "no monster is left standing")
+        s["step"] = {"kind": "over"}
+
+
+# -- moves -------------------------------------------------------------------------------------
+
+def legal(pos: Position) -> list[Act]:
+    kind = pos.step["kind"]
+    seat = pos.seat
+    if kind == "act":
+        targets = [Act("attack", (p + 1,)) for p in pos.alive() if p != seat]
+        return targets + [Act("end"), Act("surrender")]
+    if kind == "heal":
+        return [Act("heal", (n,)) for n in range(heal_room(pos), 0, -1)] + [Act("end")]
+    return exchange.legal(pos) if kind not in CHANCE_STEPS and kind != "over" else []
+
+
+def actor(pos: Position) -> int:
+    kind = pos.step["kind"]
+    if kind in ("act", "heal"):
+        return pos.seat
+    return exchange.actor(pos)
+
+
+def apply_move(pos: Position, act: Act) -> Position:
+    kind = pos.step["kind"]
+    if act not in legal(pos):
+        raise IllegalMove(why_not(pos, act))
+    name = pos.names[actor(pos)]
+    if kind == "act":
+        new = pos.copy()
+        if act.verb == "surrender":
+            new.s["news"] = ""
+            leave(new, pos.seat, "surrenders")
+            new.s["news"] = new.s["news"].removeprefix("; ")
+            return new if new.s["winners"] is not None else next_turn(new)
+        if act.verb == "end":
+            new.s["news"] = f"{name} attacks nobody"
+            return heal_step(new)
+        return exchange.engage(new, act.numbers[0] - 1)
+    if kind == "heal":
+        if act.verb == "end":
+            new = pos.copy()
+            new.s["news"] = f"{name} does not heal"
+            return next_turn(new)
+        return heal(pos, act.numbers[0])
+    return exchange.apply(pos, act)
+
+
+def why_not(pos: Position, act: Act) -> str:
+    """The rule a refused move breaks, in words."""
+    kind = pos.step["kind"]
+    reason = exchange.why_not(pos, act) if kind not in ("act", "heal") else None
+    if reason:
+        return reason
+    wanted = ", ".join(m.text() for m in legal(pos)[:8])
+    return f"{act.text()!r} is not a move now ({kind}); moves now: {wanted}"
+
+
+__all__ = ["CHANCE_STEPS", "apply_move", "apply_roll", "legal", "request", "start"]

@@ -1,0 +1,50 @@
+"""The players' moves: a verb and the numbers it names, with one text form each.
+
+    attack 2          the acting player attacks seat 2 (seats and dice count from 1)
+    end | surrender   no attack: on to healing / leave the arena
+    hit 3 | hit 3+9   attack with die 3 (and die 9 as its supplement or Plus)
+    pain              a Pain monster's attack action: one stun nobody can stop
+    pass              no attack (or counterattack) now
+    defend 4+7+8      defend with these dice; take: no defence
+    hurt 5            put one point of damage on die 5 of the monster hurt
+    grab 5            a Tentacle that holds takes the grabbed monster's die 5
+    continue | disengage
+    heal 2            spend two Plus on health; end: heal nothing
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...core import Move
+from ...errors import BadMoveText
+
+ALONE = frozenset({"end", "surrender", "pain", "pass", "take", "continue", "disengage"})
+ONE = frozenset({"attack", "hurt", "grab", "heal"})
+MANY = frozenset({"hit", "defend"})
+
+
+@dataclass(frozen=True, slots=True)
+class Act(Move):
+    """One choice: `verb` and the numbers it names (seats and dice from 1, as players count)."""
+
+    verb: str
+    numbers: tuple[int, ...] = ()
+
+    def text(self) -> str:
+        return f"{self.verb} {'+'.join(map(str, self.numbers))}" if self.numbers else self.verb
+
+
+def parse_move(text: str) -> Act:
+    words = text.lower().split()
+    if not words:
+        raise BadMoveText("an empty move")
+    verb, rest = words[0], words[1:]
+    if verb in ALONE and not rest:
+        return Act(verb)
+    if verb in ONE | MANY and len(rest) == 1:
+        parts = rest[0].split("+")
+        if all(p.isdigit() and int(p) > 0 for p in parts) and (verb in MANY or len(parts) == 1):
+            return Act(verb, tuple(int(p) for p in parts))
+    known = ", ".join(sorted(ALONE | {f"{v} N" for v in ONE} | {f"{v} N+M" for v in MANY}))
+    raise BadMoveText(f"{text!r} is not a Monsters! move ({known})")
