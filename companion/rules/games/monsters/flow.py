@@ -73,14 +73,16 @@ def seeded_roll(pos: Position, rng: random.Random) -> Roll:
 
 
 def match(pos: Position, seat: int, dice: list[int], faces: list[str]) -> dict[int, str]:
-    """Which die shows which face: the faces read are matched to the dice rolled (each face to
-    a die that carries it; the first match in the dice's order), else BadRoll names the face."""
+    """Which die shows which face: the faces read are matched to the dice rolled, each to a die
+    that carries it (typed in the dice's order, each face stays on its own die where it can);
+    else BadRoll names the face."""
     carried = [set(pos.dice(seat)[i]) for i in dice]
     owner: dict[int, int] = {}  # die slot -> face index
 
     def place(f: int, seen: set[int]) -> bool:
-        for slot, has in enumerate(carried):
-            if faces[f] in has and slot not in seen:
+        slots = [f, *range(len(carried))] if f < len(carried) else range(len(carried))
+        for slot in slots:
+            if faces[f] in carried[slot] and slot not in seen:
                 seen.add(slot)
                 if slot not in owner or place(owner[slot], seen):
                     owner[slot] = f

@@ -1,0 +1,69 @@
+"""Seeded random battles played to the end, with monsters of random dice, equipment and kinds:
+after every step health is never above the maximum, every die is in exactly one pool (a held
+die in exactly one grapple), faces shown are faces the die carries, and the ranked moves are
+the legal moves."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from monsters_helpers import GAME
+
+from companion.rules.core import CHANCE
+from companion.rules.games.monsters.rules import KINDS
+from companion.rules.symbol_dice import BODY_PARTS, POSTURES
+
+GEAR = ("axe", "dart", "scythe", "trident", "whip", "shield", "buckler", "staff", "wand")
+
+
+def random_monster(rng: random.Random) -> str:
+    """16 dice, each a body part and five postures; one weapon, one defence, one auxiliary."""
+    mains = [rng.choice(BODY_PARTS) for _ in range(13)]
+    mains += [rng.choice(GEAR[:5]), rng.choice(GEAR[5:7]), rng.choice(GEAR[7:])]
+    return "\n".join(" ".join([main, *rng.sample(POSTURES, 5)]) for main in mains)
+
+
+def check(state) -> None:  # type: ignore[no-untyped-def]
+    view = state.describe()
+    held = Counter((g["held"], g["die"]) for g in view["grapples"])
+    held += Counter((g["holder"], g["tentacle"]) for g in view["grapples"])
+    for p in view["players"]:
+        assert p["health"] <= p["max_health"]
+        assert sum(p["pools"].values()) == len(p["dice"]) == p["max_health"]
+        for die in p["dice"]:
+            assert held[(p["name"], die["die"])] == (die["pool"] == "grappled")
+            assert die["showing"] is None or die["showing"] in die["faces"]
+        assert p["out"] == (p["pools"]["aside"] == len(p["dice"]))
+        assert p["out"] or p["health"] > 0
+    if state.current_player not in (CHANCE, None):
+        assert ({m.move.text() for m in state.ranked_moves()}
+                == {m.text() for m in state.legal_moves()})
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_battles_keep_health_and_pools_sound(seed: int) -> None:
+    rng = random.Random(seed)
+    players = 2 + seed % 3
+    names = [f"P{i}" for i in range(players)]
+    kinds = "\n".join(rng.choice(KINDS) + ("+" + rng.choice(KINDS) if seed % 2 else "")
+                      for _ in names) if seed % 4 else ""
+    kinds = "\n".join(line if len(set(line.split("+"))) == len(line.split("+"))
+                      else line.split("+")[0] for line in kinds.splitlines())
+    options = {"monsters": "\n---\n".join(random_monster(rng) for _ in names), "kinds": kinds,
+               "heal": ("health", "health-and-stun")[seed % 2],
+               "grapple": ("next-turn", "until-gone")[seed // 6]}
+    state = GAME.new_state(names, options)
+    steps = 0
+    while state.current_player is not None:
+        steps += 1
+        assert steps < 20_000, "the battle does not end"
+        if state.current_player == CHANCE:
+            state.apply(state.seeded_roll(rng))
+        else:
+            state.apply(rng.choice(state.legal_moves()))
+        check(state)
+    outcome = state.outcome
+    assert outcome is not None and len(outcome.winners) == 1
+    assert not state.describe()["players"][outcome.winners[0]]["out"]
