@@ -62,8 +62,12 @@ def test_random_battles_keep_health_and_pools_sound(seed: int) -> None:
         if state.current_player == CHANCE:
             state.apply(state.seeded_roll(rng))
         else:
-            state.apply(rng.choice(state.legal_moves()))
+            # nobody surrenders or ends a turn without attacking: battles end by health
+            moves = [m for m in state.legal_moves() if m.text() not in ("surrender", "end")]
+            state.apply(rng.choice(moves or state.legal_moves()))
         check(state)
     outcome = state.outcome
     assert outcome is not None and len(outcome.winners) == 1
+    assert "last monster standing" in outcome.reason
+    assert sum(p["out"] for p in state.describe()["players"]) == players - 1
     assert not state.describe()["players"][outcome.winners[0]]["out"]
