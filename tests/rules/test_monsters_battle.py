@@ -4,7 +4,7 @@ Minus, the special attacks, Stinger, Brain, Tentacle, damage placed die by die."
 from __future__ import annotations
 
 import pytest
-from monsters_helpers import POSTURES, ann_attacks_bob, monster, player, roll, titles
+from monsters_helpers import GAME, POSTURES, ann_attacks_bob, monster, player, roll, titles
 
 from companion.rules.errors import BadRoll, IllegalMove
 
@@ -132,3 +132,28 @@ def test_health_goes_only_up_to_the_maximum_when_healing() -> None:
                                                        "end"]
     state.apply_text("heal 4")
     assert player(state, 1)["health"] == 16
+
+
+def test_bellows_are_two_minus_and_one_die_of_speed() -> None:
+    state = ann_attacks_bob(monster(AXE), monster(SHELL, f"bellows {POSTURES}"),
+                            ("axe",), ("shell", "bellows", "minus"))
+    state.apply_text("hit 1")
+    named = titles(state)
+    assert named["defend 1+2"].endswith("(too slow for this attack)")  # speed 2 against 3
+    assert named["defend 1+2+3"] == "Shell + Bellows + Minus: nothing gets through"
+    assert named["defend 2+3"] == "Bellows + Minus: 2 wound through (health -4) (too slow for " \
+                                  "this attack)"
+
+
+def test_a_potion_returns_a_wounded_die_with_its_health() -> None:
+    state = ann_attacks_bob(monster(f"potion {POSTURES}"), monster(), ("potion",), ())
+    data = state.to_json()
+    data["position"]["s"]["pool"][0][5] = "wounded"
+    data["position"]["s"]["health"][0] = 14
+    state = GAME.state_from_json(data)
+    state.apply_text("pass")  # Ann makes no attack
+    state.apply_text("pass")  # nor does Bob
+    assert titles(state) == {"mend 6": "Potion: die 6 (wounded) back to the pool", "end":
+                             "Heal nothing"}
+    state.apply_text("mend 6")
+    assert player(state, 0)["health"] == 16 and player(state, 0)["pools"]["wounded"] == 0

@@ -14,6 +14,7 @@ from .rules import (
     DEFENCE_SUPPLEMENTS,
     DEFENCES,
     DEMONIC_EYE,
+    MINUSES,
     STOPS,
     Attack,
 )
@@ -96,11 +97,13 @@ def blow(face: str | None, supplement: str | None = None, demonic: bool = False)
 
 @dataclass(frozen=True)
 class Guard:
-    """A defence as chosen: its defence die's face (or None), the Lungs, how many Minus."""
+    """A defence as chosen: its defence die's face (or None), the Lungs, the Minus dice (a
+    Bellows among them) and the points they take off."""
 
     face: str | None
     lungs: bool
     minus: int
+    minus_points: int
 
     @property
     def dice(self) -> int:
@@ -110,9 +113,9 @@ class Guard:
 def guard(faces: list[str | None], against: Blow) -> Guard | str:
     """The defence made of dice showing `faces` against `against`, or why it is not one: one
     defence die, then up to one relevant supplemental or any number of Minus."""
-    defence = [f for f in faces if f not in ("minus", *DEFENCE_SUPPLEMENTS)]
+    defence = [f for f in faces if f not in MINUSES and f not in DEFENCE_SUPPLEMENTS]
     lungs = sum(1 for f in faces if f in DEFENCE_SUPPLEMENTS)
-    minus = sum(1 for f in faces if f == "minus")
+    minus = sum(1 for f in faces if f in MINUSES)
     if len(defence) > 1:
         return "one defence die at most"
     if lungs > 1 or (lungs and minus):
@@ -125,13 +128,13 @@ def guard(faces: list[str | None], against: Blow) -> Guard | str:
             return f"{face} cannot stop a {against.kind} attack"  # SPECIAL_ATTACKS_ARE_POSTURES
     if face is None and lungs:
         return "Lungs supplement a defence die"
-    return Guard(face, bool(lungs), minus)
+    return Guard(face, bool(lungs), minus, sum(MINUSES.get(f or "", 0) for f in faces))
 
 
 def value_and_speed(chosen: Guard, against: Blow) -> tuple[int, int]:
     """Points a defence stops and its speed (each die 1 unless equipment): the sum of its
     dice's, Minus dice included (MINUS_WITHOUT_DEFENCE_DIE, ATTACK_SPEED_IS_THE_DIE)."""
-    value, speed = chosen.minus, chosen.minus + chosen.lungs
+    value, speed = chosen.minus_points, chosen.minus + chosen.lungs
     die = DEFENCES.get(chosen.face or "")
     # LUNGS_REROLL: a defence die rerolled to a face that no longer defends adds nothing.
     if die is not None and die.against in STOPS[against.kind]:

@@ -14,7 +14,7 @@ from . import flow, kinds
 from .combat import Blow, Guard, Through, blow, describe_blow, describe_through, guard, through
 from .moves import Act
 from .position import GRAPPLED, READY, STUNNED, WOUNDED, Position
-from .rules import DEFENCE_SUPPLEMENTS
+from .rules import DEFENCE_SUPPLEMENTS, MINUSES
 
 
 def engage(pos: Position, target: int) -> Position:
@@ -85,16 +85,18 @@ def defences(pos: Position, seat: int, against: Blow) -> list[tuple[tuple[int, .
     """Every distinct defence `seat` can make against `against` with its unspent dice."""
     usable = pos.usable(seat)
     minus = [d for d, f in usable.items() if f == "minus"]
+    bellows = [d for d, f in usable.items() if f == "bellows"]
     lungs = [d for d, f in usable.items() if f in DEFENCE_SUPPLEMENTS]  # RELEVANT_SUPPLEMENTAL
     firsts: dict[str, int] = {}
     for die, face in usable.items():
-        if face not in ("minus", *DEFENCE_SUPPLEMENTS):
+        if face not in MINUSES and face not in DEFENCE_SUPPLEMENTS:
             firsts.setdefault(face, die)
     heads: list[tuple[int, ...]] = [()]  # MINUS_WITHOUT_DEFENCE_DIE
     heads += [(d,) for f, d in firsts.items() if isinstance(guard([f], against), Guard)]
     found = []
     for head in heads:
-        tails = [minus[:k] for k in range(len(minus) + 1)] + [lungs[:1]] * bool(head and lungs)
+        tails = [minus[:k] + bellows[:j] for k in range(len(minus) + 1)
+                 for j in range(len(bellows) + 1)] + [lungs[:1]] * bool(head and lungs)
         for tail in tails:
             dice = tuple(sorted((*head, *tail)))
             chosen = guard(pos.faces(seat, list(dice)), against)
@@ -223,7 +225,8 @@ def _defend(pos: Position, act: Act) -> Position:
     for die in dice:
         s["spent"][seat][die] = True
     combat["guard"] = dice
-    heads = [d for d in dice if s["shown"][seat][d] not in ("minus", *DEFENCE_SUPPLEMENTS)]
+    heads = [d for d in dice
+             if s["shown"][seat][d] not in MINUSES and s["shown"][seat][d] not in DEFENCE_SUPPLEMENTS]
     combat["guard_die"] = heads[0] if heads else None
     lungs = any(s["shown"][seat][d] in DEFENCE_SUPPLEMENTS for d in dice)
     s["news"] = (f"{pos.names[seat]} defends with {_named(pos, seat, dice)}" if dice
@@ -261,9 +264,11 @@ def chosen_guard(pos: Position) -> Guard | None:
     seat = other(pos, combat["by"])
     faces = pos.faces(seat, dice)
     head = combat["guard_die"]
+    others = [pos.s["shown"][seat][d] for d in dice if d != head]
     return Guard(pos.s["shown"][seat][head] if head is not None else None,
                  any(f in DEFENCE_SUPPLEMENTS for f in faces) and head is not None,
-                 sum(1 for d in dice if d != head and pos.s["shown"][seat][d] == "minus"))
+                 sum(1 for f in others if f in MINUSES),
+                 sum(MINUSES.get(f or "", 0) for f in others))
 
 
 def outcome_of(pos: Position, seat: int, made: Blow,

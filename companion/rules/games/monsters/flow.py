@@ -14,7 +14,7 @@ from ...errors import BadRoll, IllegalMove
 from . import exchange
 from .build import Monster
 from .moves import Act
-from .position import ASIDE, GRAPPLED, READY, STUNNED, Position
+from .position import ASIDE, GRAPPLED, READY, STUNNED, WOUNDED, Position
 from .rules import Options, tokens_for
 
 CHANCE_STEPS = frozenset({"initiative", "turn-roll", "defender-roll", "reroll"})
@@ -192,10 +192,48 @@ def heal_step(pos: Position) -> Position:
     s["combat"] = None
     if s["out"][seat] or s["winners"] is not None:
         return pos if s["winners"] is not None else next_turn(pos)
-    if heal_room(pos):
-        s["step"] = {"kind": "heal"}
+    return _heal_or_next(pos)
+
+
+def _heal_or_next(pos: Position) -> Position:
+    """Changes `pos`: the heal step while a Plus, Potion or Wand can still do something."""
+    if heal_room(pos) or mends(pos):
+        pos.s["step"] = {"kind": "heal"}
         return pos
     return next_turn(pos)
+
+
+def mends(pos: Position) -> dict[int, int]:
+    """Dice of the acting player a Potion or Wand can return to the pool, with the die that
+    would do it: a stunned die by a Wand where there is one, a wounded die by a Potion."""
+    seat = pos.seat
+    tools: dict[str, int] = {}
+    for die, face in pos.usable(seat).items():
+        if face in ("potion", "wand"):
+            tools.setdefault(face, die)
+    found = {}
+    for die in pos.in_pool(seat, STUNNED):
+        if tools:
+            found[die] = tools.get("wand", tools.get("potion", -1))
+    if "potion" in tools:
+        found.update({die: tools["potion"] for die in pos.in_pool(seat, WOUNDED)})
+    return found
+
+
+def mend(pos: Position, die: int) -> Position:
+    """The die comes back with the health it cost, up to the maximum."""
+    seat = pos.seat  # MEND_RESTORES_HEALTH
+    tool = mends(pos)[die]
+    new = pos.copy()
+    s = new.s
+    cost = 2 if s["pool"][seat][die] == WOUNDED else 1
+    s["spent"][seat][tool] = True
+    s["pool"][seat][die] = READY
+    s["shown"][seat][die] = None
+    s["health"][seat] = min(len(pos.dice(seat)), s["health"][seat] + cost)
+    s["news"] = (f"{pos.names[seat]}'s {s['shown'][seat][tool].title()} returns die {die + 1} "
+                 f"to the pool: health {s['health'][seat]}")
+    return _heal_or_next(new)
 
 
 def heal_room(pos: Position) -> int:
@@ -220,7 +258,7 @@ def heal(pos: Position, count: int) -> Position:
             back += 1
     s["news"] = (f"{pos.names[seat]} heals {count}: health {s['health'][seat]}"
                  + (f", {back} stunned dice back" if back else ""))
-    return next_turn(new)
+    return _heal_or_next(new)
 
 
 def leave(pos: Position, seat: int, why: str) -> None:
@@ -249,7 +287,8 @@ def legal(pos: Position) -> list[Act]:
         targets = [Act("attack", (p + 1,)) for p in pos.alive() if p != seat]
         return targets + [Act("end"), Act("surrender")]
     if kind == "heal":
-        return [Act("heal", (n,)) for n in range(heal_room(pos), 0, -1)] + [Act("end")]
+        return ([Act("heal", (n,)) for n in range(heal_room(pos), 0, -1)]
+                + [Act("mend", (die + 1,)) for die in mends(pos)] + [Act("end")])
     return exchange.legal(pos) if kind not in CHANCE_STEPS and kind != "over" else []
 
 
@@ -281,6 +320,8 @@ def apply_move(pos: Position, act: Act) -> Position:
             new = pos.copy()
             new.s["news"] = f"{name} does not heal"
             return next_turn(new)
+        if act.verb == "mend":
+            return mend(pos, act.numbers[0] - 1)
         return heal(pos, act.numbers[0])
     return exchange.apply(pos, act)
 

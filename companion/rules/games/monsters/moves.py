@@ -10,6 +10,7 @@
     grab 5            a Tentacle that holds takes the grabbed monster's die 5
     continue | disengage
     heal 2            spend two Plus on health; end: heal nothing
+    mend 5            a Potion (or, for a stunned die, a Wand) returns die 5 to the pool
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from ...core import Move
 from ...errors import BadMoveText
 
 ALONE = frozenset({"end", "surrender", "pain", "pass", "take", "continue", "disengage"})
-ONE = frozenset({"attack", "hurt", "grab", "heal"})
+ONE = frozenset({"attack", "hurt", "grab", "heal", "mend"})
 MANY = frozenset({"hit", "defend"})
 
 

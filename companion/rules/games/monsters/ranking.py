@@ -21,7 +21,10 @@ def ranked(pos: Position) -> list[RankedMove]:
         return _defences(pos)
     if kind in ("hurt", "grab"):
         return _dice(pos, kind)
-    return [_plain(pos, act) for act in flow.legal(pos)]
+    moves = [_plain(pos, act) for act in flow.legal(pos)]
+    if kind == "act":  # the weakest monster first: least health, then fewest dice ready
+        moves.sort(key=lambda m: m.extra.get("order", (99, 99)))
+    return moves
 
 
 def _faces(pos: Position, seat: int, dice: tuple[int, ...]) -> str:
@@ -118,12 +121,19 @@ def _plain(pos: Position, act: Act) -> RankedMove:
     if act.verb == "attack":
         target = act.numbers[0] - 1
         ready = len(pos.in_pool(target, READY))
-        return RankedMove(act, 0, "", {}, f"Attack {pos.names[target]} (health "
+        return RankedMove(act, 0, "", {"order": (s["health"][target], ready)},
+                          f"Attack {pos.names[target]} (health "
                           f"{s['health'][target]} of {len(pos.dice(target))}, {ready} dice ready)")
     if act.verb == "heal":
         n = act.numbers[0]
         health = s["health"][seat]
         return RankedMove(act, n, "", {}, f"Spend {n} Plus: health {health} to {health + n}")
+    if act.verb == "mend":
+        die = act.numbers[0] - 1
+        tool = pos.s["shown"][seat][flow.mends(pos)[die]]
+        where = s["pool"][seat][die]
+        return RankedMove(act, 2 if where == "wounded" else 1, "", {},
+                          f"{str(tool).title()}: die {die + 1} ({where}) back to the pool")
     titles = {"end": "Attack nobody" if pos.step["kind"] == "act" else "Heal nothing",
               "surrender": "Surrender: leave the arena", "continue": "Fight on",
               "disengage": "Disengage: the combat ends"}

@@ -83,6 +83,7 @@ STOPS: dict[str, frozenset[str]] = {
 
 ATTACK_SUPPLEMENTS = frozenset({"brain", "lungs", "thagomizer", "stinger", "plus"})
 DEFENCE_SUPPLEMENTS = frozenset({"lungs"})  # RELEVANT_SUPPLEMENTAL
+MINUSES = {"minus": 1, "bellows": 2}  # "Bellows (auxiliary) provide 2 minuses"
 # BODY_PART_ATTACKS: thagomizer and stinger need an attack die that is a body part.
 BODY_PART_ATTACKS = frozenset(f for f in ATTACKS if f in BODY_PARTS)
 
@@ -128,6 +129,8 @@ ASSUMPTIONS: dict[str, str] = {
     "HEAL_OPTION": "Healing spends the acting player's unspent Plus dice after the attack: each "
                    "raises health by one up to the maximum, and with the heal option "
                    "'health-and-stun' also returns one stunned die to the pool.",
+    "MEND_RESTORES_HEALTH": "A Potion or Wand used after the attack returns a die to the pool "
+                            "with the health it cost (1 stunned, 2 wounded), up to the maximum.",
     "LUNGS_REROLL": "A defender's Lungs makes the attacker reroll the attack die; an attacker's "
                     "Lungs makes the defender reroll the defence die (Minus and Lungs are not "
                     "rerolled); a new face that still attacks or defends counts, else the die is "

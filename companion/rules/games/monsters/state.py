@@ -82,6 +82,8 @@ class MonstersState(SteppedState):
             "current_player": self.current_player,
             "roll_wanted": wanted.to_json() if wanted else None,
             "order": [pos.names[p] for p in s["order"]], "players": players,
+            "monsters": [{"id": name, "label": _summary(pos, seat), "defeated": s["out"][seat]}
+                         for seat, name in enumerate(pos.names)],
             "grapples": [{"holder": pos.names[g[0]], "tentacle": g[1] + 1,
                           "held": pos.names[g[2]], "die": g[3] + 1} for g in s["grapples"]],
             "combat": exchange.view(pos), "news": s["news"],
