@@ -157,3 +157,16 @@ def test_a_potion_returns_a_wounded_die_with_its_health() -> None:
                              "Heal nothing"}
     state.apply_text("mend 6")
     assert player(state, 0)["health"] == 16 and player(state, 0)["pools"]["wounded"] == 0
+
+
+def test_a_defenders_lungs_make_the_attacker_reroll_the_attack_die() -> None:
+    state = ann_attacks_bob(monster(f"claw {POSTURES}"), monster(SHELL, f"lungs {POSTURES}"),
+                            ("claw",), ("shell", "lungs"))
+    state.apply_text("hit 1")
+    state.apply_text("defend 1+2")
+    wanted = state.roll_wanted()
+    assert wanted is not None and wanted.dice == ("monsters",) and wanted.player == 0
+    roll(state, "plus")  # the Claw comes up a Plus: the attack no longer applies
+    assert "the plus no longer attacks" in state.describe()["news"]
+    assert player(state, 1)["health"] == 16
+    assert state.describe()["combat"]["striking"] == "Bob"  # on to the counterattack

@@ -112,6 +112,9 @@ def legal(pos: Position) -> list[Act]:
         moves = [Act("hit", tuple(d + 1 for d in dice)) for dice, _ in attacks(pos, combat["by"])]
         if kinds.can(pos, combat["by"], "pain"):
             moves.append(Act("pain"))
+        if kinds.can(pos, combat["by"], "decay"):  # DECAY_BEFORE_STRIKING
+            moves += [Act("decay", (d + 1,))
+                      for d in pos.in_pool(other(pos, combat["by"]), STUNNED)]
         return moves + [Act("pass")]
     if kind == "defend":
         seat = other(pos, combat["by"])
@@ -194,6 +197,17 @@ def _strike(pos: Position, act: Act) -> Position:
     if act.verb == "pass":
         s["news"] = f"{name} makes no {'attack' if striker == combat['a'] else 'counterattack'}"
         return _after(pos, landed=False)
+    if act.verb == "decay":
+        victim, die = other(pos, striker), act.numbers[0] - 1
+        kinds.spend(pos, striker, "decay")
+        s["pool"][victim][die] = WOUNDED
+        s["health"][victim] -= 1
+        s["news"] = (f"{name}'s Decay: {pos.names[victim]}'s stunned die {die + 1} is wounded: "
+                     f"health {s['health'][victim]}")
+        if s["health"][victim] <= 0:
+            flow.leave(pos, victim, "has no health left")
+            return pos if s["winners"] is not None else flow.heal_step(pos)
+        return pos
     combat["struck"] = True
     if act.verb == "pain":
         kinds.spend(pos, striker, "pain")

@@ -4,6 +4,7 @@
     end | surrender   no attack: on to healing / leave the arena
     hit 3 | hit 3+9   attack with die 3 (and die 9 as its supplement or Plus)
     pain              a Pain monster's attack action: one stun nobody can stop
+    decay 4           a Decay monster turns the foe's stunned die 4 into a wound
     pass              no attack (or counterattack) now
     defend 4+7+8      defend with these dice; take: no defence
     hurt 5            put one point of damage on die 5 of the monster hurt
@@ -21,7 +22,7 @@ from ...core import Move
 from ...errors import BadMoveText
 
 ALONE = frozenset({"end", "surrender", "pain", "pass", "take", "continue", "disengage"})
-ONE = frozenset({"attack", "hurt", "grab", "heal", "mend"})
+ONE = frozenset({"attack", "hurt", "grab", "heal", "mend", "decay"})
 MANY = frozenset({"hit", "defend"})
 
 

@@ -57,6 +57,11 @@ def _strikes(pos: Position) -> list[RankedMove]:
     if "pain" in {m.text() for m in exchange.legal(pos)}:
         moves.insert(0, RankedMove(Act("pain"), 1, "one token", {"raw": 1},
                                    f"Pain: {pos.names[victim]} takes one stun nobody can stop"))
+    for act in exchange.legal(pos):
+        if act.verb == "decay":
+            moves.insert(0, RankedMove(act, 1, "one token", {"raw": 1},
+                                       f"Decay: {pos.names[victim]}'s stunned die "
+                                       f"{act.numbers[0]} becomes a wound (health -1)"))
     word = "attack" if striker == combat["a"] else "counterattack"
     return moves + [RankedMove(Act("pass"), 0, "", {"raw": 0}, f"Make no {word}")]
 

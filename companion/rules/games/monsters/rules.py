@@ -156,6 +156,9 @@ ASSUMPTIONS: dict[str, str] = {
                    "real dice instead.",
     "KINDS_DECLARED": "Each player names their kind (and a secondary after a '+'); the book's "
                       "'highest kind' is left to the players.",
+    "DECAY_BEFORE_STRIKING": "A Decay monster uses its power when it is about to strike: one of "
+                             "the foe's stunned dice becomes wounded (health -1), then it still "
+                             "strikes.",
     "RAY_IS_STUN": "A Demonic Eye's two points of ray damage are stun damage.",
     "SCORE_IS_HEALTH": "A player's score is their health; the Arena's payouts and the Society's "
                        "ranking points are shown beside it.",
