@@ -64,3 +64,12 @@ def test_repeated_dice_lines_and_the_preset() -> None:
     state = new_game("16x claw block", "preset")
     assert player(state, 0)["dice"][15]["faces"] == ["claw", "block"]
     assert player(state, 1)["max_health"] == 16
+
+
+def test_one_line_of_text_declares_everything_as_the_new_game_form_sends_it() -> None:
+    state = GAME.new_state(["Ann", "Bob"], {
+        "monsters": "15x leg block dodge; axe minus plus | preset",
+        "kinds": "flame+void, none", "bets": "Cat: Ann 3; Dan: Bob 2"})
+    assert player(state, 0)["dice"][15]["faces"] == ["axe", "minus", "plus"]
+    assert player(state, 0)["kind"] == "flame" and player(state, 1)["kind"] == ""
+    assert state.describe()["arena"]["kitty"] == 5

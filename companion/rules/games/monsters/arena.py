@@ -15,7 +15,7 @@ def parse_bets(text: str, names: list[str]) -> list[Bet]:
     """'BETTOR: PLAYER TOKENS' a line; RulesError names the line and what is wrong."""
     bets = []
     lower = [n.lower() for n in names]
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.replace(";", "\n").splitlines(), 1):
         if not line.strip():
             continue
         bettor, sep, rest = line.partition(":")

@@ -84,8 +84,10 @@ def parse_kind(text: str, who: str) -> tuple[str, str]:
 
 def build_all(names: list[str], options: Options) -> list[Monster]:
     """Every player's monster from the options, each checked; RulesError names the rule."""
-    blocks = _split(options.monsters, "---")
-    kinds = [line for line in options.kinds.splitlines() if line.strip()]
+    # One line of text is enough (the new-game form's field): ';' ends a die, '|' a player.
+    blocks = _split(options.monsters.replace("|", "\n---\n").replace(";", "\n"), "---")
+    kinds = [k for k in options.kinds.replace(";", ",").replace(",", "\n").splitlines()
+             if k.strip()]
     if blocks and len(blocks) != len(names):
         raise RulesError(f"monsters: {len(blocks)} declared for {len(names)} players (one "
                          f"block each, apart by a line '---')")

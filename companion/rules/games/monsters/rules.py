@@ -176,12 +176,13 @@ OPTIONS_SCHEMA: Schema = [
     {"name": "size", "type": "int", "default": MIN_SIZE, "min": MIN_SIZE, "max": 64,
      "help": "How many dice every monster has (at least 16, the same for all)."},
     {"name": "monsters", "type": "str", "default": "",
-     "help": "Each player's dice, in seat order, players apart by a line '---': one line per "
-             "die listing its faces ('claw block dodge plus minus wound'; '2x arm deflect "
-             "block' for two alike), or the word 'preset'. Empty: everyone plays the preset."},
+     "help": "Each player's dice in seat order, players apart by '|' (or a line '---'), dice "
+             "by ';' (or a new line), each die its faces ('claw block dodge plus minus wound; "
+             "2x arm deflect block; ...' with 2x for two alike), or the word 'preset'. Empty: "
+             "everyone plays the preset."},
     {"name": "kinds", "type": "str", "default": "",
-     "help": "Each player's kind, one line per seat in order ('flame', 'flame+void' for a "
-             "secondary, or 'none'). Empty: the kinds rules are not used."},
+     "help": "Each player's kind in seat order, apart by ',' ('flame+void, none, pain': "
+             "after a '+' the secondary kind). Empty: the kinds rules are not used."},
     {"name": "equipment", "type": "bool", "default": True,
      "help": "Equipment faces may be used (one of each category per 16 points)."},
     {"name": "complete", "type": "bool", "default": False,
@@ -195,8 +196,8 @@ OPTIONS_SCHEMA: Schema = [
      "help": "A Tentacle's grab lasts until the grappler's next turn, or until the grappler "
              "leaves the game."},
     {"name": "bets", "type": "str", "default": "",
-     "help": "The Arena: one bet a line, 'BETTOR: PLAYER TOKENS' ('Dora: Ann 5'). Empty: no "
-             "bets."},
+     "help": "The Arena: bets apart by ';', each 'BETTOR: PLAYER TOKENS' ('Dora: Ann 5; Eve: "
+             "Bob 3'). Empty: no bets."},
     {"name": "split", "type": "choice", "default": "even", "choices": ["even", "by-stake"],
      "help": "The Arena: what is left after the winner's quarter is shared evenly by those "
              "who bet on the winner, or in proportion to their stakes."},
