@@ -114,7 +114,7 @@ def test_a_face_no_rolled_die_carries_is_refused_by_name() -> None:
     state.undo()
     with pytest.raises(BadRoll, match="none of Bob's dice rolled here carries 'axe'"):
         roll(state, "axe")
-    with pytest.raises(BadRoll, match="too many 'shell'"):
+    with pytest.raises(BadRoll, match="cannot show 2 'shell' with the rest of this roll: 1 of"):
         roll(state, "shell", "shell")
 
 

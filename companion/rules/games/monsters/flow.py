@@ -94,8 +94,9 @@ def match(pos: Position, seat: int, dice: list[int], faces: list[str]) -> dict[i
         if not any(face in has for has in carried):
             raise BadRoll(f"none of {name}'s dice rolled here carries {face!r}")
         if not place(f, set()):
-            raise BadRoll(f"{name}'s dice cannot show {' '.join(sorted(faces))} at once: too "
-                          f"many {face!r} for the dice that carry it")
+            carriers = sum(1 for has in carried if face in has)
+            raise BadRoll(f"{name}'s dice cannot show {faces.count(face)} {face!r} with the "
+                          f"rest of this roll: {carriers} of the dice rolled carry it")
     return {dice[slot]: faces[f] for slot, f in owner.items()}
 
 

@@ -10,7 +10,7 @@ from .combat import Blow, describe_blow, describe_through
 from .exchange import attacks, defences, other, outcome_of
 from .moves import Act
 from .position import READY, STUNNED, Position
-from .rules import ATTACKS, DEFENCES
+from .rules import ATTACKS, DEFENCE_SUPPLEMENTS, DEFENCES, MINUSES
 
 
 def ranked(pos: Position) -> list[RankedMove]:
@@ -71,7 +71,12 @@ def _defences(pos: Position) -> list[RankedMove]:
     assert combat is not None
     seat = other(pos, combat["by"])
     made = exchange.current_blow(pos)
-    options = [(Act("defend", tuple(d + 1 for d in dice)), _faces(pos, seat, dice), chosen)
+    def named(dice: tuple[int, ...]) -> str:  # the defence die first, then what helps it
+        faces = pos.faces(seat, list(dice))
+        return " + ".join(str(f).title() for f in sorted(
+            faces, key=lambda f: f in MINUSES or f in DEFENCE_SUPPLEMENTS))
+
+    options = [(Act("defend", tuple(d + 1 for d in dice)), named(dice), chosen)
                for dice, chosen in defences(pos, seat, made)]
     moves = []
     for act, name, chosen in options + [(Act("take"), "", None)]:
