@@ -71,3 +71,28 @@ def test_random_battles_keep_health_and_pools_sound(seed: int) -> None:
     assert "last monster standing" in outcome.reason
     assert sum(p["out"] for p in state.describe()["players"]) == players - 1
     assert not state.describe()["players"][outcome.winners[0]]["out"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_wargames_end_by_tally_or_last_standing_with_pools_sound(seed: int) -> None:
+    rng = random.Random(f"wargame {seed}")
+    names = [f"P{i}" for i in range(2 + seed % 3)]
+    state = GAME.new_state(names, {"scenario": "wargame", "monsters": "\n---\n".join(
+        random_monster(rng) for _ in names)})
+    steps = 0
+    while state.current_player is not None:
+        steps += 1
+        assert steps < 20_000, "the wargame does not end"
+        if state.current_player == CHANCE:
+            state.apply(state.seeded_roll(rng))
+        else:
+            moves = [m for m in state.legal_moves() if m.text() != "surrender"]
+            state.apply(state.dealt(rng) or rng.choice(moves))
+        check(state)
+    view = state.describe()
+    winner = state.outcome.winners[0]  # type: ignore[union-attr]
+    if all(sq["label"].split(" · ")[0] != "face down" for sq in view["squares"]):
+        standing = [p for p in view["players"] if not p["out"]]
+        assert view["players"][winner]["tally"] == max(p["tally"] for p in standing)
+    else:
+        assert sum(p["out"] for p in view["players"]) == len(names) - 1

@@ -29,12 +29,14 @@ A turn: initiative rolls (chance, tied players again) -> the acting player rolls
 from __future__ import annotations
 
 from ...core import JSON, Game
+from ...errors import RulesError
 from .arena import parse_bets
 from .build import build_all
 from .flow import start
 from .position import Position
 from .rules import ASSUMPTIONS, OPTIONS_SCHEMA, Options
 from .state import MonstersState
+from .wargame import MAX_PLAYERS
 
 
 class Monsters(Game):
@@ -51,6 +53,9 @@ class Monsters(Game):
         names = self.player_names(players)
         opts = Options.from_json(options)
         parse_bets(opts.bets, names)  # ARENA_BETS_AT_START: refused now, not at the payout
+        if opts.scenario == "wargame" and len(names) > MAX_PLAYERS:
+            raise RulesError(f"the Wargame is for at most {MAX_PLAYERS} players, one corner "
+                             f"each, not {len(names)}")
         return MonstersState(self, start(names, opts, build_all(names, opts)))
 
     def state_from_json(self, data: JSON) -> MonstersState:

@@ -14,20 +14,31 @@ from . import flow, kinds
 from .combat import Blow, Guard, Through, blow, describe_blow, describe_through, guard, through
 from .moves import Act
 from .position import GRAPPLED, READY, STUNNED, WOUNDED, Position
-from .rules import DEFENCE_SUPPLEMENTS, MINUSES
+from .rules import DEFENCE_SUPPLEMENTS, MINUSES, WARGAME_ROUNDS
 
 
-def engage(pos: Position, target: int) -> Position:
-    """Changes `pos`: the acting player attacks `target`, who rolls their pool."""
+def engage(pos: Position, target: int, attacker_rolls: bool = False) -> Position:
+    """Changes `pos`: the acting player attacks `target`, who rolls their pool (in the Wargame
+    the attacker rolls first: a fight is the whole turn)."""
     seat = pos.seat
     pos.s["combat"] = {"a": seat, "d": target, "by": seat, "blow": [], "guard": [],
                        "guard_die": None, "rerolls": [], "struck": False, "brain": False,
-                       "backlash": 0, "landed": False, "ray": False}
+                       "backlash": 0, "landed": False, "ray": False, "round": 1}
     pos.s["news"] = f"{pos.names[seat]} attacks {pos.names[target]}"
-    if pos.in_pool(target, READY):
+    if attacker_rolls and pos.in_pool(seat, READY):
+        pos.s["step"] = {"kind": "attacker-roll"}
+        return pos
+    return defender_rolls(pos)
+
+
+def defender_rolls(pos: Position) -> Position:
+    """Changes `pos`: the defender rolls their pool, or with none the attacker strikes."""
+    combat = pos.combat
+    assert combat is not None
+    if pos.in_pool(combat["d"], READY):
         pos.s["step"] = {"kind": "defender-roll"}
         return pos
-    return strike_step(pos, seat)
+    return strike_step(pos, combat["a"])
 
 
 def strike_step(pos: Position, striker: int) -> Position:
@@ -442,6 +453,11 @@ def _after(pos: Position, landed: bool) -> Position:
         return strike_step(pos, striker)
     if striker == a:
         return strike_step(pos, d)
+    if pos.options.scenario == "wargame":  # WARGAME_ROUNDS
+        combat["round"] += 1
+        if combat["round"] > WARGAME_ROUNDS or not (_can_attack(pos, a) or _can_attack(pos, d)):
+            return flow.heal_step(pos)
+        return strike_step(pos, a)
     if not combat["struck"] or not (_can_attack(pos, a) or _can_attack(pos, d)):
         return flow.heal_step(pos)  # DISENGAGE_ASKS_BOTH
     pos.s["step"] = {"kind": "go-on", "asks": a}

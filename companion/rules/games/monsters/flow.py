@@ -11,13 +11,15 @@ from typing import Any
 
 from ...core import DieValue, Roll, RollRequest
 from ...errors import BadRoll, IllegalMove
-from . import exchange
+from . import exchange, wargame
 from .build import Monster
 from .moves import Act
 from .position import ASIDE, GRAPPLED, READY, STUNNED, WOUNDED, Position
 from .rules import Options, tokens_for
 
-CHANCE_STEPS = frozenset({"initiative", "turn-roll", "defender-roll", "reroll"})
+D6_STEPS = frozenset({"move-roll", "tiebreak"})  # the Wargame's six-sided die
+CHANCE_STEPS = frozenset({"initiative", "turn-roll", "attacker-roll", "defender-roll",
+                          "reroll"}) | D6_STEPS
 KIND = "monsters"  # the dice kind every roll asks for: the camera reads the symbol
 
 
@@ -35,6 +37,8 @@ def start(names: list[str], options: Options, monsters: list[Monster]) -> Positi
                    for m in monsters],
         "step": {"kind": "initiative", "seat": 0},
     }
+    if options.scenario == "wargame":
+        wargame.setup(s, n)
     return Position(names, options, monsters, s)
 
 
@@ -49,7 +53,9 @@ def rolling(pos: Position) -> tuple[int, list[int]]:
     if kind == "reroll":
         seat, die = pos.combat["rerolls"][0]  # type: ignore[index]
         return seat, [die]
-    seat = pos.seat if kind == "turn-roll" else pos.combat["d"]  # type: ignore[index]
+    combat = pos.combat or {}
+    seat = {"turn-roll": pos.seat, "attacker-roll": combat.get("a"),
+            "defender-roll": combat.get("d")}[kind]
     return seat, pos.in_pool(seat, READY)
 
 
@@ -57,9 +63,13 @@ def request(pos: Position) -> RollRequest | None:
     kind = pos.step["kind"]
     if kind not in CHANCE_STEPS:
         return None
+    if kind in D6_STEPS:
+        why = "how far to move" if kind == "move-roll" else "the tie for the win"
+        return RollRequest(("d6",), f"{pos.names[pos.seat]}, roll the die: {why}", pos.seat)
     seat, dice = rolling(pos)
     reason = {"initiative": "initiative: all your dice; plus and minus count",
               "turn-roll": "your turn: roll your dice pool",
+              "attacker-roll": "you fight: roll your dice pool",
               "defender-roll": "attacked: roll your dice pool",
               "reroll": "Lungs: roll that die again"}[kind]
     name = pos.names[seat]
@@ -68,6 +78,8 @@ def request(pos: Position) -> RollRequest | None:
 
 def seeded_roll(pos: Position, rng: random.Random) -> Roll:
     """What the dice on the table could show: each die rolls one of its own faces."""
+    if pos.step["kind"] in D6_STEPS:
+        return Roll.random(RollRequest(("d6",), "the die"), rng)
     seat, dice = rolling(pos)
     return Roll(tuple(DieValue(KIND, rng.choice(pos.dice(seat)[i])) for i in dice))
 
@@ -101,6 +113,8 @@ def match(pos: Position, seat: int, dice: list[int], faces: list[str]) -> dict[i
 
 
 def apply_roll(pos: Position, roll: Roll) -> Position:
+    if pos.step["kind"] in D6_STEPS:
+        return wargame.rolled(pos, int(roll.dice[0].value))
     seat, dice = rolling(pos)
     shown = match(pos, seat, dice, [str(v) for v in roll.values])
     new = pos.copy()
@@ -122,6 +136,8 @@ def apply_roll(pos: Position, roll: Roll) -> Position:
     if kind == "turn-roll":
         s["step"] = {"kind": "act"}
         return new
+    if kind == "attacker-roll":
+        return exchange.defender_rolls(new)
     return exchange.strike_step(new, pos.combat["a"])  # type: ignore[index]
 
 
@@ -146,6 +162,8 @@ def _next_initiative(pos: Position) -> Position:
     s["order"] = [g[0] for g in s["groups"]]
     s["seat"] = s["order"][0]
     s["news"] += "; turn order: " + ", ".join(pos.names[p] for p in s["order"])
+    if pos.options.scenario == "wargame":
+        wargame.place_tokens(pos)
     return begin_turn(pos, s["order"][0])
 
 
@@ -159,7 +177,8 @@ def begin_turn(pos: Position, seat: int) -> Position:
     if pos.options.grapple == "next-turn":  # GRAPPLE_RELEASE
         for grapple in [g for g in s["grapples"] if g[0] == seat]:
             release(pos, grapple)
-    s["step"] = {"kind": "turn-roll"} if pos.in_pool(seat, READY) else {"kind": "act"}
+    rolls = pos.options.scenario == "battle" and pos.in_pool(seat, READY)
+    s["step"] = {"kind": "turn-roll"} if rolls else {"kind": "act"}
     return pos
 
 
@@ -191,6 +210,8 @@ def heal_step(pos: Position) -> Position:
     seat = pos.seat
     s = pos.s
     s["combat"] = None
+    if pos.options.scenario == "wargame" and s["winners"] is None:
+        return next_turn(pos)  # a Wargame turn is the one fight
     if s["out"][seat] or s["winners"] is not None:
         return pos if s["winners"] is not None else next_turn(pos)
     return _heal_or_next(pos)
@@ -284,6 +305,8 @@ def leave(pos: Position, seat: int, why: str) -> None:
 def legal(pos: Position) -> list[Act]:
     kind = pos.step["kind"]
     seat = pos.seat
+    if kind in ("place", "card") or (kind == "act" and pos.options.scenario == "wargame"):
+        return wargame.legal(pos)
     if kind == "act":
         targets = [Act("attack", (p + 1,)) for p in pos.alive() if p != seat]
         return targets + [Act("end"), Act("surrender")]
@@ -295,7 +318,7 @@ def legal(pos: Position) -> list[Act]:
 
 def actor(pos: Position) -> int:
     kind = pos.step["kind"]
-    if kind in ("act", "heal"):
+    if kind in ("act", "heal", "place", "card"):
         return pos.seat
     return exchange.actor(pos)
 
@@ -305,6 +328,8 @@ def apply_move(pos: Position, act: Act) -> Position:
     if act not in legal(pos):
         raise IllegalMove(why_not(pos, act))
     name = pos.names[actor(pos)]
+    if act.verb in ("move", "go", "fight", "flip", "card"):
+        return wargame.apply(pos, act)
     if kind == "act":
         new = pos.copy()
         if act.verb == "surrender":
@@ -330,7 +355,7 @@ def apply_move(pos: Position, act: Act) -> Position:
 def why_not(pos: Position, act: Act) -> str:
     """The rule a refused move breaks, in words."""
     kind = pos.step["kind"]
-    reason = exchange.why_not(pos, act) if kind not in ("act", "heal") else None
+    reason = exchange.why_not(pos, act) if kind not in ("act", "heal", "place", "card") else None
     if reason:
         return reason
     wanted = ", ".join(m.text() for m in legal(pos)[:8])

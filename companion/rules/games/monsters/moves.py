@@ -11,6 +11,9 @@
     grab 5            a Tentacle that holds takes the grabbed monster's die 5
     continue | disengage
     heal 2            spend two Plus on health; end: heal nothing
+    move | go 7       the Wargame: roll the d6 to move, then the square reached (1-16)
+    fight 2 | flip    the Wargame: fight seat 2 on your square; flip the card underfoot
+    card QH           the card turned up (rank, suit H D C S)
     mend 5            a Potion (or, for a stunned die, a Wand) returns die 5 to the pool
 """
 
@@ -19,21 +22,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...core import Move
-from ...errors import BadMoveText
+from ...errors import BadMoveText, RulesError
+from .scoring import parse_card
 
-ALONE = frozenset({"end", "surrender", "pain", "pass", "take", "continue", "disengage"})
-ONE = frozenset({"attack", "hurt", "grab", "heal", "mend", "decay"})
+ALONE = frozenset({"end", "surrender", "pain", "pass", "take", "continue", "disengage", "move",
+                   "flip"})
+ONE = frozenset({"attack", "hurt", "grab", "heal", "mend", "decay", "go", "fight"})
 MANY = frozenset({"hit", "defend"})
 
 
 @dataclass(frozen=True, slots=True)
 class Act(Move):
-    """One choice: `verb` and the numbers it names (seats and dice from 1, as players count)."""
+    """One choice: `verb` and the numbers it names (seats, dice and squares from 1, as players
+    count), or the card it names."""
 
     verb: str
     numbers: tuple[int, ...] = ()
+    card: str = ""
 
     def text(self) -> str:
+        if self.card:
+            return f"{self.verb} {self.card}"
         return f"{self.verb} {'+'.join(map(str, self.numbers))}" if self.numbers else self.verb
 
 
@@ -44,9 +53,16 @@ def parse_move(text: str) -> Act:
     verb, rest = words[0], words[1:]
     if verb in ALONE and not rest:
         return Act(verb)
+    if verb == "card" and len(rest) == 1:
+        try:
+            rank, suit = parse_card(rest[0])
+        except RulesError as error:
+            raise BadMoveText(str(error)) from None
+        return Act("card", card=f"{rank}{suit}")
     if verb in ONE | MANY and len(rest) == 1:
         parts = rest[0].split("+")
         if all(p.isdigit() and int(p) > 0 for p in parts) and (verb in MANY or len(parts) == 1):
             return Act(verb, tuple(int(p) for p in parts))
-    known = ", ".join(sorted(ALONE | {f"{v} N" for v in ONE} | {f"{v} N+M" for v in MANY}))
+    known = ", ".join(sorted(ALONE | {f"{v} N" for v in ONE} | {f"{v} N+M" for v in MANY}
+                             | {"card QH"}))
     raise BadMoveText(f"{text!r} is not a Monsters! move ({known})")

@@ -75,7 +75,9 @@ class Position:
         return self.monsters[seat].primary
 
     @property
-    def scores(self) -> list[int]:  # SCORE_IS_HEALTH
+    def scores(self) -> list[int]:  # SCORE_IS_HEALTH, in the Wargame the tally
+        if self.options.scenario == "wargame":
+            return list(self.s["tally"])
         return [max(0, h) for h in self.s["health"]]
 
     @property

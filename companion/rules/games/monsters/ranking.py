@@ -11,6 +11,7 @@ from .exchange import attacks, defences, other, outcome_of
 from .moves import Act
 from .position import READY, STUNNED, Position
 from .rules import ATTACKS, DEFENCE_SUPPLEMENTS, DEFENCES, MINUSES
+from .scoring import wargame_points
 
 
 def ranked(pos: Position) -> list[RankedMove]:
@@ -21,6 +22,8 @@ def ranked(pos: Position) -> list[RankedMove]:
         return _defences(pos)
     if kind in ("hurt", "grab"):
         return _dice(pos, kind)
+    if kind in ("place", "card") or (kind == "act" and pos.options.scenario == "wargame"):
+        return _wargame(pos)
     moves = [_plain(pos, act) for act in flow.legal(pos)]
     if kind == "act":  # the weakest monster first: least health, then fewest dice ready
         moves.sort(key=lambda m: m.extra.get("order", (99, 99)))
@@ -121,6 +124,38 @@ def _dice(pos: Position, kind: str) -> list[RankedMove]:
                  + (f"; showing {showing}" if unspent and showing else "") + ")")
         worth = cost if chooser != victim else -cost
         moves.append(RankedMove(Act(kind, (die + 1,)), 0, result, {"worth": worth}, title))
+    moves.sort(key=lambda m: -m.extra["worth"])
+    return moves
+
+
+def _wargame(pos: Position) -> list[RankedMove]:
+    """The Wargame's choices: flip a card first (a red one scores), then fight, then move; a
+    square reached is worth its face-down card."""
+    s, seat = pos.s, pos.seat
+    moves = []
+    for act in flow.legal(pos):
+        if act.verb == "card":
+            points = wargame_points(act.card)
+            moves.append(RankedMove(act, points, "", {"worth": 0},
+                                    f"The card is {act.card} (+{points})"))
+            continue
+        if act.verb == "go":
+            sq = act.numbers[0] - 1
+            there = [pos.names[p] for p in pos.alive() if p != seat and s["at"][p] == sq]
+            card = s["grid"][sq]
+            title = (f"Move to square {sq + 1}: " + (card or "a face-down card")
+                     + (f", {' and '.join(there)} there" if there else ""))
+            moves.append(RankedMove(act, 0, "", {"worth": (card is None) + 0.5 * bool(there)},
+                                    title))
+            continue
+        worth, title = {"move": (1, "Roll the die and move"),
+                        "flip": (3, f"Flip the card on square {s['at'][seat] + 1}"),
+                        "surrender": (-1, "Surrender: leave the game")}.get(act.verb, (0, ""))
+        if act.verb == "fight":
+            target = act.numbers[0] - 1
+            worth, title = 2, (f"Fight {pos.names[target]} (health {s['health'][target]} of "
+                               f"{len(pos.dice(target))}): three combat rounds")
+        moves.append(RankedMove(act, 0, "", {"worth": worth}, title))
     moves.sort(key=lambda m: -m.extra["worth"])
     return moves
 

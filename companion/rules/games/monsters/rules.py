@@ -13,6 +13,7 @@ from typing import ClassVar
 from ...options import Schema, SchemaOptions
 from ...symbol_dice import BODY_PARTS, EQUIPMENT
 
+WARGAME_ROUNDS = 3  # "there is three rounds of combat where the attacking player starts first"
 MIN_SIZE = 16  # "at least 16 and every player uses the same amount"
 POINTS_PER_TOKEN = 16  # "one token for every 16 construction points"
 COMPLETE_PAIRS = frozenset({"arm", "leg", "eye"})  # "The exception are: Arm (2), Leg (2), Eye (2)"
@@ -167,6 +168,18 @@ ASSUMPTIONS: dict[str, str] = {
                             "shares by stake instead); one who bet twice counts once.",
     "SOCIETY_TIES": "The Society gives a tie points only in Invasion; a shared win elsewhere "
                     "scores nothing.",
+    "WARGAME_CORNERS": "In the Wargame the first player's token starts on square 1 (top left), "
+                       "then square 16, 4 and 13, down the turn order.",
+    "WARGAME_MOVE": "A Wargame move goes one to the rolled number of squares along rows and "
+                    "columns (never diagonally), ending on any square that far.",
+    "WARGAME_ROUNDS": "A Wargame fight is the acting player's whole turn: both roll, then three "
+                      "rounds of an attack and a counterattack, no disengaging, no healing; it "
+                      "ends early when neither can attack.",
+    "WARGAME_TIES_ROLL": "With every card up, the highest tally among the monsters still in "
+                         "wins; tied players each roll the die, the highest wins, ties roll "
+                         "again.",
+    "WARGAME_CARDS_TYPED": "A flipped card is typed by the player from those that can still be "
+                           "face down; the table never sees it.",
     "ARENA_BETS_AT_START": "Arena bets are entered with the game; tokens added later are typed "
                            "as new bets in a new game's options.",
 }
@@ -195,6 +208,9 @@ OPTIONS_SCHEMA: Schema = [
      "choices": ["next-turn", "until-gone"],
      "help": "A Tentacle's grab lasts until the grappler's next turn, or until the grappler "
              "leaves the game."},
+    {"name": "scenario", "type": "choice", "default": "battle", "choices": ["battle", "wargame"],
+     "help": "The Battle System alone (the Arena with bets), or the Wargame on a 4x4 grid of "
+             "playing cards (2-4 players)."},
     {"name": "bets", "type": "str", "default": "",
      "help": "The Arena: bets apart by ';', each 'BETTOR: PLAYER TOKENS' ('Dora: Ann 5; Eve: "
              "Bob 3'). Empty: no bets."},
@@ -213,6 +229,7 @@ class Options(SchemaOptions):
     complete: bool = False
     heal: str = "health"
     grapple: str = "next-turn"
+    scenario: str = "battle"
     bets: str = ""
     split: str = "even"
     SCHEMA: ClassVar[Schema] = OPTIONS_SCHEMA

@@ -7,7 +7,7 @@ import random
 from ...core import JSON, Move, RankedMove, Roll, RollRequest, SteppedState
 from ...dice import DieKind
 from ...symbol_dice import MONSTERS
-from . import exchange, flow, ranking
+from . import exchange, flow, ranking, wargame
 from .arena import parse_bets, payout, society_points
 from .moves import Act, parse_move
 from .position import POOLS, Position
@@ -52,6 +52,16 @@ class MonstersState(SteppedState):
         assert isinstance(move, Act)
         return flow.apply_move(self._pos, move)
 
+    def dealt(self, rng: random.Random) -> Move | None:
+        return wargame.dealt(self._pos, rng)
+
+    def asks(self) -> str | None:
+        pos = self._pos
+        if pos.step["kind"] != "card":  # WARGAME_CARDS_TYPED
+            return None
+        return (f"Which card did {pos.names[pos.seat]} turn up on square "
+                f"{pos.s['at'][pos.seat] + 1}?")
+
     def tell(self, move: Move | Roll) -> str:
         return str(self._pos.s["news"]) or move.text()
 
@@ -74,6 +84,8 @@ class MonstersState(SteppedState):
                 "kind": monster.primary, "secondary": monster.secondary,
                 "tokens": {"primary": s["tokens"][seat][0], "secondary": s["tokens"][seat][1]},
                 "turns": s["turns"][seat], "active": seat == pos.seat and not s["out"][seat],
+                **({"square": s["at"][seat] + 1 if s["at"][seat] is not None else None,
+                    "tally": s["tally"][seat]} if "tally" in s else {}),
                 "summary": _summary(pos, seat),
             })
         winners = s["winners"]
@@ -88,6 +100,7 @@ class MonstersState(SteppedState):
                           "held": pos.names[g[2]], "die": g[3] + 1} for g in s["grapples"]],
             "combat": exchange.view(pos), "news": s["news"],
             "arena": _arena(pos, winners),
+            "squares": _squares(pos),
             "society_points": society_points("arena" if pos.options.bets.strip() else "battle",
                                              len(pos.names), winners),
             "outcome": None if self.outcome is None else self.outcome.to_json(),
@@ -111,6 +124,16 @@ def _summary(pos: Position, seat: int) -> str:
         if kind:
             parts.append(f"{kind.title()} {tokens} token{'s' * (tokens != 1)}")
     return "; ".join(parts)
+
+
+def _squares(pos: Position) -> list[JSON] | None:
+    """The Wargame's grid, square by square: the card (or face down) and who stands there."""
+    if pos.options.scenario != "wargame":
+        return None
+    s = pos.s
+    return [{"id": str(sq + 1), "label": " · ".join(
+        [card or "face down"] + [pos.names[p] for p in pos.alive() if s["at"][p] == sq])}
+        for sq, card in enumerate(s["grid"])]
 
 
 def _arena(pos: Position, winners: list[int] | None) -> JSON | None:
