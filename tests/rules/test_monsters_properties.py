@@ -42,6 +42,21 @@ def check(state) -> None:  # type: ignore[no-untyped-def]
                 == {m.text() for m in state.legal_moves()})
 
 
+def play_out(state, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
+    """Random moves to the end, checking every step; nobody surrenders or ends a turn without
+    attacking, so games end by health (or the Wargame's cards)."""
+    steps = 0
+    while state.current_player is not None:
+        steps += 1
+        assert steps < 20_000, "the game does not end"
+        if state.current_player == CHANCE:
+            state.apply(state.seeded_roll(rng))
+        else:
+            moves = [m for m in state.legal_moves() if m.text() not in ("surrender", "end")]
+            state.apply(state.dealt(rng) or rng.choice(moves or state.legal_moves()))
+        check(state)
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_random_battles_keep_health_and_pools_sound(seed: int) -> None:
     rng = random.Random(seed)
@@ -55,17 +70,7 @@ def test_random_battles_keep_health_and_pools_sound(seed: int) -> None:
                "heal": ("health", "health-and-stun")[seed % 2],
                "grapple": ("next-turn", "until-gone")[seed // 6]}
     state = GAME.new_state(names, options)
-    steps = 0
-    while state.current_player is not None:
-        steps += 1
-        assert steps < 20_000, "the battle does not end"
-        if state.current_player == CHANCE:
-            state.apply(state.seeded_roll(rng))
-        else:
-            # nobody surrenders or ends a turn without attacking: battles end by health
-            moves = [m for m in state.legal_moves() if m.text() not in ("surrender", "end")]
-            state.apply(rng.choice(moves or state.legal_moves()))
-        check(state)
+    play_out(state, rng)
     outcome = state.outcome
     assert outcome is not None and len(outcome.winners) == 1
     assert "last monster standing" in outcome.reason
@@ -79,16 +84,7 @@ def test_random_wargames_end_by_tally_or_last_standing_with_pools_sound(seed: in
     names = [f"P{i}" for i in range(2 + seed % 3)]
     state = GAME.new_state(names, {"scenario": "wargame", "monsters": "\n---\n".join(
         random_monster(rng) for _ in names)})
-    steps = 0
-    while state.current_player is not None:
-        steps += 1
-        assert steps < 20_000, "the wargame does not end"
-        if state.current_player == CHANCE:
-            state.apply(state.seeded_roll(rng))
-        else:
-            moves = [m for m in state.legal_moves() if m.text() != "surrender"]
-            state.apply(state.dealt(rng) or rng.choice(moves))
-        check(state)
+    play_out(state, rng)
     view = state.describe()
     winner = state.outcome.winners[0]  # type: ignore[union-attr]
     if all(sq["label"].split(" · ")[0] != "face down" for sq in view["squares"]):
