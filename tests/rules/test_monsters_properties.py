@@ -36,7 +36,7 @@ def check(state) -> None:  # type: ignore[no-untyped-def]
             assert held[(p["name"], die["die"])] == (die["pool"] == "grappled")
             assert die["showing"] is None or die["showing"] in die["faces"]
         assert p["out"] == (p["pools"]["aside"] == len(p["dice"]))
-        assert p["out"] or p["health"] > 0
+        assert p["out"] or p["health"] > 0 or p.get("exhausted")  # Invasion: a turn away
     if state.current_player not in (CHANCE, None):
         assert ({m.move.text() for m in state.ranked_moves()}
                 == {m.text() for m in state.legal_moves()})
@@ -52,8 +52,10 @@ def play_out(state, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
         if state.current_player == CHANCE:
             state.apply(state.seeded_roll(rng))
         else:
-            moves = [m for m in state.legal_moves() if m.text() not in ("surrender", "end")]
-            state.apply(state.dealt(rng) or rng.choice(moves or state.legal_moves()))
+            legal = state.legal_moves()
+            moves = ([m for m in legal if m.text() not in ("surrender", "end")]
+                     or [m for m in legal if m.text() != "surrender"] or legal)
+            state.apply(state.dealt(rng) or rng.choice(moves))
         check(state)
 
 
@@ -92,3 +94,17 @@ def test_random_wargames_end_by_tally_or_last_standing_with_pools_sound(seed: in
         assert view["players"][winner]["tally"] == max(p["tally"] for p in standing)
     else:
         assert sum(p["out"] for p in view["players"]) == len(names) - 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_invasions_end_when_every_card_is_taken(seed: int) -> None:
+    rng = random.Random(f"invasion {seed}")
+    names = [f"P{i}" for i in range(2 + seed % 3)]
+    state = GAME.new_state(names, {"scenario": "invasion", "quick": seed % 2 == 1,
+                                   "monsters": "\n---\n".join(random_monster(rng) for _ in names)})
+    play_out(state, rng)
+    view = state.describe()
+    assert all(section["label"].startswith("token") for section in view["sections"])
+    totals = state.scores()
+    assert sorted(state.outcome.winners) == [p for p, t in enumerate(totals)  # type: ignore
+                                             if t == max(totals)]

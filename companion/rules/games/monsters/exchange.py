@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import flow, kinds
+from . import flow, invasion, kinds
 from .combat import Blow, Guard, Through, blow, describe_blow, describe_through, guard, through
 from .moves import Act
-from .position import GRAPPLED, READY, STUNNED, WOUNDED, Position
+from .position import BAG, BANK, GRAPPLED, READY, STUNNED, WOUNDED, Position
 from .rules import DEFENCE_SUPPLEMENTS, MINUSES, WARGAME_ROUNDS
 
 
@@ -35,7 +35,10 @@ def defender_rolls(pos: Position) -> Position:
     """Changes `pos`: the defender rolls their pool, or with none the attacker strikes."""
     combat = pos.combat
     assert combat is not None
-    if pos.in_pool(combat["d"], READY):
+    if pos.scenario == "invasion" and pos.in_pool(combat["d"], BAG):
+        pos.s["step"] = {"kind": "defender-draw"}
+        return pos
+    if pos.scenario != "invasion" and pos.in_pool(combat["d"], READY):
         pos.s["step"] = {"kind": "defender-roll"}
         return pos
     return strike_step(pos, combat["a"])
@@ -140,7 +143,7 @@ def legal(pos: Position) -> list[Act]:
 
 
 def hurtable(pos: Position, seat: int) -> list[int]:
-    return [d for d, where in enumerate(pos.s["pool"][seat]) if where in (READY, STUNNED)]
+    return [d for d, where in enumerate(pos.s["pool"][seat]) if where in (READY, STUNNED, BANK)]
 
 
 def current_blow(pos: Position) -> Blow:
@@ -216,7 +219,7 @@ def _strike(pos: Position, act: Act) -> Position:
         s["news"] = (f"{name}'s Decay: {pos.names[victim]}'s stunned die {die + 1} is wounded: "
                      f"health {s['health'][victim]}")
         if s["health"][victim] <= 0:
-            flow.leave(pos, victim, "has no health left")
+            flow.out_of_health(pos, victim)
             return pos if s["winners"] is not None else flow.heal_step(pos)
         return pos
     combat["struck"] = True
@@ -371,8 +374,8 @@ def _place(pos: Position, victim: int, chooser: int, points: list[str]) -> Posit
     if points and s["health"][victim] > 0:
         s["step"] = {"kind": "hurt", "victim": victim, "chooser": chooser, "points": points}
         return pos
-    if s["health"][victim] <= 0 and not s["out"][victim]:
-        flow.leave(pos, victim, "has no health left")
+    if s["health"][victim] <= 0 and not pos.fallen(victim):
+        flow.out_of_health(pos, victim)
     return _after_damage(pos)
 
 
@@ -416,6 +419,12 @@ def _grab(pos: Position, die: int) -> Position:
     striker = combat["by"]
     victim = other(pos, striker)
     tentacle = combat["blow"][0]
+    if pos.scenario == "invasion":
+        invasion.grabbed(pos, victim, die)
+        s["news"] = (f"{pos.names[striker]}'s Tentacle throws {pos.names[victim]}'s die "
+                     f"{die + 1} back in the bag")
+        combat["landed"] = True
+        return _after(pos, landed=True)
     s["pool"][victim][die] = GRAPPLED
     s["pool"][striker][tentacle] = GRAPPLED
     s["grapples"].append([striker, tentacle, victim, die])
@@ -432,7 +441,7 @@ def _after_damage(pos: Position) -> Position:
         return pos
     backlash = combat["backlash"]
     striker = combat["by"]
-    if backlash and not pos.s["out"][striker]:
+    if backlash and not pos.fallen(striker):
         combat["backlash"] = 0
         pos.s["news"] += f"; Disease: {pos.names[striker]} takes {backlash} stun"
         return _place(pos, striker, striker, ["stun"] * backlash)
@@ -446,7 +455,7 @@ def _after(pos: Position, landed: bool) -> Position:
     a, d, striker = combat["a"], combat["d"], combat["by"]
     if pos.s["winners"] is not None:
         return pos
-    if pos.s["out"][a] or pos.s["out"][d]:
+    if pos.fallen(a) or pos.fallen(d):
         return flow.heal_step(pos)
     if combat["brain"] and landed:  # BRAIN_BEFORE_COUNTER
         combat["brain"] = False

@@ -11,15 +11,17 @@ from typing import Any
 
 from ...core import DieValue, Roll, RollRequest
 from ...errors import BadRoll, IllegalMove
-from . import exchange, wargame
+from . import exchange, invasion, wargame
 from .build import Monster
 from .moves import Act
-from .position import ASIDE, GRAPPLED, READY, STUNNED, WOUNDED, Position
+from .position import ASIDE, BAG, GRAPPLED, READY, STUNNED, WOUNDED, Position
 from .rules import Options, tokens_for
 
 D6_STEPS = frozenset({"move-roll", "tiebreak"})  # the Wargame's six-sided die
+DRAW_STEPS = frozenset({"draw", "defender-draw"})  # Invasion's dice drawn from the bag
 CHANCE_STEPS = frozenset({"initiative", "turn-roll", "attacker-roll", "defender-roll",
-                          "reroll"}) | D6_STEPS
+                          "reroll"}) | D6_STEPS | DRAW_STEPS
+INVASION_STEPS = frozenset({"act", "card", "feast", "bank"})
 KIND = "monsters"  # the dice kind every roll asks for: the camera reads the symbol
 
 
@@ -39,6 +41,8 @@ def start(names: list[str], options: Options, monsters: list[Monster]) -> Positi
     }
     if options.scenario == "wargame":
         wargame.setup(s, n)
+    if options.scenario == "invasion":
+        invasion.setup(s, n, options.quick)
     return Position(names, options, monsters, s)
 
 
@@ -54,9 +58,9 @@ def rolling(pos: Position) -> tuple[int, list[int]]:
         seat, die = pos.combat["rerolls"][0]  # type: ignore[index]
         return seat, [die]
     combat = pos.combat or {}
-    seat = {"turn-roll": pos.seat, "attacker-roll": combat.get("a"),
-            "defender-roll": combat.get("d")}[kind]
-    return seat, pos.in_pool(seat, READY)
+    seat = {"turn-roll": pos.seat, "attacker-roll": combat.get("a"), "draw": pos.seat,
+            "defender-roll": combat.get("d"), "defender-draw": combat.get("d")}[kind]
+    return seat, pos.in_pool(seat, BAG if kind in DRAW_STEPS else READY)
 
 
 def request(pos: Position) -> RollRequest | None:
@@ -67,13 +71,16 @@ def request(pos: Position) -> RollRequest | None:
         why = "how far to move" if kind == "move-roll" else "the tie for the win"
         return RollRequest(("d6",), f"{pos.names[pos.seat]}, roll the die: {why}", pos.seat)
     seat, dice = rolling(pos)
+    count = invasion.draw_count(pos, seat) if kind in DRAW_STEPS else len(dice)
     reason = {"initiative": "initiative: all your dice; plus and minus count",
+              "draw": f"draw {count} dice from your bag and roll them",
+              "defender-draw": f"attacked: draw {count} dice from your bag and roll them",
               "turn-roll": "your turn: roll your dice pool",
               "attacker-roll": "you fight: roll your dice pool",
               "defender-roll": "attacked: roll your dice pool",
               "reroll": "Lungs: roll that die again"}[kind]
     name = pos.names[seat]
-    return RollRequest((KIND,) * len(dice), f"{name}, {reason}", seat)
+    return RollRequest((KIND,) * count, f"{name}, {reason}", seat)
 
 
 def seeded_roll(pos: Position, rng: random.Random) -> Roll:
@@ -81,6 +88,8 @@ def seeded_roll(pos: Position, rng: random.Random) -> Roll:
     if pos.step["kind"] in D6_STEPS:
         return Roll.random(RollRequest(("d6",), "the die"), rng)
     seat, dice = rolling(pos)
+    if pos.step["kind"] in DRAW_STEPS:
+        return Roll(tuple(DieValue(KIND, f) for f in invasion.seeded_draw(pos, seat, rng)))
     return Roll(tuple(DieValue(KIND, rng.choice(pos.dice(seat)[i])) for i in dice))
 
 
@@ -124,6 +133,13 @@ def apply_roll(pos: Position, roll: Roll) -> Position:
     kind = pos.step["kind"]
     if kind == "reroll":
         return exchange.rerolled(new, seat, dice[0])
+    if kind in DRAW_STEPS:
+        invasion.drawn(new, seat, shown)
+        s["news"] = f"{pos.names[seat]} draws and rolls {', '.join(shown.values())}"
+        if kind == "draw":
+            s["step"] = {"kind": "act"}
+            return new
+        return exchange.strike_step(new, pos.combat["a"])  # type: ignore[index]
     for die in dice:
         s["spent"][seat][die] = False
     faces = [shown[d] for d in dice]
@@ -177,7 +193,9 @@ def begin_turn(pos: Position, seat: int) -> Position:
     if pos.options.grapple == "next-turn":  # GRAPPLE_RELEASE
         for grapple in [g for g in s["grapples"] if g[0] == seat]:
             release(pos, grapple)
-    rolls = pos.options.scenario == "battle" and pos.in_pool(seat, READY)
+    if pos.scenario == "invasion":
+        return invasion.begin_turn(pos, seat)
+    rolls = pos.scenario == "battle" and pos.in_pool(seat, READY)
     s["step"] = {"kind": "turn-roll"} if rolls else {"kind": "act"}
     return pos
 
@@ -209,6 +227,8 @@ def heal_step(pos: Position) -> Position:
     """Changes `pos`: after the attack, heal with the unspent Plus, or on to the next turn."""
     seat = pos.seat
     s = pos.s
+    if pos.scenario == "invasion":
+        return invasion.after_battle(pos)
     s["combat"] = None
     if pos.options.scenario == "wargame" and s["winners"] is None:
         return next_turn(pos)  # a Wargame turn is the one fight
@@ -283,6 +303,14 @@ def heal(pos: Position, count: int) -> Position:
     return _heal_or_next(new)
 
 
+def out_of_health(pos: Position, seat: int) -> None:
+    """Changes `pos`: no health left: out of the arena, or in Invasion exhausted for a turn."""
+    if pos.scenario == "invasion":
+        invasion.exhausted(pos, seat)
+    else:
+        leave(pos, seat, "has no health left")
+
+
 def leave(pos: Position, seat: int, why: str) -> None:
     """Changes `pos`: the player leaves the arena, their dice set aside; the last one in wins."""
     s = pos.s
@@ -305,6 +333,8 @@ def leave(pos: Position, seat: int, why: str) -> None:
 def legal(pos: Position) -> list[Act]:
     kind = pos.step["kind"]
     seat = pos.seat
+    if pos.scenario == "invasion" and kind in INVASION_STEPS:
+        return invasion.legal(pos)
     if kind in ("place", "card") or (kind == "act" and pos.options.scenario == "wargame"):
         return wargame.legal(pos)
     if kind == "act":
@@ -318,7 +348,7 @@ def legal(pos: Position) -> list[Act]:
 
 def actor(pos: Position) -> int:
     kind = pos.step["kind"]
-    if kind in ("act", "heal", "place", "card"):
+    if kind in ("act", "heal", "place", "card", "feast", "bank"):
         return pos.seat
     return exchange.actor(pos)
 
@@ -328,6 +358,8 @@ def apply_move(pos: Position, act: Act) -> Position:
     if act not in legal(pos):
         raise IllegalMove(why_not(pos, act))
     name = pos.names[actor(pos)]
+    if pos.scenario == "invasion" and kind in INVASION_STEPS:
+        return invasion.apply(pos, act)
     if act.verb in ("move", "go", "fight", "flip", "card"):
         return wargame.apply(pos, act)
     if kind == "act":
@@ -355,7 +387,8 @@ def apply_move(pos: Position, act: Act) -> Position:
 def why_not(pos: Position, act: Act) -> str:
     """The rule a refused move breaks, in words."""
     kind = pos.step["kind"]
-    reason = exchange.why_not(pos, act) if kind not in ("act", "heal", "place", "card") else None
+    reason = (exchange.why_not(pos, act)
+              if kind not in ("act", "heal", "place", "card", "feast", "bank") else None)
     if reason:
         return reason
     wanted = ", ".join(m.text() for m in legal(pos)[:8])

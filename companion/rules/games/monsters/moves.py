@@ -14,6 +14,9 @@
     move | go 7       the Wargame: roll the d6 to move, then the square reached (1-16)
     fight 2 | flip    the Wargame: fight seat 2 on your square; flip the card underfoot
     card QH           the card turned up (rank, suit H D C S)
+    unstun 4          Invasion: a Plus removes die 4's stun (it goes back in the bag)
+    feast | stop      Invasion: a Minus takes the pile's top card; stop feasting
+    bank 3 | unbank 3 | swap 3+5   Invasion's banking: one a turn, then the turn ends
     mend 5            a Potion (or, for a stunned die, a Wand) returns die 5 to the pool
 """
 
@@ -26,9 +29,10 @@ from ...errors import BadMoveText, RulesError
 from .scoring import parse_card
 
 ALONE = frozenset({"end", "surrender", "pain", "pass", "take", "continue", "disengage", "move",
-                   "flip"})
-ONE = frozenset({"attack", "hurt", "grab", "heal", "mend", "decay", "go", "fight"})
-MANY = frozenset({"hit", "defend"})
+                   "flip", "feast", "stop"})
+ONE = frozenset({"attack", "hurt", "grab", "heal", "mend", "decay", "go", "fight", "unstun",
+                 "bank", "unbank"})
+MANY = frozenset({"hit", "defend", "swap"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,9 +25,11 @@ from typing import Any
 from ...errors import RulesError
 from .build import Die, Monster
 from .rules import Options
+from .scoring import invasion_points
 
 READY, STUNNED, WOUNDED, GRAPPLED, ASIDE = "ready", "stunned", "wounded", "grappled", "aside"
-POOLS = (READY, STUNNED, WOUNDED, GRAPPLED, ASIDE)
+BAG, BANK = "bag", "bank"  # Invasion's
+POOLS = (READY, STUNNED, WOUNDED, GRAPPLED, ASIDE, BAG, BANK)
 
 
 @dataclass
@@ -40,6 +42,14 @@ class Position:
     def copy(self) -> Position:
         return Position(self.names, self.options, self.monsters,
                         marshal.loads(marshal.dumps(self.s)))
+
+    @property
+    def scenario(self) -> str:
+        return self.options.scenario
+
+    def fallen(self, seat: int) -> bool:
+        """Out of this fight: left the arena, or (Invasion) exhausted."""
+        return bool(self.s["out"][seat] or self.s.get("returning", [False] * (seat + 1))[seat])
 
     @property
     def seat(self) -> int:
@@ -60,10 +70,12 @@ class Position:
         return [i for i, where in enumerate(self.s["pool"][seat]) if where == pool]
 
     def usable(self, seat: int) -> dict[int, str]:
-        """Dice of `seat` that may be used now: ready, rolled, not yet spent, by their face."""
+        """Dice of `seat` that may be used now: ready (or banked), rolled, not yet spent, by
+        their face."""
         s = self.s
-        return {i: s["shown"][seat][i] for i in self.in_pool(seat, READY)
-                if s["shown"][seat][i] is not None and not s["spent"][seat][i]}
+        return {i: face for i, where in enumerate(s["pool"][seat])
+                if where in (READY, BANK) and (face := s["shown"][seat][i]) is not None
+                and not s["spent"][seat][i]}
 
     def faces(self, seat: int, dice: list[int]) -> list[str | None]:
         return [self.s["shown"][seat][i] for i in dice]
@@ -78,6 +90,8 @@ class Position:
     def scores(self) -> list[int]:  # SCORE_IS_HEALTH, in the Wargame the tally
         if self.options.scenario == "wargame":
             return list(self.s["tally"])
+        if self.options.scenario == "invasion":
+            return [sum(invasion_points(c) for c in taken) for taken in self.s["taken"]]
         return [max(0, h) for h in self.s["health"]]
 
     @property

@@ -11,7 +11,7 @@ from .exchange import attacks, defences, other, outcome_of
 from .moves import Act
 from .position import READY, STUNNED, Position
 from .rules import ATTACKS, DEFENCE_SUPPLEMENTS, DEFENCES, MINUSES
-from .scoring import wargame_points
+from .scoring import invasion_points, wargame_points
 
 
 def ranked(pos: Position) -> list[RankedMove]:
@@ -22,6 +22,8 @@ def ranked(pos: Position) -> list[RankedMove]:
         return _defences(pos)
     if kind in ("hurt", "grab"):
         return _dice(pos, kind)
+    if pos.scenario == "invasion" and kind in flow.INVASION_STEPS:
+        return _invasion(pos)
     if kind in ("place", "card") or (kind == "act" and pos.options.scenario == "wargame"):
         return _wargame(pos)
     moves = [_plain(pos, act) for act in flow.legal(pos)]
@@ -155,6 +157,48 @@ def _wargame(pos: Position) -> list[RankedMove]:
             target = act.numbers[0] - 1
             worth, title = 2, (f"Fight {pos.names[target]} (health {s['health'][target]} of "
                                f"{len(pos.dice(target))}): three combat rounds")
+        moves.append(RankedMove(act, 0, "", {"worth": worth}, title))
+    moves.sort(key=lambda m: -m.extra["worth"])
+    return moves
+
+
+def _invasion(pos: Position) -> list[RankedMove]:
+    """Invasion's choices: remove a stun, go where mortals wait alone, feast while a Minus
+    lasts, fight, bank a Plus or Minus for later."""
+    s, seat = pos.s, pos.seat
+    moves = []
+    for act in flow.legal(pos):
+        worth, title = 0.0, ""
+        if act.verb == "card":
+            worth, title = 0, f"The card is {act.card} (+{invasion_points(act.card)})"
+        elif act.verb == "go":
+            sq = act.numbers[0] - 1
+            pile = s["piles"][sq]
+            there = [pos.names[p] for p in pos.alive() if p != seat and s["at"][p] == sq]
+            cards = pile["down"] + (pile["up"] is not None)
+            worth = 0.5 if there else cards
+            title = (f"Move to section {sq + 1}: {cards} card{'s' * (cards != 1)}"
+                     + (f" (top {pile['up']})" if pile["up"] else "")
+                     + (f"; fight {' or '.join(there)}" if there else ""))
+        elif act.verb == "fight":
+            target = act.numbers[0] - 1
+            worth, title = 1, f"Fight {pos.names[target]} (health {s['health'][target]})"
+        elif act.verb == "unstun":
+            worth, title = 3, f"Spend a Plus: die {act.numbers[0]} is no longer stunned"
+        elif act.verb in ("bank", "unbank", "swap"):
+            die = act.numbers[0] - 1
+            face = s["shown"][seat][die]
+            words = {"bank": f"Bank die {die + 1} ({face})",
+                     "unbank": f"Put banked die {die + 1} ({face}) back in the bag",
+                     "swap": f"Bank die {die + 1} ({face}), take die {act.numbers[-1]} back"}
+            worth, title = (1 if act.verb != "unbank" and face in ("plus", "minus") else 0,
+                            words[act.verb])
+        else:
+            worth, title = {"feast": (2, "Feast: a Minus takes the top card"),
+                            "stop": (0, "Stop feasting"),
+                            "end": (-0.5, "Done" + (" (then bank a die)" if pos.step["kind"]
+                                                    == "act" else ": bank nothing")),
+                            "surrender": (-1, "Surrender: leave the game")}[act.verb]
         moves.append(RankedMove(act, 0, "", {"worth": worth}, title))
     moves.sort(key=lambda m: -m.extra["worth"])
     return moves

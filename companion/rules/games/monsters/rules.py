@@ -180,6 +180,27 @@ ASSUMPTIONS: dict[str, str] = {
                          "again.",
     "WARGAME_CARDS_TYPED": "A flipped card is typed by the player from those that can still be "
                            "face down; the table never sees it.",
+    "INVASION_PILES": "Invasion deals two cards a pile for up to four players and two more a "
+                      "pile for each further four (quick game: one); cards are typed as they "
+                      "are turned up.",
+    "INVASION_MOVE": "An Invasion move goes to a section beside along a row or column; a pawn "
+                     "off the grid (at the start, or back from exhaustion) enters any section.",
+    "INVASION_PAYS_PLUS_FIRST": "The die paying for a move or an attack is a Plus where there "
+                                "is one (the pool before the bank), else a Minus, keeping Minus "
+                                "for feasting.",
+    "INVASION_UNSTUN_TO_BAG": "A stun removed with a Plus puts the die back in the bag and "
+                              "gives back its point of health.",
+    "FACE_CARDS_FEAST": "The Minus a card lets feast are its face value (Aces 1, Jacks 11, "
+                        "Queens 12, Kings 13); each takes the pile's top card, face-down ones "
+                        "typed as they are taken.",
+    "INVASION_FEAST_FACE_UP": "A monster arriving alone where the top card already lies face up "
+                              "may feast at it as if it had turned it.",
+    "INVASION_POOL_BACK_TO_BAG": "At the end of a turn the pool's dice go back in the bag; after "
+                                 "a battle the spent dice and the defender's pool do; the "
+                                 "defender draws and rolls up to five from its bag.",
+    "INVASION_RETURN_FULL_HEALTH": "An exhausted monster comes back at full health, every die "
+                                   "back in its bag, off the grid.",
+    "INVASION_TIES_SHARE": "Equal highest points at the end of Invasion share the win.",
     "ARENA_BETS_AT_START": "Arena bets are entered with the game; tokens added later are typed "
                            "as new bets in a new game's options.",
 }
@@ -208,9 +229,12 @@ OPTIONS_SCHEMA: Schema = [
      "choices": ["next-turn", "until-gone"],
      "help": "A Tentacle's grab lasts until the grappler's next turn, or until the grappler "
              "leaves the game."},
-    {"name": "scenario", "type": "choice", "default": "battle", "choices": ["battle", "wargame"],
-     "help": "The Battle System alone (the Arena with bets), or the Wargame on a 4x4 grid of "
-             "playing cards (2-4 players)."},
+    {"name": "scenario", "type": "choice", "default": "battle",
+     "choices": ["battle", "wargame", "invasion"],
+     "help": "The Battle System alone (the Arena with bets), the Wargame on a 4x4 grid of "
+             "playing cards (2-4 players), or Invasion on a 3x4 grid of card piles."},
+    {"name": "quick", "type": "bool", "default": False,
+     "help": "Invasion's quick game: one card a pile."},
     {"name": "bets", "type": "str", "default": "",
      "help": "The Arena: bets apart by ';', each 'BETTOR: PLAYER TOKENS' ('Dora: Ann 5; Eve: "
              "Bob 3'). Empty: no bets."},
@@ -230,6 +254,7 @@ class Options(SchemaOptions):
     heal: str = "health"
     grapple: str = "next-turn"
     scenario: str = "battle"
+    quick: bool = False
     bets: str = ""
     split: str = "even"
     SCHEMA: ClassVar[Schema] = OPTIONS_SCHEMA

@@ -1,4 +1,5 @@
-"""The Wargame's playing cards: reading one typed, and what a red card scores."""
+"""The scenarios' playing cards: reading one typed, what Invasion's mortals are worth and how
+many Minus may feast at one, and what a Wargame red card scores."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from ...errors import RulesError
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RED = frozenset({"H", "D"})  # hearts and diamonds
 SUITS = frozenset({"H", "D", "C", "S"})
+DECK = tuple(f"{rank}{suit}" for suit in "CDHS" for rank in RANKS)  # 52 cards, no Jokers
 
 
 def parse_card(text: str) -> tuple[str, str]:
@@ -17,6 +19,18 @@ def parse_card(text: str) -> tuple[str, str]:
         raise RulesError(f"{text!r} is not a card: a rank (A, 2-10, J, Q, K) then a suit "
                          f"(H, D, C, S), as 'QH' or '10S'")
     return rank, suit
+
+
+def invasion_points(card: str) -> int:
+    """Ace through 5: 1 point; 6 through 10: 2; Jacks, Queens and Kings: 3."""
+    index = RANKS.index(parse_card(card)[0])
+    return 1 if index < 5 else 2 if index < 10 else 3
+
+
+def feast_limit(card: str) -> int:
+    """How many Minus may feast at a card: its face, Aces 1; Jacks, Queens and Kings 11, 12,
+    13 (FACE_CARDS_FEAST)."""
+    return RANKS.index(parse_card(card)[0]) + 1  # FACE_CARDS_FEAST
 
 
 def wargame_points(card: str) -> int:

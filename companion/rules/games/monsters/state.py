@@ -7,7 +7,7 @@ import random
 from ...core import JSON, Move, RankedMove, Roll, RollRequest, SteppedState
 from ...dice import DieKind
 from ...symbol_dice import MONSTERS
-from . import exchange, flow, ranking, wargame
+from . import exchange, flow, ranking
 from .arena import parse_bets, payout, society_points
 from .moves import Act, parse_move
 from .position import POOLS, Position
@@ -53,14 +53,18 @@ class MonstersState(SteppedState):
         return flow.apply_move(self._pos, move)
 
     def dealt(self, rng: random.Random) -> Move | None:
-        return wargame.dealt(self._pos, rng)
+        """The seeded stand-in's card: one of those that can still be face down."""
+        if self._pos.step["kind"] != "card":
+            return None
+        return rng.choice(flow.legal(self._pos))
 
     def asks(self) -> str | None:
         pos = self._pos
         if pos.step["kind"] != "card":  # WARGAME_CARDS_TYPED
             return None
-        return (f"Which card did {pos.names[pos.seat]} turn up on square "
-                f"{pos.s['at'][pos.seat] + 1}?")
+        where = pos.s["at"][pos.seat] + 1
+        place = f"section {where}" if pos.scenario == "invasion" else f"square {where}"
+        return f"Which card did {pos.names[pos.seat]} turn up on {place}?"
 
     def tell(self, move: Move | Roll) -> str:
         return str(self._pos.s["news"]) or move.text()
@@ -86,6 +90,10 @@ class MonstersState(SteppedState):
                 "turns": s["turns"][seat], "active": seat == pos.seat and not s["out"][seat],
                 **({"square": s["at"][seat] + 1 if s["at"][seat] is not None else None,
                     "tally": s["tally"][seat]} if "tally" in s else {}),
+                **({"section": s["at"][seat] + 1 if s["at"][seat] is not None else None,
+                    "feasted": list(s["taken"][seat]), "sitting_out": s["sitting"][seat],
+                    "exhausted": s["returning"][seat]}
+                   if "taken" in s else {}),
                 "summary": _summary(pos, seat),
             })
         winners = s["winners"]
@@ -101,11 +109,19 @@ class MonstersState(SteppedState):
             "combat": exchange.view(pos), "news": s["news"],
             "arena": _arena(pos, winners),
             "squares": _squares(pos),
-            "society_points": society_points("arena" if pos.options.bets.strip() else "battle",
-                                             len(pos.names), winners),
+            "sections": _sections(pos),
+            "society_points": society_points(_challenge(pos), len(pos.names), winners),
             "outcome": None if self.outcome is None else self.outcome.to_json(),
             "options": pos.options.to_json(),
         }
+
+
+def _challenge(pos: Position) -> str:
+    """Which of the Society's scorings a game is: Invasion, the Arena (bets placed), or a
+    general challenge (a battle or the Wargame)."""
+    if pos.scenario == "invasion":
+        return "invasion"
+    return "arena" if pos.options.bets.strip() else "battle"
 
 
 def _summary(pos: Position, seat: int) -> str:
@@ -134,6 +150,22 @@ def _squares(pos: Position) -> list[JSON] | None:
     return [{"id": str(sq + 1), "label": " · ".join(
         [card or "face down"] + [pos.names[p] for p in pos.alive() if s["at"][p] == sq])}
         for sq, card in enumerate(s["grid"])]
+
+
+def _sections(pos: Position) -> list[JSON] | None:
+    """Invasion's grid, section by section: the pile (face down, the top card) and who is there;
+    an exhausted pile shows its token."""
+    if pos.scenario != "invasion":
+        return None
+    s = pos.s
+    out = []
+    for sq, pile in enumerate(s["piles"]):
+        here = [pos.names[p] for p in pos.alive() if s["at"][p] == sq]
+        cards = ([f"{pile['down']} face down"] if pile["down"] else []) + (
+            [pile["up"]] if pile["up"] else [])
+        out.append({"id": str(sq + 1), "label": " · ".join((cards or ["token"]) + here),
+                    "defeated": not cards})
+    return out
 
 
 def _arena(pos: Position, winners: list[int] | None) -> JSON | None:

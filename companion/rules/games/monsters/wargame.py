@@ -8,18 +8,15 @@ Squares are numbered 1-16 row by row (0-15 here); cards are typed as 'QH', '10S'
 
 from __future__ import annotations
 
-import random
-
 from ...errors import IllegalMove
 from . import exchange, flow
 from .moves import Act
 from .position import Position
-from .scoring import RANKS, SUITS, wargame_points
+from .scoring import DECK, wargame_points
 
 SIDE = 4
 MAX_PLAYERS = 4  # "no more than 4 players on a given board"; one corner each
 CORNERS = (0, 15, 3, 12)  # WARGAME_CORNERS
-DECK = tuple(f"{rank}{suit}" for suit in sorted(SUITS) for rank in RANKS)
 
 
 def setup(s: dict[str, object], players: int) -> None:
@@ -137,7 +134,3 @@ def rolled(pos: Position, value: int) -> Position:
     s["seat"] = tied[0]
     return new
 
-
-def dealt(pos: Position, rng: random.Random) -> Act | None:
-    """The seeded stand-in's card: one of those that can still be face down."""
-    return Act("card", card=rng.choice(unseen(pos))) if pos.step["kind"] == "card" else None
