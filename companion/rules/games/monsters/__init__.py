@@ -1,11 +1,13 @@
 """Monsters! the Dice Game (shared/seeds/002_26b42cb172a4f771.txt): the Battle System with
-monsters built from symbol dice, the kinds, the equipment, and the Arena's bets.
+monsters built from symbol dice, the kinds, the equipment, the Arena's bets, and the Invasion
+and Wargame scenarios (the `scenario` option).
 
 Modules: `rules` (faces as numbers, options, named assumptions), `build` (declared dice checked
 against the construction rules), `combat` (what an attack does and a defence stops), `position`
 (the position as plain data), `moves`, `flow` (initiative, the turn, healing, leaving),
 `exchange` (combat rounds), `kinds` (the kinds' tokens), `ranking` (the panel's ranked moves),
-`arena` (the kitty's payout, the Society's ranking points), `state` (the table's GameState).
+`arena` (the kitty's payout, the Society's ranking points), `scoring` (playing cards),
+`invasion` and `wargame` (the scenarios' turns), `state` (the table's GameState).
 
 Every roll asks for N dice of kind `monsters` (the camera reads each symbol); the faces read are
 matched to the player's dice that were rolled, and a face none of them carries is refused.
@@ -23,7 +25,10 @@ A turn: initiative rolls (chance, tied players again) -> the acting player rolls
                secondary, tokens: {primary, secondary}, turns, active, summary}],
     grapples: [{holder, tentacle, held, die}], combat: null | {attacker, defender, striking,
     attack?}, arena: null | {bets: [{bettor, on, tokens}], kitty, payout: null | {name: tokens}},
-    society_points: [per seat], outcome, options.
+    monsters: [{id, label, defeated}] (a chip each), squares (Wargame) / sections (Invasion):
+    null | [{id, label, defeated?}], society_points: [per seat], outcome, options.
+    Wargame players add {square, tally}; Invasion players {section, feasted, sitting_out,
+    exhausted}.
 """
 
 from __future__ import annotations

@@ -35,10 +35,6 @@ class Blow:
     brain: bool = False
     targeted: bool = False
 
-    @property
-    def points(self) -> int:
-        return self.stun + self.wound + (1 if self.grab else 0)
-
 
 @dataclass(frozen=True)
 class Through:

@@ -462,7 +462,7 @@ def _after(pos: Position, landed: bool) -> Position:
         return strike_step(pos, striker)
     if striker == a:
         return strike_step(pos, d)
-    if pos.options.scenario == "wargame":  # WARGAME_ROUNDS
+    if pos.scenario == "wargame":  # WARGAME_ROUNDS
         combat["round"] += 1
         if combat["round"] > WARGAME_ROUNDS or not (_can_attack(pos, a) or _can_attack(pos, d)):
             return flow.heal_step(pos)

@@ -178,7 +178,7 @@ def _next_initiative(pos: Position) -> Position:
     s["order"] = [g[0] for g in s["groups"]]
     s["seat"] = s["order"][0]
     s["news"] += "; turn order: " + ", ".join(pos.names[p] for p in s["order"])
-    if pos.options.scenario == "wargame":
+    if pos.scenario == "wargame":
         wargame.place_tokens(pos)
     return begin_turn(pos, s["order"][0])
 
@@ -230,7 +230,7 @@ def heal_step(pos: Position) -> Position:
     if pos.scenario == "invasion":
         return invasion.after_battle(pos)
     s["combat"] = None
-    if pos.options.scenario == "wargame" and s["winners"] is None:
+    if pos.scenario == "wargame" and s["winners"] is None:
         return next_turn(pos)  # a Wargame turn is the one fight
     if s["out"][seat] or s["winners"] is not None:
         return pos if s["winners"] is not None else next_turn(pos)
@@ -335,7 +335,7 @@ def legal(pos: Position) -> list[Act]:
     seat = pos.seat
     if pos.scenario == "invasion" and kind in INVASION_STEPS:
         return invasion.legal(pos)
-    if kind in ("place", "card") or (kind == "act" and pos.options.scenario == "wargame"):
+    if kind in ("place", "card") or (kind == "act" and pos.scenario == "wargame"):
         return wargame.legal(pos)
     if kind == "act":
         targets = [Act("attack", (p + 1,)) for p in pos.alive() if p != seat]

@@ -83,8 +83,6 @@ class Position:
     def alive(self) -> list[int]:
         return [p for p in range(len(self.names)) if not self.s["out"][p]]
 
-    def kind(self, seat: int) -> str:
-        return self.monsters[seat].primary
 
     @property
     def scores(self) -> list[int]:  # SCORE_IS_HEALTH, in the Wargame the tally

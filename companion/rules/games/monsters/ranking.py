@@ -24,7 +24,7 @@ def ranked(pos: Position) -> list[RankedMove]:
         return _dice(pos, kind)
     if pos.scenario == "invasion" and kind in flow.INVASION_STEPS:
         return _invasion(pos)
-    if kind in ("place", "card") or (kind == "act" and pos.options.scenario == "wargame"):
+    if kind in ("place", "card") or (kind == "act" and pos.scenario == "wargame"):
         return _wargame(pos)
     moves = [_plain(pos, act) for act in flow.legal(pos)]
     if kind == "act":  # the weakest monster first: least health, then fewest dice ready
