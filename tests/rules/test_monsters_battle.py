@@ -170,3 +170,20 @@ def test_a_defenders_lungs_make_the_attacker_reroll_the_attack_die() -> None:
     assert "the plus no longer attacks" in state.describe()["news"]
     assert player(state, 1)["health"] == 16
     assert state.describe()["combat"]["striking"] == "Bob"  # on to the counterattack
+
+
+def test_a_tentacle_that_holds_a_die_can_itself_be_grappled_and_lets_go() -> None:
+    tentacle = f"tentacle {POSTURES}"
+    state = ann_attacks_bob(monster(tentacle), monster(tentacle), ("tentacle",), ("tentacle",),
+                            grapple="until-gone")  # or Bob's turn, next, would let go too
+    state.apply_text("hit 1")
+    state.apply_text("take")
+    state.apply_text("grab 7")  # Ann's Tentacle holds Bob's die 7
+    state.apply_text("hit 1")  # Bob's counter: his Tentacle
+    state.apply_text("take")
+    assert "grab 1" in {m.text() for m in state.legal_moves()}  # Ann's holding Tentacle
+    state.apply_text("grab 1")
+    assert state.describe()["grapples"] == [{"holder": "Bob", "tentacle": 1, "held": "Ann",
+                                             "die": 1}]
+    bob = player(state, 1)
+    assert bob["dice"][6]["pool"] == "ready" and bob["dice"][6]["spent"]

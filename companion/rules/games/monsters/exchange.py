@@ -138,8 +138,15 @@ def legal(pos: Position) -> list[Act]:
         victim = pos.step["victim"]
         return [Act("hurt", (d + 1,)) for d in hurtable(pos, victim)]
     if kind == "grab":
-        return [Act("grab", (d + 1,)) for d in pos.in_pool(other(pos, combat["by"]), READY)]
+        return [Act("grab", (d + 1,)) for d in grabbable(pos, other(pos, combat["by"]))]
     return [Act("continue"), Act("disengage")]
+
+
+def grabbable(pos: Position, seat: int) -> list[int]:
+    """Dice a Tentacle can take: the pool's, and a Tentacle of `seat` holding a die ("until
+    grappling die is rerolled or itself grappled")."""
+    holding = [g[1] for g in pos.s["grapples"] if g[0] == seat]
+    return sorted(pos.in_pool(seat, READY) + holding)
 
 
 def hurtable(pos: Position, seat: int) -> list[int]:
@@ -340,7 +347,7 @@ def _resolve(pos: Position) -> Position:
     for seat, power in used:
         kinds.spend(pos, seat, power)
         s["news"] += f"; {pos.names[seat]}'s {power.title()}"
-    if made.grab and result.grab and pos.in_pool(victim, READY):
+    if made.grab and result.grab and grabbable(pos, victim):
         s["news"] += "; the Tentacle's grab holds"
         s["step"] = {"kind": "grab"}
         return pos
@@ -394,13 +401,7 @@ def _hurt(pos: Position, die: int) -> Position:
         s["pool"][victim][die] = STUNNED
         s["health"][victim] -= 1
         s["news"] = f"{name}'s die {die + 1} is stunned: health {s['health'][victim]}"
-    s["grapples"] = [g for g in s["grapples"] if not _lets_go(g, victim, die)]
     return _place(pos, victim, step["chooser"], points)
-
-
-def _lets_go(grapple: list[int], seat: int, die: int) -> bool:
-    """A grapple ends when its tentacle die is hurt (it cannot hold) - it stays where it is."""
-    return grapple[0] == seat and grapple[1] == die
 
 
 def _bloodborne(pos: Position, seat: int) -> None:
@@ -425,6 +426,8 @@ def _grab(pos: Position, die: int) -> Position:
                      f"{die + 1} back in the bag")
         combat["landed"] = True
         return _after(pos, landed=True)
+    for grapple in [g for g in s["grapples"] if g[:2] == [victim, die]]:
+        flow.release(pos, grapple)  # the grappler grappled lets go of what it held
     s["pool"][victim][die] = GRAPPLED
     s["pool"][striker][tentacle] = GRAPPLED
     s["grapples"].append([striker, tentacle, victim, die])

@@ -111,7 +111,7 @@ def _dice(pos: Position, kind: str) -> list[RankedMove]:
         dice = exchange.hurtable(pos, victim)
     else:
         victim, chooser, point = other(pos, combat["by"]), combat["by"], "grab"
-        dice = pos.in_pool(victim, READY)
+        dice = exchange.grabbable(pos, victim)
     moves = []
     for die in dice:
         where = pos.s["pool"][victim][die]
