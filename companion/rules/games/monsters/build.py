@@ -90,7 +90,7 @@ def build_all(names: list[str], options: Options) -> list[Monster]:
              if k.strip()]
     if blocks and len(blocks) != len(names):
         raise RulesError(f"monsters: {len(blocks)} declared for {len(names)} players (one "
-                         f"block each, apart by a line '---')")
+                         f"each, apart by '|' or a line '---')")
     if kinds and len(kinds) != len(names):
         raise RulesError(f"kinds: {len(kinds)} lines for {len(names)} players (one each)")
     monsters = []
