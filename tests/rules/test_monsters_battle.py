@@ -187,3 +187,17 @@ def test_a_tentacle_that_holds_a_die_can_itself_be_grappled_and_lets_go() -> Non
                                              "die": 1}]
     bob = player(state, 1)
     assert bob["dice"][6]["pool"] == "ready" and bob["dice"][6]["spent"]
+
+
+def test_a_plus_after_the_attack_heals_a_point_or_removes_a_stun() -> None:
+    state = ann_attacks_bob(monster(), monster(), ("plus",), ())
+    data = state.to_json()
+    data["position"]["s"]["pool"][0][5] = "stunned"
+    data["position"]["s"]["health"][0] = 15
+    state = GAME.state_from_json(data)
+    state.apply_text("pass")
+    state.apply_text("pass")
+    assert [m.text() for m in state.legal_moves()] == ["heal 1", "unstun 6", "end"]
+    state.apply_text("unstun 6")
+    ann = player(state, 0)
+    assert ann["pools"]["stunned"] == 0 and ann["health"] == 15  # the health is not healed

@@ -239,7 +239,7 @@ def heal_step(pos: Position) -> Position:
 
 def _heal_or_next(pos: Position) -> Position:
     """Changes `pos`: the heal step while a Plus, Potion or Wand can still do something."""
-    if heal_room(pos) or mends(pos):
+    if heal_room(pos) or mends(pos) or unstuns(pos):
         pos.s["step"] = {"kind": "heal"}
         return pos
     return next_turn(pos)
@@ -283,6 +283,27 @@ def heal_room(pos: Position) -> int:
     seat = pos.seat
     plus = sum(1 for f in pos.usable(seat).values() if f == "plus")
     return min(plus, len(pos.dice(seat)) - pos.s["health"][seat])
+
+
+def unstuns(pos: Position) -> list[int]:
+    """Stunned dice a Plus can bring back on its own (HEAL_OPTION: with 'health-and-stun'
+    healing does it already)."""
+    seat = pos.seat
+    if pos.options.heal != "health" or "plus" not in pos.usable(seat).values():
+        return []
+    return pos.in_pool(seat, STUNNED)
+
+
+def unstun(pos: Position, die: int) -> Position:
+    seat = pos.seat
+    new = pos.copy()
+    s = new.s
+    plus = next(d for d, f in pos.usable(seat).items() if f == "plus")
+    s["spent"][seat][plus] = True
+    s["pool"][seat][die] = READY
+    s["shown"][seat][die] = None
+    s["news"] = f"{pos.names[seat]} spends a Plus: die {die + 1} is no longer stunned"
+    return _heal_or_next(new)
 
 
 def heal(pos: Position, count: int) -> Position:
@@ -342,6 +363,7 @@ def legal(pos: Position) -> list[Act]:
         return targets + [Act("end"), Act("surrender")]
     if kind == "heal":
         return ([Act("heal", (n,)) for n in range(heal_room(pos), 0, -1)]
+                + [Act("unstun", (die + 1,)) for die in unstuns(pos)]
                 + [Act("mend", (die + 1,)) for die in mends(pos)] + [Act("end")])
     return exchange.legal(pos) if kind not in CHANCE_STEPS and kind != "over" else []
 
@@ -380,6 +402,8 @@ def apply_move(pos: Position, act: Act) -> Position:
             return next_turn(new)
         if act.verb == "mend":
             return mend(pos, act.numbers[0] - 1)
+        if act.verb == "unstun":
+            return unstun(pos, act.numbers[0] - 1)
         return heal(pos, act.numbers[0])
     return exchange.apply(pos, act)
 

@@ -14,7 +14,7 @@
     move | go 7       the Wargame: roll the d6 to move, then the square reached (1-16)
     fight 2 | flip    the Wargame: fight seat 2 on your square; flip the card underfoot
     card QH           the card turned up (rank, suit H D C S)
-    unstun 4          Invasion: a Plus removes die 4's stun (it goes back in the bag)
+    unstun 4          a Plus removes die 4's stun (Invasion: it goes back in the bag)
     feast | stop      Invasion: a Minus takes the pile's top card; stop feasting
     bank 3 | unbank 3 | swap 3+5   Invasion's banking: one a turn, then the turn ends
     mend 5            a Potion (or, for a stunned die, a Wand) returns die 5 to the pool

@@ -217,6 +217,9 @@ def _plain(pos: Position, act: Act) -> RankedMove:
         n = act.numbers[0]
         health = s["health"][seat]
         return RankedMove(act, n, "", {}, f"Spend {n} Plus: health {health} to {health + n}")
+    if act.verb == "unstun":
+        return RankedMove(act, 0, "", {}, f"Spend a Plus: die {act.numbers[0]} is no longer "
+                          "stunned (back in the pool)")
     if act.verb == "mend":
         die = act.numbers[0] - 1
         tool = pos.s["shown"][seat][flow.mends(pos)[die]]

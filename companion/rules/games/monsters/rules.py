@@ -128,8 +128,9 @@ ASSUMPTIONS: dict[str, str] = {
                           "again (their turn, or being attacked); spent dice stay in the pool "
                           "and can be stunned.",
     "HEAL_OPTION": "Healing spends the acting player's unspent Plus dice after the attack: each "
-                   "raises health by one up to the maximum, and with the heal option "
-                   "'health-and-stun' also returns one stunned die to the pool.",
+                   "raises health by one up to the maximum, or removes one stun effect (the "
+                   "die back in the pool); with the heal option 'health-and-stun' each does "
+                   "both.",
     "MEND_RESTORES_HEALTH": "A Potion or Wand used after the attack returns a die to the pool "
                             "with the health it cost (1 stunned, 2 wounded), up to the maximum.",
     "LUNGS_REROLL": "A defender's Lungs makes the attacker reroll the attack die; an attacker's "
