@@ -8,7 +8,7 @@ import random
 import statistics
 import time
 
-from companion.rules.core import CHANCE, Roll
+from companion.rules.core import CHANCE
 from companion.rules.games.board_horde import BoardHorde
 from companion.rules.games.monstrous_horde.assign import Board
 from companion.rules.games.monstrous_horde.position import Enemy, Position, at_play
@@ -88,6 +88,6 @@ def board_horde() -> None:
         ranked = state.ranked_moves()
         times.append((time.perf_counter() - start) * 1000)
         state.apply(ranked[0].move if state.current_player != CHANCE
-                    else Roll.random(state.roll_wanted(), rng, state.custom_dice()))
+                    else state.seeded_roll(rng))
     print(f"Board Horde panel view + ranked moves: median {statistics.median(times):.2f} ms, "
           f"slowest {max(times):.2f} ms ({len(times)} positions of one game)")

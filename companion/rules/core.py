@@ -195,6 +195,15 @@ class GameState(ABC):
         fight: +3"); games override it, the default is the move's text."""
         return move.text()
 
+    def seeded_roll(self, rng: random.Random) -> Roll:
+        """The seeded roller's stand-in for the roll wanted now (tests, `simulate`). Games whose
+        dice differ die by die under one kind name (a monster's declared dice) override it, so
+        that it rolls only faces the dice on the table could show."""
+        wanted = self.roll_wanted()
+        if wanted is None:
+            raise BadRoll("no roll is wanted now: a player chooses a move")
+        return Roll.random(wanted, rng, self.custom_dice())
+
     def dealt(self, rng: random.Random) -> Move | None:
         """A step that is chance yet typed by a player (a card drawn from a deck the players
         shuffled): the seeded stand-in's pick, as `Roll.random` is for dice; None elsewhere."""

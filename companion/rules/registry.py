@@ -8,11 +8,12 @@ from .errors import UnknownGame
 
 def _games() -> dict[str, type[Game]]:
     # Imported lazily so that `import companion.rules` stays cheap and cycle-free.
-    from .games import board_horde, fantahzee, monstrous_horde, village_attacks
+    from .games import board_horde, fantahzee, monsters, monstrous_horde, village_attacks
 
     return {
         board_horde.BoardHorde.name: board_horde.BoardHorde,
         fantahzee.Fantahzee.name: fantahzee.Fantahzee,
+        monsters.Monsters.name: monsters.Monsters,
         monstrous_horde.MonstrousHorde.name: monstrous_horde.MonstrousHorde,
         village_attacks.VillageAttacks.name: village_attacks.VillageAttacks,
     }

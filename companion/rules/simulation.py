@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from .core import CHANCE, GameState, Move, Roll
+from .core import CHANCE, GameState, Move
 from .errors import RulesError
 from .registry import get_game
 
@@ -52,9 +52,7 @@ def play_game(state: GameState, rng: random.Random, policy: Policy) -> GameResul
         if steps >= MAX_STEPS:
             raise RulesError(f"{state.game.name}: no end after {MAX_STEPS} steps")
         if actor == CHANCE:
-            wanted = state.roll_wanted()
-            assert wanted is not None
-            state.apply(Roll.random(wanted, rng, state.custom_dice()))
+            state.apply(state.seeded_roll(rng))
         else:
             state.apply(state.dealt(rng) or policy(state, rng))
         steps += 1

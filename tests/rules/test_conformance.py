@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from fantahzee_helpers import SHORT_GAME
 
-from companion.rules.core import CHANCE, Roll
+from companion.rules.core import CHANCE
 from companion.rules.registry import game_names, get_game
 
 GAMES_PER_PLAYER_COUNT = 3
@@ -50,7 +50,7 @@ def test_random_play_conformance(name: str) -> None:
                     wanted = state.roll_wanted()
                     assert wanted is not None and wanted.dice
                     assert not state.legal_moves()
-                    move = Roll.random(wanted, rng, state.custom_dice())
+                    move = state.seeded_roll(rng)
                 else:
                     assert state.current_player in range(players)
                     assert state.roll_wanted() is None

@@ -1,0 +1,115 @@
+"""A position of a Monsters! battle as plain data.
+
+The monsters as built are fixed for the game (`monsters`); `s` holds everything that changes,
+JSON-shaped, so a copy is one `marshal` round trip and the undo is the list of old positions:
+
+    seat (whose turn), order (initiative order), groups (initiative groups still tied),
+    init: {seat: plus and minus counted}, turns[p], health[p], out[p] (left the arena),
+    pool[p][die]: ready | stunned | wounded | grappled | aside,
+    shown[p][die]: the face showing, or None (not rolled since it last came back),
+    spent[p][die]: used in an attack or defence since its owner last rolled,
+    grapples: [[grappler seat, tentacle die, grabbed seat, grabbed die]],
+    tokens[p]: [primary tokens, secondary tokens],
+    combat: None | {a, d (the attacker and defender), by (who strikes now), blow: [dice],
+                    guard: [dice], rerolls: [[seat, die]], struck: [a struck, d struck]},
+    step: {kind, ...}, news (what the last step did, in words), winners, reason.
+Dice are numbered from 0 here and from 1 in moves and on the panel.
+"""
+
+from __future__ import annotations
+
+import marshal
+from dataclasses import dataclass
+from typing import Any
+
+from ...errors import RulesError
+from .build import Die, Monster
+from .rules import Options
+from .scoring import invasion_points
+
+READY, STUNNED, WOUNDED, GRAPPLED, ASIDE = "ready", "stunned", "wounded", "grappled", "aside"
+BAG, BANK = "bag", "bank"  # Invasion's
+POOLS = (READY, STUNNED, WOUNDED, GRAPPLED, ASIDE, BAG, BANK)
+
+
+@dataclass
+class Position:
+    names: list[str]
+    options: Options
+    monsters: list[Monster]
+    s: dict[str, Any]
+
+    def copy(self) -> Position:
+        return Position(self.names, self.options, self.monsters,
+                        marshal.loads(marshal.dumps(self.s)))
+
+    @property
+    def scenario(self) -> str:
+        return self.options.scenario
+
+    def fallen(self, seat: int) -> bool:
+        """Out of this fight: left the arena, or (Invasion) exhausted."""
+        return bool(self.s["out"][seat] or self.s.get("returning", [False] * (seat + 1))[seat])
+
+    @property
+    def seat(self) -> int:
+        return int(self.s["seat"])
+
+    @property
+    def step(self) -> dict[str, Any]:
+        return self.s["step"]
+
+    @property
+    def combat(self) -> dict[str, Any] | None:
+        return self.s["combat"]
+
+    def dice(self, seat: int) -> tuple[Die, ...]:
+        return self.monsters[seat].dice
+
+    def in_pool(self, seat: int, pool: str) -> list[int]:
+        return [i for i, where in enumerate(self.s["pool"][seat]) if where == pool]
+
+    def usable(self, seat: int) -> dict[int, str]:
+        """Dice of `seat` that may be used now: ready (or banked), rolled, not yet spent, by
+        their face."""
+        s = self.s
+        return {i: face for i, where in enumerate(s["pool"][seat])
+                if where in (READY, BANK) and (face := s["shown"][seat][i]) is not None
+                and not s["spent"][seat][i]}
+
+    def faces(self, seat: int, dice: list[int]) -> list[str | None]:
+        return [self.s["shown"][seat][i] for i in dice]
+
+    def alive(self) -> list[int]:
+        return [p for p in range(len(self.names)) if not self.s["out"][p]]
+
+
+    @property
+    def scores(self) -> list[int]:  # SCORE_IS_HEALTH, in the Wargame the tally
+        if self.options.scenario == "wargame":
+            return list(self.s["tally"])
+        if self.options.scenario == "invasion":
+            return [sum(invasion_points(c) for c in taken) for taken in self.s["taken"]]
+        return [max(0, h) for h in self.s["health"]]
+
+    @property
+    def winners(self) -> list[int] | None:
+        return self.s["winners"]
+
+    @property
+    def reason(self) -> str:
+        return str(self.s["reason"])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"names": list(self.names), "options": self.options.to_json(),
+                "monsters": [m.to_json() for m in self.monsters],
+                "s": marshal.loads(marshal.dumps(self.s))}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Position:
+        try:
+            return cls(list(data["names"]), Options.from_json(data["options"]),
+                       [Monster.from_json(m) for m in data["monsters"]],
+                       marshal.loads(marshal.dumps(data["s"])))
+        except (KeyError, TypeError, ValueError, AssertionError) as exc:
+            raise RulesError(f"corrupt monsters position: {exc}") from None

@@ -1,0 +1,134 @@
+"""Invasion: the bag and the draw of five, moving for a Plus or Minus, turning a card and
+feasting with Minus dice, the forced fight, banking, running out of health, the end by points."""
+
+from __future__ import annotations
+
+import pytest
+from monsters_helpers import GAME, monster, roll
+
+from companion.rules.errors import IllegalMove
+
+PLAIN = "leg block dodge deflect plus minus"
+
+
+def invasion(players: tuple[str, ...] = ("Ann", "Bob"), **options: object):  # type: ignore[no-untyped-def]
+    """Ann wins initiative; nobody on the grid yet; Ann is to draw."""
+    state = GAME.new_state(list(players), {"scenario": "invasion", "monsters": " | ".join(
+        monster(filler=PLAIN).replace("\n", "; ") for _ in players), **options})
+    roll(state, "plus")
+    for _ in players[1:]:
+        roll(state)
+    return state
+
+
+def edited(state, **changes):  # type: ignore[no-untyped-def]
+    data = state.to_json()
+    data["position"]["s"].update(changes)
+    return GAME.state_from_json(data)
+
+
+def section(state, number: int) -> str:  # type: ignore[no-untyped-def]
+    return str(state.describe()["sections"][number - 1]["label"])
+
+
+def test_piles_of_two_a_quick_game_of_one_and_more_for_more_players() -> None:
+    assert section(invasion(), 1) == "2 face down"
+    assert section(invasion(quick=True), 1) == "1 face down"
+    five = invasion(("A", "B", "C", "D", "E"))
+    assert section(five, 12) == "4 face down"
+
+
+def test_a_turn_draws_five_dice_from_the_bag_and_moving_costs_a_plus_first() -> None:
+    state = invasion()
+    wanted = state.roll_wanted()
+    assert wanted.dice == ("monsters",) * 5 and wanted.reason.startswith("Ann, draw 5 dice")
+    roll(state, "plus", "minus", "minus", "block", "block")
+    ann = state.describe()["players"][0]
+    assert ann["pools"]["ready"] == 5 and ann["pools"]["bag"] == 11
+    assert len([m for m in state.legal_moves() if m.text().startswith("go")]) == 12
+    state.apply_text("go 6")
+    assert state.describe()["players"][0]["pools"]["bag"] == 12  # the Plus went back
+    assert state.asks() == "Which card did Ann turn up on section 6?"
+
+
+def test_feasting_takes_cards_up_to_the_turned_cards_value_one_minus_each() -> None:
+    state = invasion()
+    roll(state, "plus", "minus", "minus", "block", "block")
+    state.apply_text("go 6")
+    state.apply_text("card AH")  # an Ace: one Minus may feast
+    assert [m.text() for m in state.legal_moves()] == ["feast", "stop"]
+    state.apply_text("feast")
+    assert state.scores() == [1, 0] and section(state, 6) == "1 face down · Ann"
+    assert state.describe()["phase"] == "act"  # the limit is reached
+    state = invasion()
+    roll(state, "plus", "minus", "minus", "block", "block")
+    state.apply_text("go 6")
+    state.apply_text("card 7S")
+    state.apply_text("feast")
+    state.apply_text("feast")  # the next card is typed as it is taken
+    assert state.describe()["phase"] == "card"
+    state.apply_text("card KD")
+    assert state.scores() == [2 + 3, 0] and section(state, 6) == "token · Ann"
+
+
+def test_moving_where_another_monster_stands_forces_a_fight() -> None:
+    state = edited(invasion(), at=[None, 5])
+    roll(state, "plus", "block", "block", "block", "block")
+    state.apply_text("go 6")
+    assert [m.text() for m in state.legal_moves()] == ["fight 2"]
+    with pytest.raises(IllegalMove):
+        state.apply_text("end")
+    state.apply_text("fight 2")
+    assert state.roll_wanted().reason.startswith("Bob, attacked: draw 5 dice")
+
+
+def test_banking_keeps_a_face_up_to_three_and_the_pool_goes_back_in_the_bag() -> None:
+    state = invasion()
+    roll(state, "plus", "minus", "block", "block", "block")
+    state.apply_text("end")
+    assert "bank 2" in {m.text() for m in state.legal_moves()}
+    state.apply_text("bank 2")  # the Minus
+    ann = state.describe()["players"][0]
+    assert ann["pools"]["bank"] == 1 and ann["pools"]["ready"] == 0 and ann["pools"]["bag"] == 15
+    assert ann["dice"][1]["showing"] == "minus"
+    full = edited(invasion(), pool=[["bank"] * 3 + ["bag"] * 13, ["bag"] * 16],
+                  shown=[["minus"] * 3 + [None] * 13, [None] * 16])
+    roll(full, "plus", fill="block")
+    full.apply_text("end")
+    assert not any(m.text().startswith("bank ") for m in full.legal_moves())
+
+
+def test_running_out_of_health_sits_a_turn_out_and_comes_back_with_every_die() -> None:
+    state = edited(invasion(), at=[5, 5], health=[16, 1])
+    roll(state, "plus", "leg", "block", "block", "block")
+    state.apply_text("fight 2")  # the Plus pays
+    roll(state, "block", "block", "block", "block", "block")  # Bob
+    state.apply_text("hit 2")  # Ann's leg: one stun
+    state.apply_text("take")
+    state.apply_text("hurt 1")
+    bob = state.describe()["players"][1]
+    assert bob["section"] is None and bob["sitting_out"] == 1 and bob["exhausted"]
+    state.apply_text("end")  # Ann is done: on to banking
+    assert state.describe()["phase"] == "bank"
+    state.apply_text("end")  # Ann banks nothing: Bob sits out, Ann draws again
+    assert state.describe()["players"][1]["sitting_out"] == 0
+    assert state.roll_wanted().player == 0
+    roll(state)
+    state.apply_text("end")
+    state.apply_text("end")
+    assert state.roll_wanted().player == 1
+    bob = state.describe()["players"][1]
+    assert bob["health"] == 16 and bob["pools"]["bag"] == 16
+
+
+def test_the_game_ends_when_every_card_is_taken_ties_share() -> None:
+    piles = [{"down": 0, "up": None} for _ in range(12)]
+    piles[5] = {"down": 1, "up": None}
+    state = edited(invasion(), piles=piles, taken=[["KH"], ["QH", "AC"]])
+    roll(state, "plus", "minus", "block", "block", "block")
+    state.apply_text("go 6")
+    state.apply_text("card AS")
+    state.apply_text("feast")
+    assert state.outcome is not None and state.outcome.winners == (0, 1)
+    assert state.scores() == [4, 4]
+    assert state.describe()["society_points"] == [1, 1]
