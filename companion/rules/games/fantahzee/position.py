@@ -15,20 +15,18 @@ of a card are interchangeable, so a deck is a count per id (the table cannot see
 
 from __future__ import annotations
 
-import marshal
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import RulesError
+from ...positions import DataPosition
 from .cards import CardSet, card_set_from_text
 from .rules import Options
 
 
 @dataclass
-class Position:
-    names: list[str]
-    options: Options
-    s: dict[str, Any]
+class Position(DataPosition[Options]):
+    options_type = Options
+    game_name = "fantahzee"
 
     @property
     def cards(self) -> CardSet:
@@ -57,14 +55,6 @@ class Position:
         return Position(self.names, self.options, new)
 
     # -- the people -------------------------------------------------------------------------
-
-    @property
-    def seat(self) -> int:
-        return int(self.s["seat"])
-
-    @property
-    def step(self) -> dict[str, Any]:
-        return self.s["step"]
 
     @property
     def turn(self) -> dict[str, Any]:
@@ -111,25 +101,3 @@ class Position:
     @property
     def scores(self) -> list[int]:
         return [self.xp(seat) for seat in range(len(self.names))]
-
-    @property
-    def winners(self) -> list[int] | None:
-        return self.s["winners"]
-
-    @property
-    def reason(self) -> str:
-        return str(self.s["reason"])
-
-    # -- JSON --------------------------------------------------------------------------------
-
-    def to_json(self) -> dict[str, Any]:
-        return {"names": list(self.names), "options": self.options.to_json(),
-                "s": marshal.loads(marshal.dumps(self.s))}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Position:
-        try:
-            return cls(list(data["names"]), Options.from_json(data["options"]),
-                       marshal.loads(marshal.dumps(data["s"])))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RulesError(f"corrupt fantahzee position: {exc}") from None

@@ -43,7 +43,7 @@ def start(names: list[str], options: Options, monsters: list[Monster]) -> Positi
         wargame.setup(s, n)
     if options.scenario == "invasion":
         invasion.setup(s, n, options.quick)
-    return Position(names, options, monsters, s)
+    return Position(names, options, s, monsters)
 
 
 # -- rolls -------------------------------------------------------------------------------------

@@ -18,11 +18,10 @@ Dice are numbered from 0 here and from 1 in moves and on the panel.
 
 from __future__ import annotations
 
-import marshal
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import RulesError
+from ...positions import DataPosition
 from .build import Die, Monster
 from .rules import Options
 from .scoring import invasion_points
@@ -33,15 +32,10 @@ POOLS = (READY, STUNNED, WOUNDED, GRAPPLED, ASIDE, BAG, BANK)
 
 
 @dataclass
-class Position:
-    names: list[str]
-    options: Options
-    monsters: list[Monster]
-    s: dict[str, Any]
-
-    def copy(self) -> Position:
-        return Position(self.names, self.options, self.monsters,
-                        marshal.loads(marshal.dumps(self.s)))
+class Position(DataPosition[Options]):
+    monsters: list[Monster]  # as built, fixed for the game
+    options_type = Options
+    game_name = "monsters"
 
     @property
     def scenario(self) -> str:
@@ -50,14 +44,6 @@ class Position:
     def fallen(self, seat: int) -> bool:
         """Out of this fight: left the arena, or (Invasion) exhausted."""
         return bool(self.s["out"][seat] or self.s.get("returning", [False] * (seat + 1))[seat])
-
-    @property
-    def seat(self) -> int:
-        return int(self.s["seat"])
-
-    @property
-    def step(self) -> dict[str, Any]:
-        return self.s["step"]
 
     @property
     def combat(self) -> dict[str, Any] | None:
@@ -92,24 +78,10 @@ class Position:
             return [sum(invasion_points(c) for c in taken) for taken in self.s["taken"]]
         return [max(0, h) for h in self.s["health"]]
 
-    @property
-    def winners(self) -> list[int] | None:
-        return self.s["winners"]
-
-    @property
-    def reason(self) -> str:
-        return str(self.s["reason"])
-
     def to_json(self) -> dict[str, Any]:
-        return {"names": list(self.names), "options": self.options.to_json(),
-                "monsters": [m.to_json() for m in self.monsters],
-                "s": marshal.loads(marshal.dumps(self.s))}
+        return {**super().to_json(), "monsters": [m.to_json() for m in self.monsters]}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Position:
-        try:
-            return cls(list(data["names"]), Options.from_json(data["options"]),
-                       [Monster.from_json(m) for m in data["monsters"]],
-                       marshal.loads(marshal.dumps(data["s"])))
-        except (KeyError, TypeError, ValueError, AssertionError) as exc:
-            raise RulesError(f"corrupt monsters position: {exc}") from None
+    def fields_from_json(cls, data: dict[str, Any]) -> dict[str, Any]:
+        return {**super().fields_from_json(data),
+                "monsters": [Monster.from_json(m) for m in data["monsters"]]}

@@ -22,20 +22,18 @@ state's undo is the list of old positions.
 
 from __future__ import annotations
 
-import marshal
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import RulesError
+from ...positions import DataPosition
 from .data import Dashboard, Scenario, TableData, data_from_text, distances
 from .rules import Options
 
 
 @dataclass
-class Position:
-    names: list[str]
-    options: Options
-    s: dict[str, Any]
+class Position(DataPosition[Options]):
+    options_type = Options
+    game_name = "village-attacks"
 
     @property
     def data(self) -> TableData:
@@ -49,17 +47,6 @@ class Position:
     @property
     def distance(self) -> dict[str, int]:
         return distances(self.scenario)
-
-    def copy(self) -> Position:
-        return Position(self.names, self.options, marshal.loads(marshal.dumps(self.s)))
-
-    @property
-    def seat(self) -> int:
-        return int(self.s["seat"])
-
-    @property
-    def step(self) -> dict[str, Any]:
-        return self.s["step"]
 
     @property
     def turn(self) -> dict[str, Any]:
@@ -102,23 +89,3 @@ class Position:
     def scores(self) -> list[int]:
         # SCORE_IS_KILLS: the table wins or loses together; a seat's score is its kills.
         return [m["kills"] for m in self.s["monsters"]]
-
-    @property
-    def winners(self) -> list[int] | None:
-        return self.s["winners"]
-
-    @property
-    def reason(self) -> str:
-        return str(self.s["reason"])
-
-    def to_json(self) -> dict[str, Any]:
-        return {"names": list(self.names), "options": self.options.to_json(),
-                "s": marshal.loads(marshal.dumps(self.s))}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Position:
-        try:
-            return cls(list(data["names"]), Options.from_json(data["options"]),
-                       marshal.loads(marshal.dumps(data["s"])))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RulesError(f"corrupt village-attacks position: {exc}") from None
