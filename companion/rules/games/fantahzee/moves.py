@@ -15,36 +15,26 @@ KEY names a hero of the party: its card id, 'sergeant-2' for a second Sergeant.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from ...core import Move
 from ...errors import BadMoveText
+from ...verbs import VerbMove, split_verb
 
 VERBS = frozenset({"card", "recruit", "play", "dice", "activate", "reroll", "attack", "fight",
                    "flip", "banish", "stop", "lose", "attach", "discard", "adjust"})
 ADJUSTABLE = ("xp", "strength", "shield", "dice", "rolls", "steam")
 
 
-@dataclass(frozen=True, slots=True)
-class Act(Move):
-    """One choice: `verb` and its words (`args`), as typed."""
+class Act(VerbMove):
+    """A Fantahzee move."""
 
-    verb: str
-    args: tuple[str, ...] = ()
-
-    def text(self) -> str:
-        return " ".join((self.verb, *self.args))
+    __slots__ = ()
 
 
-def act(verb: str, *args: object) -> Act:
-    return Act(verb, tuple(str(a) for a in args))
+act = Act.of
 
 
 def parse_move(text: str) -> Act:
-    words = text.split()
-    if not words or words[0].lower() not in VERBS:
-        raise BadMoveText(f"{text!r} is not a Fantahzee move ({', '.join(sorted(VERBS))})")
-    verb, args = words[0].lower(), tuple(w.lower() for w in words[1:])
+    verb, rest = split_verb(text, VERBS, "Fantahzee")
+    args = tuple(w.lower() for w in rest)
     if verb == "adjust":
         if len(args) != 2 or args[0] not in ADJUSTABLE or not _signed(args[1]):
             raise BadMoveText(f"write 'adjust {'|'.join(ADJUSTABLE)} +N', not {text!r}")

@@ -20,10 +20,7 @@ KIND names Villagers: peasant, hunter:TYPE, hunter:seasoned, hero:ID.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from ...core import Move
-from ...errors import BadMoveText
+from ...verbs import VerbMove, split_verb
 
 VERBS = frozenset({"keep", "discard", "reroll", "accept", "advance", "move", "melee", "ranged",
                    "guard", "reserve", "ability", "trap", "objective", "heal", "end", "slay",
@@ -31,29 +28,20 @@ VERBS = frozenset({"keep", "discard", "reroll", "accept", "advance", "move", "me
                    "spawn", "type", "hero", "deal", "done"})
 
 
-@dataclass(frozen=True, slots=True)
-class Act(Move):
-    """One choice: `verb` and its words (`args`), as typed."""
+class Act(VerbMove):
+    """A Village Attacks move."""
 
-    verb: str
-    args: tuple[str, ...] = ()
-
-    def text(self) -> str:
-        return " ".join((self.verb, *self.args))
+    __slots__ = ()
 
 
-def act(verb: str, *args: object) -> Act:
-    return Act(verb, tuple(str(a) for a in args))
+act = Act.of
 
 
 def parse_move(text: str) -> Act:
-    words = text.split()
-    if not words or words[0].lower() not in VERBS:
-        raise BadMoveText(f"{text!r} is not a Village Attacks move ({', '.join(sorted(VERBS))})")
-    verb = words[0].lower()
+    verb, rest = split_verb(text, VERBS, "Village Attacks")
     # A face keeps its capital (Melee), as the die's faces are named; other words are lower case.
     face_at = FACE_ARG.get(verb)
-    args = tuple(w.capitalize() if i == face_at else w.lower() for i, w in enumerate(words[1:]))
+    args = tuple(w.capitalize() if i == face_at else w.lower() for i, w in enumerate(rest))
     return Act(verb, args)
 
 
