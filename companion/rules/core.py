@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Protocol
 
 from .dice import DieKind, FaceValue, die_kind
 from .errors import BadMoveText, BadRoll, IllegalMove, NothingToUndo, RulesError
@@ -258,6 +259,9 @@ class PositionState(GameState):
     `to_json()`.
     """
 
+    parse_act: ClassVar[Callable[[str], Move]]
+    """The game's parser of its own moves' text (set as a staticmethod)."""
+
     def __init__(self, game: Game, position: Any) -> None:
         self.game = game
         self._pos = position
@@ -272,6 +276,10 @@ class PositionState(GameState):
             raise NothingToUndo("nothing to undo")
         self._pos = self._history.pop()
 
+    def parse_move(self, text: str) -> Move | Roll:
+        """A roll where the first word is 'roll' ('roll d6=3 d20=17'), else the game's move."""
+        return Roll.parse(text) if text.split()[:1] == ["roll"] else self.parse_act(text)
+
     def scores(self) -> list[int]:
         return list(self._pos.scores)
 
@@ -285,13 +293,30 @@ class PositionState(GameState):
         return {"game": self.game.name, "position": self._pos.to_json()}
 
 
+class StepFlow(Protocol):
+    """A stepped game's flow module: the rules a `SteppedState` hands its position to."""
+
+    CHANCE_STEPS: frozenset[str]
+    """The kinds of step that want dice."""
+
+    def request(self, pos: Any) -> RollRequest | None:
+        """The roll a chance step wants (None at a player's step)."""
+
+    def legal(self, pos: Any) -> Iterable[Move]:
+        """The moves the player to act may make."""
+
+    def apply_move(self, pos: Any, move: Any) -> Any:
+        """The position after a move of the game's own kind."""
+
+
 class SteppedState(PositionState):
     """A game walked one `step` at a time (the position's `step`, a dict with its "kind"): a
-    chance step wants dice, any other a player's move, and "over" ends it. The game says what
-    each step wants (`roll_wanted`) and how a roll or a move makes the next position."""
+    chance step wants dice, any other a player's move, and "over" ends it. The game's `flow`
+    says what each step wants and how a move makes the next position; the game says how a roll
+    does (`rolled`)."""
 
     move_type: ClassVar[type[Move]]  # the game's own moves; any other is refused
-    chance_steps: ClassVar[frozenset[str]]  # the kinds of step that want dice
+    flow: ClassVar[StepFlow]
 
     @property
     def position(self) -> Any:
@@ -302,19 +327,25 @@ class SteppedState(PositionState):
         kind = self._pos.step["kind"]
         if kind == "over":
             return None
-        return CHANCE if kind in self.chance_steps else self.actor()
+        return CHANCE if kind in self.flow.CHANCE_STEPS else self.actor()
 
     def actor(self) -> int:
         """The seat whose move it is at a player's step."""
         return int(self._pos.seat)
 
+    def roll_wanted(self) -> RollRequest | None:
+        return self.flow.request(self._pos)
+
+    def legal_moves(self) -> list[Move]:
+        return list(self.flow.legal(self._pos))
+
     @abstractmethod
     def rolled(self, roll: Roll) -> Any:
         """The position after the roll wanted (checked already)."""
 
-    @abstractmethod
     def moved(self, move: Move) -> Any:
         """The position after a move of the game's own kind."""
+        return self.flow.apply_move(self._pos, move)
 
     def apply(self, move: Move | Roll) -> None:
         if self._pos.step["kind"] == "over":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core import JSON, Move, RankedMove, Roll, RollRequest, SteppedState
+from ...core import JSON, Move, RankedMove, Roll, SteppedState
 from . import flow, ranking, words
 from .moves import Act, parse_move
 from .position import Position, role_of, seat_of, square_name
@@ -14,25 +14,14 @@ class BoardHordeState(SteppedState):
 
     _pos: Position
     move_type = Act
-    chance_steps = flow.CHANCE_STEPS
-
-    def roll_wanted(self) -> RollRequest | None:
-        return flow.request(self._pos)
-
-    def legal_moves(self) -> list[Move]:
-        return list(flow.legal(self._pos))
+    parse_act = staticmethod(parse_move)
+    flow = flow
 
     def ranked_moves(self) -> list[RankedMove]:
         return ranking.ranked(self._pos)
 
-    def parse_move(self, text: str) -> Move | Roll:
-        return Roll.parse(text) if text.strip().startswith("roll") else parse_move(text)
-
     def rolled(self, roll: Roll) -> Position:
         return flow.apply_roll(self._pos, int(roll.dice[0].value))
-
-    def moved(self, move: Move) -> Position:
-        return flow.apply_move(self._pos, move)
 
     def tell(self, move: Move | Roll) -> str:
         if not self._history:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...core import JSON, Move, RankedMove, Roll, RollRequest, SteppedState
+from ...core import JSON, Move, RankedMove, Roll, SteppedState
 from . import flow, ranking, words
 from .legal import activations, legal
 from .moves import Act, act, parse_move
@@ -18,13 +18,11 @@ class FantahzeeState(SteppedState):
 
     _pos: Position
     move_type = Act
-    chance_steps = flow.CHANCE_STEPS
+    parse_act = staticmethod(parse_move)
+    flow = flow
 
     def actor(self) -> int:
         return flow.actor(self._pos)
-
-    def roll_wanted(self) -> RollRequest | None:
-        return flow.request(self._pos)
 
     def legal_moves(self) -> list[Move]:
         return list(legal(self._pos))
@@ -53,14 +51,8 @@ class FantahzeeState(SteppedState):
                 return act("card", card)
         raise AssertionError("unreachable")
 
-    def parse_move(self, text: str) -> Move | Roll:
-        return Roll.parse(text) if text.strip().startswith("roll ") else parse_move(text)
-
     def rolled(self, roll: Roll) -> Position:
         return flow.apply_roll(self._pos, [int(v) for v in roll.values])
-
-    def moved(self, move: Move) -> Position:
-        return flow.apply_move(self._pos, move)
 
     def tell(self, move: Move | Roll) -> str:
         if not self._history:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ...core import JSON, Move, RankedMove, Roll, RollRequest, SteppedState
+from ...core import JSON, Move, RankedMove, Roll, SteppedState
 from ...dice import DieKind
 from ...symbol_dice import MONSTERS
 from . import exchange, flow, ranking
@@ -18,13 +18,11 @@ class MonstersState(SteppedState):
 
     _pos: Position
     move_type = Act
-    chance_steps = flow.CHANCE_STEPS
+    parse_act = staticmethod(parse_move)
+    flow = flow
 
     def actor(self) -> int:
         return flow.actor(self._pos)
-
-    def roll_wanted(self) -> RollRequest | None:
-        return flow.request(self._pos)
 
     def custom_dice(self) -> dict[str, DieKind]:
         return {MONSTERS.name: MONSTERS.kind()}
@@ -35,22 +33,15 @@ class MonstersState(SteppedState):
     def legal_moves(self) -> list[Move]:
         if self._pos.step["kind"] in flow.CHANCE_STEPS | {"over"}:
             return []
-        return list(flow.legal(self._pos))
+        return super().legal_moves()
 
     def ranked_moves(self) -> list[RankedMove]:
         if not self.legal_moves():
             return []
         return ranking.ranked(self._pos)
 
-    def parse_move(self, text: str) -> Move | Roll:
-        return Roll.parse(text) if text.strip().startswith("roll") else parse_move(text)
-
     def rolled(self, roll: Roll) -> Position:
         return flow.apply_roll(self._pos, roll)
-
-    def moved(self, move: Move) -> Position:
-        assert isinstance(move, Act)
-        return flow.apply_move(self._pos, move)
 
     def dealt(self, rng: random.Random) -> Move | None:
         """The seeded stand-in's card: one of those that can still be face down."""

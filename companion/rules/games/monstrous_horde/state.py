@@ -17,6 +17,7 @@ class HordeState(PositionState):
     """A game of Against the Monstrous Horde; every change is a new immutable Position."""
 
     _pos: Position
+    parse_act = staticmethod(parse_move)
 
     def __init__(self, game: Game, position: Position) -> None:
         super().__init__(game, position)
@@ -51,9 +52,6 @@ class HordeState(PositionState):
         if self._ranked is not None and self._ranked[0] is self._pos:
             return self._ranked[1][0].move
         return flow.best(self._pos).move
-
-    def parse_move(self, text: str) -> Move | Roll:
-        return Roll.parse(text) if text.strip().startswith("roll") else parse_move(text)
 
     def apply(self, move: Move | Roll) -> None:
         pos = self._pos

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ...core import JSON, Move, RankedMove, Roll, RollRequest, SteppedState
+from ...core import JSON, Move, RankedMove, Roll, SteppedState
 from ...dice import DieKind, custom_die
 from ...symbol_dice import VILLAGE
 from . import flow, pool, ranking, words
@@ -18,14 +18,12 @@ class VillageState(SteppedState):
 
     _pos: Position
     move_type = Act
-    chance_steps = flow.CHANCE_STEPS
+    parse_act = staticmethod(parse_move)
+    flow = flow
 
     def actor(self) -> int:
         step = self._pos.step
         return int(step["seat"]) if step["kind"] == "level" else self._pos.seat
-
-    def roll_wanted(self) -> RollRequest | None:
-        return flow.request(self._pos)
 
     def custom_dice(self) -> dict[str, DieKind]:
         """The custom die and the Day and Night dice as this table's data gives their faces."""
@@ -33,9 +31,6 @@ class VillageState(SteppedState):
         for name, faces in self._pos.data.dice.items():
             kinds[name] = custom_die(name, faces)
         return kinds
-
-    def legal_moves(self) -> list[Move]:
-        return list(flow.legal(self._pos))
 
     def ranked_moves(self) -> list[RankedMove]:
         pos = self._pos
@@ -52,14 +47,8 @@ class VillageState(SteppedState):
         before = self._history[-1] if self._history else self._pos
         return words.tell(before, self._pos, move)
 
-    def parse_move(self, text: str) -> Move | Roll:
-        return Roll.parse(text) if text.strip().startswith("roll ") else parse_move(text)
-
     def rolled(self, roll: Roll) -> Position:
         return flow.apply_roll(self._pos, [(d.kind, str(d.value)) for d in roll.dice])
-
-    def moved(self, move: Move) -> Position:
-        return flow.apply_move(self._pos, move)
 
     def describe(self) -> JSON:
         """The panel's view; its keys are documented in the package docstring."""
