@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Final, Protocol
 
 from .dice import DieKind, FaceValue, die_kind
 from .errors import BadMoveText, BadRoll, IllegalMove, NothingToUndo, RulesError
+from .options import SchemaOptions
 
 CHANCE: Final = "chance"
 """`current_player` when the next step is a physical roll rather than a player's choice."""
@@ -364,7 +365,11 @@ class SteppedState(PositionState):
 
 
 class Game(ABC):
-    """A game's rules: name, seats, options (house rules and variants), and a fresh state."""
+    """A game's rules: name, seats, options (house rules and variants), and a fresh state.
+
+    A game names its `options_type`, `position_type` (read back with `from_json`) and
+    `state_type`, and says in `start` how a game begins; making and restoring states is here.
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -372,7 +377,10 @@ class Game(ABC):
     max_players: ClassVar[int]
     bgg_id: ClassVar[int | None] = None
     """BoardGameGeek's id of the game, for the plays sent to BG Stats (None: it has none)."""
-    schema: ClassVar[list[JSON]] = []
+    options_type: ClassVar[type[SchemaOptions]] = SchemaOptions
+    """The game's options: house rules and variants, its `SCHEMA` what the panel offers."""
+    position_type: ClassVar[Any]
+    state_type: ClassVar[type[PositionState]]
     readings: ClassVar[dict[str, str]] = {}
     turn_enders: ClassVar[frozenset[str]] = frozenset()
     """Verbs of the moves that end a turn with nothing more played (End turn, the NEXT button)."""
@@ -387,7 +395,7 @@ class Game(ABC):
     @classmethod
     def options_schema(cls) -> list[JSON]:
         """The options and variants players may set: [{name, type, default, choices?, help}]."""
-        return [dict(item) for item in cls.schema]
+        return [dict(item) for item in cls.options_type.SCHEMA]
 
     @classmethod
     def assumptions(cls) -> dict[str, str]:
@@ -425,13 +433,25 @@ class Game(ABC):
         hint)}. None where the game takes no table data."""
         return None
 
-    @abstractmethod
     def new_state(self, players: list[str], options: JSON | None = None) -> GameState:
         """A game at its very start (setup rolls are chance steps of the state)."""
+        names = self.player_names(players)
+        return self.state_type(self, self.start(names, self.options_type.from_json(options)))
 
     @abstractmethod
+    def start(self, names: list[str], options: Any) -> Any:
+        """The position a game of seated `names` with checked `options` starts from; RulesError
+        where the game's own rules cannot seat them."""
+
     def state_from_json(self, data: JSON) -> GameState:
-        """Rebuild a state saved by GameState.to_json."""
+        """Rebuild a state saved by GameState.to_json; RulesError naming the game when the saved
+        position is corrupt."""
+        saved = self.saved_position(data)
+        try:
+            position = self.position_type.from_json(saved)
+        except (KeyError, TypeError, IndexError) as exc:
+            raise RulesError(f"corrupt {self.name} state: {exc}") from None
+        return self.state_type(self, position)
 
     def saved_position(self, data: JSON) -> JSON:
         """The position of a state this game saved; RulesError for another game's or none."""

@@ -31,11 +31,11 @@ player. Heroes are `blue-rogue` ... `purple-mage` (seat 0 blue, 1 red, 2 purple)
 
 from __future__ import annotations
 
-from ...core import JSON, Game
+from ...core import Game
 from ...errors import RulesError
 from . import flow
 from .position import Position
-from .rules import ASSUMPTIONS, OPTIONS_SCHEMA, TEAMS, Options
+from .rules import ASSUMPTIONS, TEAMS, Options
 from .setup import start_position
 from .state import BoardHordeState
 
@@ -47,17 +47,12 @@ class BoardHorde(Game):
     title = "Board Horde"
     min_players, max_players = 2, 3
     # ADVANCED_SKILLS_ABSENT: no option for the Advanced sheets; their skills are not in the text.
-    schema = OPTIONS_SCHEMA
+    options_type, position_type, state_type = Options, Position, BoardHordeState
     readings = ASSUMPTIONS
     turn_enders = frozenset({"pass"})  # a roll no hero can use
     teams = TEAMS
 
-    def new_state(self, players: list[str], options: JSON | None = None) -> BoardHordeState:
-        names = self.player_names(players)
-        opts = Options.from_json(options)
-        if opts.sides == 2 and len(names) != 2:  # BOARD_B_TWO_PLAYERS
+    def start(self, names: list[str], options: Options) -> Position:
+        if options.sides == 2 and len(names) != 2:  # BOARD_B_TWO_PLAYERS
             raise RulesError(f"Board B is for two players, one side each, not {len(names)}")
-        return BoardHordeState(self, flow.start(start_position(names, opts)))
-
-    def state_from_json(self, data: JSON) -> BoardHordeState:
-        return BoardHordeState(self, Position.from_json(self.saved_position(data)))
+        return flow.start(start_position(names, options))

@@ -35,7 +35,7 @@ from ...core import JSON, Game
 from . import flow
 from .cards import card_set, card_set_from_text, cards_from_csv, form
 from .position import Position
-from .rules import ASSUMPTIONS, OPTIONS_SCHEMA, Options
+from .rules import ASSUMPTIONS, Options
 from .setup import start_position
 from .state import FantahzeeState
 
@@ -46,7 +46,7 @@ class Fantahzee(Game):
     name = "fantahzee"
     title = "Fantahzee: Hordes & Heroes"
     min_players, max_players = 2, 5
-    schema = OPTIONS_SCHEMA
+    options_type, position_type, state_type = Options, Position, FantahzeeState
     readings = ASSUMPTIONS
     turn_enders = frozenset({"stop"})
     table_data = "cards"
@@ -69,14 +69,8 @@ class Fantahzee(Game):
     def table_data_form(cls) -> JSON:
         return form()
 
-    def new_state(self, players: list[str], options: JSON | None = None) -> FantahzeeState:
-        names = self.player_names(players)
-        opts = Options.from_json(options)
-        cards = card_set_from_text(opts.cards)
-        return FantahzeeState(self, start_position(names, opts, cards))
-
-    def state_from_json(self, data: JSON) -> FantahzeeState:
-        return FantahzeeState(self, Position.from_json(self.saved_position(data)))
+    def start(self, names: list[str], options: Options) -> Position:
+        return start_position(names, options, card_set_from_text(options.cards))
 
 
 __all__ = ["Fantahzee", "flow"]

@@ -33,13 +33,13 @@ A turn: initiative rolls (chance, tied players again) -> the acting player rolls
 
 from __future__ import annotations
 
-from ...core import JSON, Game
+from ...core import Game
 from ...errors import RulesError
+from . import flow
 from .arena import parse_bets
 from .build import build_all
-from .flow import start
 from .position import Position
-from .rules import ASSUMPTIONS, OPTIONS_SCHEMA, Options
+from .rules import ASSUMPTIONS, Options
 from .state import MonstersState
 from .wargame import MAX_PLAYERS
 
@@ -50,18 +50,13 @@ class Monsters(Game):
     name = "monsters"
     title = "Monsters! the Dice Game"
     min_players, max_players = 2, 6
-    schema = OPTIONS_SCHEMA
+    options_type, position_type, state_type = Options, Position, MonstersState
     readings = ASSUMPTIONS
     turn_enders = frozenset({"end"})
 
-    def new_state(self, players: list[str], options: JSON | None = None) -> MonstersState:
-        names = self.player_names(players)
-        opts = Options.from_json(options)
-        parse_bets(opts.bets, names)  # ARENA_BETS_AT_START: refused now, not at the payout
-        if opts.scenario == "wargame" and len(names) > MAX_PLAYERS:
+    def start(self, names: list[str], options: Options) -> Position:
+        parse_bets(options.bets, names)  # ARENA_BETS_AT_START: refused now, not at the payout
+        if options.scenario == "wargame" and len(names) > MAX_PLAYERS:
             raise RulesError(f"the Wargame is for at most {MAX_PLAYERS} players, one corner "
                              f"each, not {len(names)}")
-        return MonstersState(self, start(names, opts, build_all(names, opts)))
-
-    def state_from_json(self, data: JSON) -> MonstersState:
-        return MonstersState(self, Position.from_json(self.saved_position(data)))
+        return flow.start(names, options, build_all(names, options))

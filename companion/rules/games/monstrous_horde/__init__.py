@@ -34,11 +34,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ...core import JSON, Game
-from ...errors import RulesError
+from ...core import Game
 from . import flow
 from .position import Position
-from .rules import ASSUMPTIONS, OPTIONS_SCHEMA, Options
+from .rules import ASSUMPTIONS, Options
 from .state import HordeState
 
 
@@ -49,21 +48,11 @@ class MonstrousHorde(Game):
     title: ClassVar[str] = "Against the Monstrous Horde"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
-    schema = OPTIONS_SCHEMA
+    options_type, position_type, state_type = Options, Position, HordeState
     readings = ASSUMPTIONS
     turn_enders = frozenset({"end"})
 
-    def new_state(self, players: list[str], options: JSON | None = None) -> HordeState:
-        names = self.player_names(players)
-        position = Position.start(names, Options.from_json(options))
-        return HordeState(self, flow.start(names, position))
-
-    def state_from_json(self, data: JSON) -> HordeState:
-        saved = self.saved_position(data)
-        try:
-            position = Position.from_json(saved)
-        except (KeyError, TypeError, IndexError) as exc:
-            raise RulesError(f"corrupt {self.name} state: {exc}") from None
-        return HordeState(self, position)
+    def start(self, names: list[str], options: Options) -> Position:
+        return flow.start(names, Position.start(names, options))
 
 

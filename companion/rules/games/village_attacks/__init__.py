@@ -29,7 +29,7 @@ from typing import Any
 from ...core import JSON, Game
 from .data import DataError, data_from_text, form, table_data
 from .position import Position
-from .rules import ASSUMPTIONS, OPTIONS_SCHEMA, Options
+from .rules import ASSUMPTIONS, Options
 from .setup import start_position
 from .state import VillageState
 
@@ -40,7 +40,7 @@ class VillageAttacks(Game):
     name = "village-attacks"
     title = "Village Attacks"
     min_players, max_players = 1, 5
-    schema = OPTIONS_SCHEMA
+    options_type, position_type, state_type = Options, Position, VillageState
     readings = ASSUMPTIONS
     turn_enders = frozenset({"end"})
     table_data = "data"
@@ -61,13 +61,8 @@ class VillageAttacks(Game):
     def table_data_form(cls) -> JSON:
         return form()
 
-    def new_state(self, players: list[str], options: JSON | None = None) -> VillageState:
-        names = self.player_names(players)
-        opts = Options.from_json(options)
-        return VillageState(self, start_position(names, opts, data_from_text(opts.data)))
-
-    def state_from_json(self, data: JSON) -> VillageState:
-        return VillageState(self, Position.from_json(self.saved_position(data)))
+    def start(self, names: list[str], options: Options) -> Position:
+        return start_position(names, options, data_from_text(options.data))
 
 
 __all__ = ["VillageAttacks"]
