@@ -8,6 +8,7 @@ the panel reads the same whatever colours the teams have.
 from __future__ import annotations
 
 from ...core import Move, Roll
+from ...words import line, scored
 from .moves import Act
 from .position import OUT, PORTAL, Position, hero_id, role_of, seat_of, square_name
 from .rules import TEAMS
@@ -67,13 +68,9 @@ def told(before: Position, after: Position, move: Move | Roll, said: str) -> str
     """One line: who rolled what and what came of it; for a move, what changed (its title,
     `said`, only where nothing did: the title's odds are stale once it is played)."""
     changes = [*_heroes(before, after), *_tokens(before, after), *_kept(before, after),
-               *(f"{name} {new - old:+d}" for name, old, new in
-                 zip(after.names, before.scores, after.scores, strict=True) if new != old)]
-    if after.winners is not None and before.winners is None:
-        changes.append(f"game over: {after.reason}")
+               *scored(before, after)]
     if isinstance(move, Roll):
-        said = _rolled(before, after, int(move.dice[0].value))
-        return said + (" | " + ", ".join(changes) if changes else "")
+        return line(_rolled(before, after, int(move.dice[0].value)), changes)
     return f"{before.names[before.seat]}: " + (", ".join(changes) or said)  # changes say it
 
 

@@ -7,6 +7,7 @@ Cards are named by their names on the table's own cards, never by the ids the co
 from __future__ import annotations
 
 from ...core import Move, Roll
+from ...words import joined, line, scored
 from .moves import Act
 from .party import strength
 from .position import Position
@@ -28,7 +29,7 @@ def title(pos: Position, move: Act) -> str:
         how = {"steam": "with steam", "free": "for free"}.get(args[1], "with " + " ".join(args[2:]))
         return f"Activate the {_hero(pos, args[0])} {how}"
     if verb == "reroll":
-        return f"Reroll {_faces(args)}" if args else "Roll the dice not rolled yet"
+        return f"Reroll {joined(args)}" if args else "Roll the dice not rolled yet"
     if verb == "attack":
         return f"Attack with strength {strength(pos)}"
     if verb in ("fight", "banish"):
@@ -66,10 +67,6 @@ def _hero(pos: Position, key: str) -> str:
     return pos.cards.name(pos.member(key)["card"])
 
 
-def _faces(words: tuple[str, ...]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def told(before: Position, after: Position, move: Move | Roll, said: str,
          roller: int | None = None) -> str:
     """One line: who rolled (`roller`) or chose what (`said`: the move's title), then what
@@ -79,12 +76,8 @@ def told(before: Position, after: Position, move: Move | Roll, said: str,
         said = f"{who} rolled {' '.join(str(d.value) for d in move.dice)}"
     else:
         said = f"{before.names[before.seat]}: {said}"
-    changes = [*_party(before, after), *_victories(before, after),
-               *(f"{name} {new - old:+d} XP" for name, old, new in
-                 zip(after.names, before.scores, after.scores, strict=True) if new != old)]
-    if after.winners is not None and before.winners is None:
-        changes.append(f"game over: {after.reason}")
-    return said + (" | " + ", ".join(changes) if changes else "")
+    return line(said, [*_party(before, after), *_victories(before, after),
+                       *scored(before, after, " XP")])
 
 
 def _party(before: Position, after: Position) -> list[str]:

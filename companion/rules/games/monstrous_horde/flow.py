@@ -14,6 +14,7 @@ from itertools import combinations
 
 from ...core import RankedMove, RollRequest
 from ...errors import IllegalMove
+from ...words import joined
 from .assign import Board
 from .moves import Ability, Play, Reroll, Team
 from .position import Draft, Enemy, Position, Showdown, Task, Turn, built
@@ -597,8 +598,7 @@ _TITLES = tuple(role.name.capitalize() for role in ROLES)
 
 def _names(roles: tuple[int, ...]) -> str:
     """Characters as a player lists them: "Wizard, Druid and Paladin"."""
-    names = [_TITLES[r] for r in roles]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return joined([_TITLES[r] for r in roles])
 
 
 def board(pos: Position) -> Board:

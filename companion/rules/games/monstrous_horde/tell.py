@@ -8,6 +8,7 @@ goes unsaid.
 
 from __future__ import annotations
 
+from ...words import line, scored
 from .position import Enemy, Position
 from .rules import ROLES, STONE, WOUNDED
 
@@ -16,10 +17,8 @@ _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight"
 
 def told(before: Position, after: Position, did: str) -> str:
     """`did` (who did what) followed by everything that changed on the table."""
-    changes = [*_enemies(before, after), *_characters(before, after), *_scores(before, after)]
-    if after.winners is not None and before.winners is None:
-        changes.append(f"game over: {after.reason}")
-    return did + (" | " + ", ".join(changes) if changes else "")
+    return line(did, [*_enemies(before, after), *_characters(before, after),
+                      *scored(before, after)])
 
 
 def enemy_name(enemy: Enemy, slot: int) -> str:
@@ -70,11 +69,6 @@ def _characters(before: Position, after: Position) -> list[str]:
         if after.eliminated[seat] and not before.eliminated[seat]:
             said.append(f"{name} is out: every character is lost")
     return said
-
-
-def _scores(before: Position, after: Position) -> list[str]:
-    return [f"{name} {new - old:+d}" for name, old, new in
-            zip(after.names, before.scores, after.scores, strict=True) if new != old]
 
 
 def rolled(before: Position, reason: str, values: list[int]) -> str:
