@@ -303,6 +303,9 @@ class StepFlow(Protocol):
     def request(self, pos: Any) -> RollRequest | None:
         """The roll a chance step wants (None at a player's step)."""
 
+    def actor(self, pos: Any) -> int:
+        """The seat whose move it is at a player's step."""
+
     def legal(self, pos: Any) -> Iterable[Move]:
         """The moves the player to act may make."""
 
@@ -332,7 +335,7 @@ class SteppedState(PositionState):
 
     def actor(self) -> int:
         """The seat whose move it is at a player's step."""
-        return int(self._pos.seat)
+        return self.flow.actor(self._pos)
 
     def roll_wanted(self) -> RollRequest | None:
         return self.flow.request(self._pos)

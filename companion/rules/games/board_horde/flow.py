@@ -54,6 +54,11 @@ def _on_items_roll(pos: Position, value: int) -> None:
 
 # -- what the game waits for -------------------------------------------------------------------
 
+def actor(pos: Position) -> int:
+    """The team whose turn it is: nobody moves out of turn in Board Horde."""
+    return pos.seat
+
+
 def request(pos: Position) -> RollRequest | None:
     step = pos.step
     kind = step["kind"]

@@ -21,9 +21,6 @@ class FantahzeeState(SteppedState):
     parse_act = staticmethod(parse_move)
     flow = flow
 
-    def actor(self) -> int:
-        return flow.actor(self._pos)
-
     def legal_moves(self) -> list[Move]:
         return list(legal(self._pos))
 

@@ -21,9 +21,6 @@ class MonstersState(SteppedState):
     parse_act = staticmethod(parse_move)
     flow = flow
 
-    def actor(self) -> int:
-        return flow.actor(self._pos)
-
     def custom_dice(self) -> dict[str, DieKind]:
         return {MONSTERS.name: MONSTERS.kind()}
 

@@ -23,6 +23,12 @@ def request(pos: Position) -> RollRequest | None:
     return None
 
 
+def actor(pos: Position) -> int:
+    """The Monster acting, or at a level-up the one levelling up."""
+    step = pos.step
+    return int(step["seat"]) if step["kind"] == "level" else pos.seat
+
+
 def legal(pos: Position) -> list[Act]:
     kind = pos.step["kind"]
     if kind == "reserve":

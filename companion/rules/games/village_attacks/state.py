@@ -21,10 +21,6 @@ class VillageState(SteppedState):
     parse_act = staticmethod(parse_move)
     flow = flow
 
-    def actor(self) -> int:
-        step = self._pos.step
-        return int(step["seat"]) if step["kind"] == "level" else self._pos.seat
-
     def custom_dice(self) -> dict[str, DieKind]:
         """The custom die and the Day and Night dice as this table's data gives their faces."""
         kinds = {VILLAGE.name: VILLAGE.kind()}
