@@ -3,11 +3,14 @@ offers, so what a phone sends is refused with a reason rather than half-applied.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Self
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Self, TypeVar, dataclass_transform
 
 from .errors import RulesError
 
 Schema = list[dict[str, Any]]
+O = TypeVar("O", bound="type[SchemaOptions]")
 
 
 class SchemaOptions:
@@ -47,3 +50,20 @@ class SchemaOptions:
 
     def to_json(self) -> dict[str, Any]:
         return {item["name"]: getattr(self, item["name"]) for item in self.SCHEMA}
+
+
+@dataclass_transform(frozen_default=True)
+def schema_options(schema: Schema) -> Callable[[O], O]:
+    """The decorator of a game's `Options(SchemaOptions)`: a frozen slots dataclass whose
+    `SCHEMA` is `schema`. Each field's default is checked against the schema's, so what the
+    panel offers and what a game gets when nothing is set cannot drift apart."""
+    def options_class(cls: O) -> O:
+        made = dataclass(frozen=True, slots=True)(cls)
+        made.SCHEMA = schema
+        defaults = {f.name: f.default for f in fields(made)}
+        offered = {item["name"]: item["default"] for item in schema}
+        if defaults != offered:
+            raise TypeError(f"{cls.__module__}.{cls.__name__}: fields {defaults} differ from the "
+                            f"schema's defaults {offered}")
+        return made
+    return options_class

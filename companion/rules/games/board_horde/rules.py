@@ -9,10 +9,7 @@ the tokens, or take the spread layout the panel offers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from ...options import Schema, SchemaOptions
+from ...options import Schema, SchemaOptions, schema_options
 
 TEAMS: tuple[str, ...] = ("blue", "red", "purple")
 ROLES: tuple[str, ...] = ("rogue", "warrior", "mage")
@@ -109,11 +106,9 @@ OPTIONS_SCHEMA: Schema = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@schema_options(OPTIONS_SCHEMA)
 class Options(SchemaOptions):
     """House rules and the board as set up; `SCHEMA` is what the panel offers."""
-
-    SCHEMA: ClassVar[Schema] = OPTIONS_SCHEMA
 
     board: str = "A"
     squares: int = 40

@@ -7,10 +7,7 @@ players could reasonably disagree it is an option.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from ...options import Schema, SchemaOptions
+from ...options import Schema, SchemaOptions, schema_options
 
 DICE = 5  # "Take five dice and roll them"
 REROLLS = 2  # "You now get two rerolls"
@@ -80,11 +77,9 @@ OPTIONS_SCHEMA: Schema = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@schema_options(OPTIONS_SCHEMA)
 class Options(SchemaOptions):
     """The table's cards and the house rules; `SCHEMA` is what the panel offers."""
-
-    SCHEMA: ClassVar[Schema] = OPTIONS_SCHEMA
 
     cards: str = ""
     steam: str = "one-source"

@@ -8,9 +8,8 @@ reasonably disagree it is an option.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
-from ...options import Schema, SchemaOptions
+from ...options import Schema, SchemaOptions, schema_options
 from ...symbol_dice import BODY_PARTS, EQUIPMENT
 
 WARGAME_ROUNDS = 3  # "there is three rounds of combat where the attacking player starts first"
@@ -245,7 +244,7 @@ OPTIONS_SCHEMA: Schema = [
 ]
 
 
-@dataclass(frozen=True)
+@schema_options(OPTIONS_SCHEMA)
 class Options(SchemaOptions):
     size: int = MIN_SIZE
     monsters: str = ""
@@ -258,8 +257,6 @@ class Options(SchemaOptions):
     quick: bool = False
     bets: str = ""
     split: str = "even"
-    SCHEMA: ClassVar[Schema] = OPTIONS_SCHEMA
-
 
 def tokens_for(size: int) -> int:
     """Kind tokens, and equipment of each category allowed: one per 16 points or part of it."""

@@ -7,10 +7,9 @@ whose code depends on it; where players could reasonably disagree it is an optio
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from ...errors import RulesError
-from ...options import Schema, SchemaOptions
+from ...options import Schema, SchemaOptions, schema_options
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,11 +105,9 @@ OPTIONS_SCHEMA: Schema = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@schema_options(OPTIONS_SCHEMA)
 class Options(SchemaOptions):
     """House rules and variants; `SCHEMA` is what the panel offers when a game is set up."""
-
-    SCHEMA: ClassVar[Schema] = OPTIONS_SCHEMA
 
     target: int = 100
     simplified_monsters: bool = False

@@ -7,10 +7,7 @@ where players could reasonably disagree it is an option.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from ...options import Schema, SchemaOptions
+from ...options import Schema, SchemaOptions, schema_options
 
 DICE = 6  # "At the beginning of a Monster's turn the 6 custom dice are rolled"
 REROLL_AT = 3  # "If 3 or more of the same result is rolled, then those results may be rerolled"
@@ -96,11 +93,9 @@ OPTIONS_SCHEMA: Schema = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@schema_options(OPTIONS_SCHEMA)
 class Options(SchemaOptions):
     """The table's data and the house rules; `SCHEMA` is what the panel offers."""
-
-    SCHEMA: ClassVar[Schema] = OPTIONS_SCHEMA
 
     data: str = ""
     scenario: str = ""
