@@ -15,6 +15,7 @@ from companion.rules.games.fantahzee.moves import Act as FantahzeeAct
 from companion.rules.games.village_attacks.moves import Act as VillageAct
 from companion.rules.options import SchemaOptions, schema_options
 from companion.rules.positions import DataPosition
+from companion.rules.records import slug, whole_number
 from companion.rules.registry import game_names, get_game
 from companion.rules.verbs import split_verb
 from companion.rules.words import joined, line, scored
@@ -118,3 +119,16 @@ def test_shared_words() -> None:
     assert scored(before, before) == []
     assert line("Bob rolled 6", scored(before, after)) == "Bob rolled 6 | Bob +4, game over: Bob won"
     assert line("Ann passed", []) == "Ann passed"
+
+
+def test_record_ids_and_whole_numbers_are_read_alike_for_every_game() -> None:
+    assert [slug("Fire Bolt"), slug(" goblin-king "), slug("_x"), slug(None)] == [
+        "fire_bolt", "goblinking", "", ""]
+    record = {"id": "ogre", "copies": "2", "xp": "", "level": "two", "strength": -1}
+    assert whole_number(record, "copies", "'ogre'", RulesError, 1, 1) == 2
+    assert whole_number(record, "xp", "'ogre'", RulesError, 3) == 3
+    for key, said in (("level", "'ogre': level is a whole number, not 'two'"),
+                      ("strength", "'ogre': strength is at least 0, not -1"),
+                      ("boss", "'ogre' needs boss")):
+        with pytest.raises(RulesError, match=said):
+            whole_number(record, key, "'ogre'", RulesError)

@@ -19,16 +19,15 @@ import csv
 import functools
 import io
 import json
-import re
 from dataclasses import Field, dataclass, field, fields
 from typing import Any
 
 from ...errors import RulesError
+from ...records import slug, whole_number
 
 HERO_TYPES = ("artificer", "mage", "warrior")
 EFFECT_KEYS = ("dice", "rolls", "shield", "steam", "strength", "cut-x")
 SOURCES = ("table", "book", "placeholder")
-_SLUG = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 
 
 class CardError(RulesError, ValueError):
@@ -220,24 +219,12 @@ def parse_effects(text: str | None) -> Effects:
 
 
 def _int(card: dict[str, Any], key: str, default: int | None = None, low: int = 0) -> int:
-    value = card.get(key, default)
-    if value in ("", None):
-        if default is None:
-            raise CardError(f"card {card.get('id')!r} needs {key}")
-        value = default
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise CardError(f"card {card.get('id')!r}: {key} is a whole number, not {value!r}")
-    if number < low:
-        raise CardError(f"card {card.get('id')!r}: {key} is at least {low}, not {number}")
-    return number
+    return whole_number(card, key, f"card {card.get('id')!r}", CardError, default, low)
 
 
 def _common(card: dict[str, Any]) -> dict[str, Any]:
-    cid = str(card.get("id") or card.get("name") or "").strip().lower().replace(" ", "_")
-    cid = re.sub(r"[^a-z0-9_]", "", cid)
-    if not _SLUG.match(cid):
+    cid = slug(card.get("id") or card.get("name"))
+    if not cid:
         raise CardError(f"a card needs an id or a name: {card!r}")
     source = str(card.get("source") or "table")
     if source not in SOURCES:

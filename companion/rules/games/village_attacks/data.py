@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from dataclasses import Field, asdict, dataclass, fields
 from typing import Any
 
 from ...errors import RulesError
+from ...records import slug, whole_number
 from ...symbol_dice import VILLAGE, VILLAGE_DAY, VILLAGE_NIGHT
 from .rules import TYPES
 
@@ -25,7 +25,6 @@ USABLE = ("Melee", "Ranged", "Magic", "Defence", "Retaliate")
 ROOMS = ("corridor", "small", "large", "heart")
 KINDS = ("monsters", "traps", "events", "heroes", "scenarios")
 SOURCES = ("table", "book", "guessed")
-_SLUG = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 
 
 class DataError(RulesError, ValueError):
@@ -188,18 +187,7 @@ def _cost(rid: str, value: Any, field: str = "cost") -> tuple[str, ...]:
 
 def _int(rid: str, record: dict[str, Any], key: str, default: int | None = None,
          low: int = 0) -> int:
-    value = record.get(key, default)
-    if value in ("", None):
-        if default is None:
-            raise DataError(f"{rid!r} needs {key}")
-        value = default
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise DataError(f"{rid!r}: {key} is a whole number, not {value!r}") from None
-    if number < low:
-        raise DataError(f"{rid!r}: {key} is at least {low}, not {number}")
-    return number
+    return whole_number(record, key, repr(rid), DataError, default, low)
 
 
 def _numbers(rid: str, record: dict[str, Any], key: str) -> tuple[int, ...]:
@@ -220,9 +208,8 @@ def _bool(value: Any) -> bool:
 def _ident(record: Any, what: str) -> str:
     if not isinstance(record, dict):
         raise DataError(f"each of {what} is an object with fields, not {record!r}")
-    rid = str(record.get("id") or record.get("name") or "").strip().lower().replace(" ", "_")
-    rid = re.sub(r"[^a-z0-9_]", "", rid)
-    if not _SLUG.match(rid):
+    rid = slug(record.get("id") or record.get("name"))
+    if not rid:
         raise DataError(f"one of {what} needs an id or a name: {record!r}")
     return rid
 
