@@ -51,3 +51,19 @@ def titles(state: MonstersState) -> dict[str, str]:
 
 def player(state: MonstersState, seat: int) -> dict[str, Any]:
     return dict(state.describe()["players"][seat])
+
+
+def edited(state: MonstersState, **changes: Any) -> MonstersState:
+    """The state saved, the position's fields in `changes` replaced, and restored: a spot the
+    rules reach only after many turns, set up directly."""
+    data = state.to_json()
+    data["position"]["s"].update(changes)
+    return GAME.state_from_json(data)
+
+
+def with_die(state: MonstersState, seat: int, die: int, pool: str, health: int) -> MonstersState:
+    """The state with `seat`'s die `die` (counted from 0) in `pool` and its health at `health`."""
+    data = state.to_json()
+    data["position"]["s"]["pool"][seat][die] = pool
+    data["position"]["s"]["health"][seat] = health
+    return GAME.state_from_json(data)

@@ -4,7 +4,15 @@ Minus, the special attacks, Stinger, Brain, Tentacle, damage placed die by die."
 from __future__ import annotations
 
 import pytest
-from monsters_helpers import GAME, POSTURES, ann_attacks_bob, monster, player, roll, titles
+from monsters_helpers import (
+    POSTURES,
+    ann_attacks_bob,
+    monster,
+    player,
+    roll,
+    titles,
+    with_die,
+)
 
 from companion.rules.errors import BadRoll, IllegalMove
 
@@ -147,10 +155,7 @@ def test_bellows_are_two_minus_and_one_die_of_speed() -> None:
 
 def test_a_potion_returns_a_wounded_die_with_its_health() -> None:
     state = ann_attacks_bob(monster(f"potion {POSTURES}"), monster(), ("potion",), ())
-    data = state.to_json()
-    data["position"]["s"]["pool"][0][5] = "wounded"
-    data["position"]["s"]["health"][0] = 14
-    state = GAME.state_from_json(data)
+    state = with_die(state, 0, 5, "wounded", 14)
     state.apply_text("pass")  # Ann makes no attack
     state.apply_text("pass")  # nor does Bob
     assert titles(state) == {"mend 6": "Potion: die 6 (wounded) back to the pool", "end":
@@ -191,10 +196,7 @@ def test_a_tentacle_that_holds_a_die_can_itself_be_grappled_and_lets_go() -> Non
 
 def test_a_plus_after_the_attack_heals_a_point_or_removes_a_stun() -> None:
     state = ann_attacks_bob(monster(), monster(), ("plus",), ())
-    data = state.to_json()
-    data["position"]["s"]["pool"][0][5] = "stunned"
-    data["position"]["s"]["health"][0] = 15
-    state = GAME.state_from_json(data)
+    state = with_die(state, 0, 5, "stunned", 15)
     state.apply_text("pass")
     state.apply_text("pass")
     assert [m.text() for m in state.legal_moves()] == ["heal 1", "unstun 6", "end"]

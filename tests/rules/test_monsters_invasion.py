@@ -4,7 +4,7 @@ feasting with Minus dice, the forced fight, banking, running out of health, the 
 from __future__ import annotations
 
 import pytest
-from monsters_helpers import GAME, monster, roll
+from monsters_helpers import GAME, edited, monster, roll
 
 from companion.rules.errors import IllegalMove
 
@@ -21,10 +21,6 @@ def invasion(players: tuple[str, ...] = ("Ann", "Bob"), **options: object):  # t
     return state
 
 
-def edited(state, **changes):  # type: ignore[no-untyped-def]
-    data = state.to_json()
-    data["position"]["s"].update(changes)
-    return GAME.state_from_json(data)
 
 
 def section(state, number: int) -> str:  # type: ignore[no-untyped-def]

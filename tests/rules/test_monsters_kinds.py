@@ -3,7 +3,7 @@ Bloodborne."""
 
 from __future__ import annotations
 
-from monsters_helpers import GAME, POSTURES, ann_attacks_bob, monster, player, titles
+from monsters_helpers import POSTURES, ann_attacks_bob, monster, player, titles, with_die
 
 CLAW = f"claw {POSTURES}"
 
@@ -61,10 +61,7 @@ def test_void_defender_takes_a_point_off_what_gets_through() -> None:
 
 def test_decay_wounds_a_stunned_die_before_striking() -> None:
     state = ann_attacks_bob(monster(), monster(), (), (), kinds="decay\nnone")
-    data = state.to_json()
-    data["position"]["s"]["pool"][1][3] = "stunned"
-    data["position"]["s"]["health"][1] = 15
-    state = GAME.state_from_json(data)
+    state = with_die(state, 1, 3, "stunned", 15)
     assert titles(state)["decay 4"] == "Decay: Bob's stunned die 4 becomes a wound (health -1)"
     state.apply_text("decay 4")
     assert player(state, 1)["pools"]["wounded"] == 1 and player(state, 1)["health"] == 14
@@ -73,10 +70,7 @@ def test_decay_wounds_a_stunned_die_before_striking() -> None:
 
 def test_bloodborne_unstuns_one_of_its_dice_when_it_wounds() -> None:
     state = ann_attacks_bob(monster(CLAW), monster(), ("claw",), (), kinds="bloodborne\nnone")
-    data = state.to_json()
-    data["position"]["s"]["pool"][0][7] = "stunned"
-    data["position"]["s"]["health"][0] = 15
-    state = GAME.state_from_json(data)
+    state = with_die(state, 0, 7, "stunned", 15)
     state.apply_text("hit 1")
     state.apply_text("take")
     state.apply_text("hurt 4")

@@ -4,7 +4,7 @@ the end by tally and the tie rolled off."""
 from __future__ import annotations
 
 import pytest
-from monsters_helpers import GAME, monster, roll
+from monsters_helpers import GAME, edited, monster, roll
 
 from companion.rules.core import Roll
 from companion.rules.errors import BadMoveText, IllegalMove, RulesError
@@ -25,10 +25,6 @@ def d6(state, value: int) -> None:  # type: ignore[no-untyped-def]
     state.apply(Roll.of(("d6", value)))
 
 
-def edited(state, **changes):  # type: ignore[no-untyped-def]
-    data = state.to_json()
-    data["position"]["s"].update(changes)
-    return GAME.state_from_json(data)
 
 
 def test_tokens_start_on_the_corners_and_a_turn_is_move_fight_or_flip() -> None:
