@@ -467,5 +467,5 @@ class Game(ABC):
 
 __all__ = [
     "CHANCE", "BadRoll", "DieValue", "Game", "GameState", "Move", "Outcome", "PositionState",
-    "RankedMove", "Roll", "RollRequest", "SteppedState",
+    "RankedMove", "Roll", "RollRequest", "StepFlow", "SteppedState",
 ]
