@@ -33,8 +33,10 @@ STORE_FORMAT = 2  # 1 (no "format" key): vectors only; 2: with model sha256 and 
 MATCH_AT = 0.85  # cosine similarity from which a crop is taken for a taught face
 # A crop nearly as like another taught face as like its nearest is read as the nearest but
 # flagged unsure: two faces the embedding hardly tells apart (a colour twin, a mirrored icon)
-# are asked, not guessed. Chosen on renders of the teaching seeds, not on the bench's reads.
-MARGIN = 0.03
+# are asked, not guessed. Chosen on 92 validation frames of four of the bench's dice (seeds
+# of their own, neither taught from nor read by the bench): the wrong matches lay within 0.069
+# of the next face (median 0.02), the right ones within 0.04 at the median.
+MARGIN = 0.07
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:
