@@ -210,15 +210,6 @@ class DiceStore:
                                 (die, face, png, model, vector, time.time()))
         return int(cursor.lastrowid or 0)
 
-    def forget_shots(self, die: str, face: str | None = None) -> None:
-        """Drop the shots of a face (or of the whole die) to teach it again."""
-        self.definition(die)
-        with self._change() as db:
-            if face is None:
-                db.execute("DELETE FROM shots WHERE die = ?", (die,))
-            else:
-                db.execute("DELETE FROM shots WHERE die = ? AND face = ?", (die, face))
-
     def set_vectors(self, model: str, vectors: dict[int, bytes]) -> None:
         """Shots embedded again with another model (by shot id). Not a change the reader must
         reload for: it is the one that embedded them."""

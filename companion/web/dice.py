@@ -188,15 +188,6 @@ def keep_shot(name: str, token: str) -> Response:
     return jsonify({"kept": problem is None, "problem": problem, "die": die_json(store, name)})
 
 
-@bp.post("/api/dice/<name>/forget")
-@needs_pin
-def forget(name: str) -> Response:
-    """Drop the shots of one face ({"face"}) or of the whole die ({}), to teach it again."""
-    face = body().get("face")
-    desk().need_store().forget_shots(name, face if isinstance(face, str) else None)
-    return jsonify(die_json(desk().need_store(), name))
-
-
 @bp.errorhandler(DiceStoreError)
 @bp.errorhandler(RulesError)
 def refused(exc: Exception) -> tuple[Response, int]:
