@@ -26,6 +26,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from statistics import median
 
 import cv2
 
@@ -73,9 +74,11 @@ DICE = (
 PAIRS = (("suns-red", "suns-blue"), ("twist", "twist-mirror"))
 
 
-def teach(teacher: Teacher, store: DiceStore, die: BenchDie) -> Counter[str]:
+def teach(teacher: Teacher, store: DiceStore, die: BenchDie, seconds: list[float]
+          ) -> Counter[str]:
     """Teach `die` from frames with it alone in the tray until each face has MAX_SHOTS shots;
-    the reasons shots were refused, counted."""
+    the reasons shots were refused, counted (and each shot's check and keep timed into
+    `seconds`)."""
     faces = die.faces()
     store.define({"name": die.name, "faces": faces})
     refused: Counter[str] = Counter()
@@ -86,8 +89,10 @@ def teach(teacher: Teacher, store: DiceStore, die: BenchDie) -> Counter[str]:
         face = faces[dice[0][1] - 1]
         if store.shot_counts(die.name)[face] >= MAX_SHOTS:
             continue
+        start = time.perf_counter()
         shot = teacher.check(frame, store, die.name)
         problem = shot.problem or teacher.keep(store, shot.token, face)
+        seconds.append(time.perf_counter() - start)
         if problem:
             refused[problem.split(":")[0].split(" (")[0]] += 1
     return refused
@@ -146,13 +151,15 @@ def main(renders: int = RENDERS) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store = DiceStore(Path(tmp) / "bench.dice.sqlite")
         teacher = Teacher(classifier, detector, frames=lambda: None)  # frames are given
-        start = time.perf_counter()
+        start, per_shot = time.perf_counter(), []
         for die in DICE:
-            refused = teach(teacher, store, die)
+            refused = teach(teacher, store, die, per_shot)
             why = "; ".join(f"{n} {r}" for r, n in refused.most_common()) or "none"
             print(f"{die.name} ({die.kind}, {len(die.symbols)} faces) taught from "
                   f"{MAX_SHOTS} shots a face; shots refused: {why}")
-        print(f"teaching all {len(DICE)} dice: {time.perf_counter() - start:.1f} s")
+        print(f"teaching all {len(DICE)} dice: {time.perf_counter() - start:.1f} s with the "
+              f"renders; a shot checked and kept: median {1000 * median(per_shot):.0f} ms, "
+              f"slowest {1000 * max(per_shot):.0f} ms ({len(per_shot)} shots, one core)")
         reader = DiceReader(classifier=classifier, detector=detector,
                             prototypes=store_prototypes(store, classifier))
         totals = [Tally(), Tally()]
