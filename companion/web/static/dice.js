@@ -28,7 +28,7 @@ function load(selected) {
     dice = answer.dice;
     maxShots = answer.max_shots;
     $("read").disabled = !answer.camera;
-    if (!answer.camera) $("read").title = "this table has no camera";
+    if (!answer.camera) $("teach-hint").textContent = "This table has no camera to teach with: start it with a camera (rollscribe serve --camera).";
     $("die").replaceChildren(...dice.map((d) => RS.el("option", { value: d.name,
       text: `${d.title} (${d.name})${d.taught ? " ✓ taught" : ""}` })));
     $("die").value = selected && dice.some((d) => d.name === selected) ? selected : dice[0].name;
