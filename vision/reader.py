@@ -275,7 +275,8 @@ class DiceReader:
             if taught is not None:
                 name, value = taught.prototype.die, taught.prototype.face
                 confidence = max(0.0, taught.similarity)
-                unlike_why = f"unlike its taught faces ({confidence:.2f})" if i in unlike else None
+                unlike_why = (f"unlike its taught faces ({confidence:.2f})" if i in unlike
+                              else taught.doubt())
                 why = unsure_reasons(unlike_why, name, die, unexpected=i in surplus)
             else:
                 row = {key: values[i : i + 1] for key, values in outputs.items()}

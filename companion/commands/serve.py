@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.faults import CAMERA
+from companion.dice_store import DiceStore, open_store
 from companion.history import History, HistoryError
 from companion.reading import TrayReading
 from companion.table import TableSession
@@ -56,72 +55,42 @@ def samples_dir() -> Path:
 
 
 def camera_dice_source(
-    spec: str, on_settled: Callable[[], object] | None = None, taught: Path | None = None
+    spec: str, taught: Path | None = None, store: DiceStore | None = None
 ) -> Callable[[list[str] | None], TrayReading]:
-    """A dice source over a camera spec; camera, models and `taught` store (custom dice from
-    `rollscribe enroll`) open on first use, so a missing one becomes a fault on the panel
-    instead of a server that will not start."""
-    lock = threading.Lock()
-    opened: dict[str, Any] = {}  # "reader" once loaded; "source" while the camera works
+    """A dice source over a camera spec, reading the custom dice of `taught` (a store made by
+    `rollscribe enroll`) and of the table's own `store`; see vision.table_camera."""
+    from vision.table_camera import TableCamera
 
-    def reader() -> Any:
-        try:
-            from vision.classify import Classifier
-            from vision.prototypes import load_taught
-            from vision.reader import DiceReader
-        except ImportError as exc:
-            raise RuntimeError(f"the dice reader is not installed: {exc}") from exc
-        classifier = Classifier()
-        # a store taught with another model is embedded again from its shots here
-        prototypes = load_taught(taught, classifier)[0] if taught else None
-        return DiceReader(classifier=classifier, prototypes=prototypes,
-                          keep_crops=True)  # for `rollscribe photos`
-
-    def source() -> Any:
-        from vision import capture
-        from vision.reader import Settling
-
-        kind, _, path = spec.partition(":")
-        # A replayed still frame must repeat long enough for the reader to see it settle.
-        return (capture.ReplaySource(path, hold=Settling().still_frames + 2)
-                if kind == "replay" and path else capture.open_source(spec))
-
-    def read(kinds: list[str] | None) -> TrayReading:
-        with lock:
-            # Each part is kept only once it opened: a camera plugged in (or a replay folder
-            # made) after a failed try is opened on the next read, without a restart.
-            if "reader" not in opened:
-                opened["reader"] = reader()
-            if "source" not in opened:
-                opened["source"] = source()
-            camera = opened["source"]
-            if hasattr(camera, "throw"):  # the demo's simulated tray rolls what is asked for
-                camera.throw(kinds or [])
-            try:
-                return opened["reader"].read_settled(camera, expect=kinds, on_settled=on_settled)
-            except RuntimeError as exc:
-                if getattr(exc, "fault", None) == CAMERA:  # gone: open it again next time
-                    with contextlib.suppress(Exception):
-                        opened.pop("source").close()
-                raise
-
-    return read
+    return TableCamera(spec, taught, store).read
 
 
-def build(args: argparse.Namespace) -> tuple[TableSession, Any]:
-    """The session (resuming the last game), with its camera and, if asked, its buttons."""
+def db_path(args: argparse.Namespace) -> str:
+    return args.db or (DEMO_DB if args.demo else DB)
+
+
+def table_camera(args: argparse.Namespace) -> Any:
+    """The table's camera (a vision.table_camera.TableCamera reading the table's own dice and
+    `--taught`'s), or None when there is no camera."""
     camera = args.camera or ("simulated" if args.demo else None)
-    # A database that cannot be written or read is a fault on the panel, not a server that
-    # will not start: nobody could even watch.
-    history = History(args.db or (DEMO_DB if args.demo else DB), fallback=True)
-    settled: list[Callable[[], object]] = []  # the buttons' lights, once they exist
     if args.taught and not camera:  # without a camera nothing would ever read the store
         raise SystemExit("rollscribe serve: --taught needs a camera (--camera SPEC or --demo)")
     if args.taught and not args.taught.is_file():
         raise SystemExit(f"rollscribe serve: --taught: no store at {args.taught}")
-    source = (camera_dice_source(camera, lambda: [hook() for hook in settled], args.taught)
-              if camera else None)
-    table = TableSession(history, source)
+    if not camera:
+        return None
+    from vision.table_camera import TableCamera
+
+    return TableCamera(camera, args.taught, open_store(db_path(args))[0])
+
+
+def build(args: argparse.Namespace, camera: Any = None) -> tuple[TableSession, Any]:
+    """The session (resuming the last game), with its camera (`table_camera(args)` unless
+    given) and, if asked, its buttons."""
+    camera = camera or table_camera(args)
+    # A database that cannot be written or read is a fault on the panel, not a server that
+    # will not start: nobody could even watch.
+    history = History(db_path(args), fallback=True)
+    table = TableSession(history, camera.read if camera else None)
     game = args.game or (DEMO_GAME if args.demo else None)
     if game and (table.game_id is None or table.snapshot()["game"]["over"]):
         try:
@@ -139,8 +108,8 @@ def build(args: argparse.Namespace) -> tuple[TableSession, Any]:
             from firmware.pins import load_pins
 
             controller = firmware.start_gpio(table, load_pins())
-        if controller is not None:
-            settled.append(controller.dice_phase_reading)
+        if controller is not None and camera is not None:
+            camera.settled_hooks.append(controller.dice_phase_reading)
     return table, controller
 
 
@@ -151,9 +120,12 @@ def run(args: argparse.Namespace) -> int:
     from companion.web.qr import qr_text
     from companion.web.server import make_server
 
-    table, controller = build(args)
+    camera = table_camera(args)
+    table, controller = build(args, camera)
     app = create_app({"TABLE": table, "PIN": args.pin, "PIN_DIGITS": args.pin_digits,
-                      "PUBLIC_URL": args.public_url})
+                      "PUBLIC_URL": args.public_url,
+                      "DICE_STORE": camera.store if camera else None,
+                      "TEACHER": camera.teacher if camera else None})
     server = make_server(app, args.host, args.port)
     services = app.extensions["rollscribe"]
     pin, port = services.pin, server.effective_port

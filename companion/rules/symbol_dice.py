@@ -9,10 +9,16 @@ the panel offers these definitions to teach.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Any
 
-from .dice import DieKind, custom_die
+from .dice import STANDARD, DieKind, custom_die
 from .errors import RulesError
+
+# a die's name as games ask for it ("6xvillage"): a letter, then letters, digits, - or _
+DIE_NAME = re.compile(r"[^\W\d_][\w-]{0,39}")
+MAX_FACES = 40  # the longest shipped list, the Monsters! faces, names 33 symbols
 
 
 @dataclass(frozen=True)
@@ -46,9 +52,63 @@ class SymbolDie:
     def face_names(self) -> tuple[str, ...]:
         return tuple(f.name for f in self.faces)
 
+    def to_json(self) -> dict[str, Any]:
+        """The definition as a JSON object (the form from_json reads: files, the panel)."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "faces": [{"name": f.name, "count": f.count, "value": f.value} for f in self.faces],
+            "game": self.game,
+            "note": self.note,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> SymbolDie:
+        """A definition made by players (the panel's form or a die file); RulesError naming the
+        field that is wrong."""
+        if not isinstance(data, dict):
+            raise RulesError("a die definition must be a JSON object")
+        name = data.get("name")
+        if not isinstance(name, str) or not DIE_NAME.fullmatch(name.strip()):
+            raise RulesError("die 'name' must start with a letter and hold only letters, digits, "
+                             "- or _ (at most 40), e.g. 'village' or 'fate-dice'")
+        name = name.strip().lower()
+        if name in STANDARD:
+            raise RulesError(f"die 'name' {name!r} is a standard die; name the symbol die otherwise")
+        faces = data.get("faces")
+        if not isinstance(faces, list) or not 2 <= len(faces) <= MAX_FACES:
+            raise RulesError(f"die {name!r}: 'faces' must list 2 to {MAX_FACES} faces")
+        title, game, note = (_text(data, key, name) for key in ("title", "game", "note"))
+        return cls(name, title or name, tuple(_face(f, name, i) for i, f in enumerate(faces)),
+                   game, note)
+
     def kind(self) -> DieKind:
         """The die as the rules roll it: each face as often as the die carries it."""
         return custom_die(self.name, [f.name for f in self.faces for _ in range(f.count)])
+
+
+def _text(data: dict[str, Any], key: str, die: str) -> str:
+    value = data.get(key) or ""
+    if not isinstance(value, str) or len(value) > 400:
+        raise RulesError(f"die {die!r}: {key!r} must be text of at most 400 characters")
+    return value.strip()
+
+
+def _face(data: object, die: str, index: int) -> SymbolFace:
+    """One face of a definition read from JSON: a name, or {"name", "count", "value"}."""
+    where = f"die {die!r}, face {index + 1}"
+    if isinstance(data, str):
+        data = {"name": data}
+    if not isinstance(data, dict):
+        raise RulesError(f"{where}: a face is a name or an object with 'name'")
+    name, count, value = data.get("name"), data.get("count", 1), data.get("value")
+    if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40:
+        raise RulesError(f"{where}: 'name' must be 1 to 40 characters")
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 20:
+        raise RulesError(f"{where} ({name.strip()}): 'count' must be a whole number from 1 to 20")
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise RulesError(f"{where} ({name.strip()}): 'value' must be a whole number or left out")
+    return SymbolFace(name.strip(), count, value)
 
 
 def _faces(*names: str) -> tuple[SymbolFace, ...]:

@@ -36,7 +36,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the panel. Config keys: TABLE (a ready session) or DB_PATH (+ DICE_SOURCE),
     PIN (else a random one of PIN_DIGITS digits kept in the database), PUBLIC_URL (what the QR
     code points phones at), WIFI_PATH (the Wi-Fi settings; default beside the database), MDNS
-    (offer this machine's .local name when it resolves: True, False, or a MdnsName)."""
+    (offer this machine's .local name when it resolves: True, False, or a MdnsName),
+    DICE_STORE (the table's dice; default beside the database) and TEACHER (a factory of the
+    teacher of dice shots, given by `rollscribe serve` when there is a camera)."""
     app = Flask(__name__)
     app.config.from_mapping(
         SECRET_KEY=None,
@@ -72,7 +74,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         Path(app.config["WIFI_PATH"] or settings_path(history.path)),
         mdns if isinstance(mdns, MdnsName) else MdnsName() if mdns else None, key=key)
 
-    from companion.web import api, events, network, pages
+    from companion.web import api, dice, events, network, pages
 
     app.url_map.converters["id"] = IdConverter
 
@@ -85,8 +87,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     @app.before_request
     def refuse_big_bodies() -> None:
-        """Refused on the declared length, before a byte of the body is read."""
-        limit = app.config["MAX_CONTENT_LENGTH"]
+        """Refused on the declared length, before a byte of the body is read (a view that
+        takes files says how much it reads in its `max_body`)."""
+        view = app.view_functions.get(request.endpoint or "")
+        limit = getattr(view, "max_body", app.config["MAX_CONTENT_LENGTH"])
+        request.max_content_length = limit
         if limit is not None and (request.content_length or 0) > limit:
             raise RequestEntityTooLarge()
 
@@ -94,5 +99,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)
     app.register_blueprint(network.bp)
+    dice.init_app(app, history.path)
     register_errors(app)
     return app

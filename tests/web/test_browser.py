@@ -60,11 +60,12 @@ class PaintedTray:
 
 
 @contextlib.contextmanager
-def running(table: TableSession) -> Iterator[str]:
-    """The panel over `table`, served by the production server in a thread on a free loopback
-    port."""
+def running(table: TableSession, **config: object) -> Iterator[str]:
+    """The panel over `table` (with more `config` if given), served by the production server in
+    a thread on a free loopback port."""
     app = create_app({"TESTING": True, "TABLE": table, "PIN": PIN, "SSE_HEARTBEAT": 0.5,
-                      "SSE_MAX_SECONDS": 2.0})  # streams drop every 2 s: phones must reconnect
+                      "SSE_MAX_SECONDS": 2.0,  # streams drop every 2 s: phones must reconnect
+                      **config})
     server = make_server(app, "127.0.0.1", 0)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -6,7 +6,7 @@ import pytest
 from panel_support import GAME
 
 from companion.cli import build_parser
-from companion.commands.serve import build
+from companion.commands.serve import build, table_camera
 from companion.table import TableError
 
 
@@ -55,3 +55,17 @@ def test_a_taught_store_without_a_camera_is_refused_not_ignored(tmp_path):
     store.write_text("{}")
     with pytest.raises(SystemExit, match="--taught needs a camera"):
         build(args("--db", str(tmp_path / "t.db"), "--taught", str(store)))
+
+
+def test_the_tables_camera_reads_the_dice_kept_beside_its_database(tmp_path):
+    """The served reader matches the table's own taught dice (the store beside the history)
+    without --taught, and the buttons' lights hear when the dice settle."""
+    demo = args("--demo", "--db", str(tmp_path / "demo.db"))
+    camera = table_camera(demo)
+    assert camera.store.path == tmp_path / "demo.dice.sqlite" and camera.taught is None
+    table, controller = build(demo, camera)
+    try:
+        assert table.dice_source == camera.read
+        assert camera.settled_hooks == [controller.dice_phase_reading]
+    finally:
+        controller.close()

@@ -21,7 +21,7 @@ import numpy as np
 from vision.crops import square_bounds, square_crop, widened
 from vision.train.geometry import Solid, cross3, solid
 from vision.train.labels import FACE_VALUES, KINDS, face_text
-from vision.train.materials import background, die_material, smooth_noise
+from vision.train.materials import Material, background, die_material, smooth_noise
 
 # numerals drawn this many times their usual size, at random (real dice vary)
 GLYPH_SCALES = (0.8, 1.15)
@@ -109,6 +109,11 @@ class DieStyle:
     # a custom die's symbols (SYMBOLS, picked per face by its value) instead of numerals or pips:
     # the detector must box the symbol dice players teach the table, not only numbered ones
     symbols: bool = False
+    # a symbol die of its own: the symbol of each face value (value 1 is the first), drawn
+    # mirrored or not, on plastic of one colour with ink of another (BGR); empty / None: random
+    symbol_faces: tuple[str, ...] = ()
+    mirrored: bool = False
+    plastic: tuple[tuple[float, float, float], tuple[float, float, float]] | None = None
 
 
 @dataclass(frozen=True)
@@ -236,9 +241,11 @@ def fit_glyph(box: np.ndarray) -> np.ndarray:
 
 SYMBOLS = ("circle", "ring", "cross", "triangle", "star", "square", "diamond", "bolt", "arrow",
            "moon", "drop", "skull")
+# symbols with no mirror symmetry: drawn mirrored they are another face (the bench's mirrored die)
+CHIRAL_SYMBOLS = ("bolt", "flag", "hook", "note", "boot", "windmill")
 
 
-@lru_cache(maxsize=len(SYMBOLS) * 4)
+@lru_cache(maxsize=(len(SYMBOLS) + len(CHIRAL_SYMBOLS)) * 4)
 def symbol_glyph(name: str, thickness: int) -> np.ndarray:
     """A custom die's symbol on a GLYPH x GLYPH float mask: simple shapes, outlined or filled,
     as symbol dice (Fate, Zombie Dice, a game's own) carry them."""
@@ -252,6 +259,8 @@ def symbol_glyph(name: str, thickness: int) -> np.ndarray:
         "bolt": [(0.2, -1), (-0.6, 0.1), (-0.05, 0.1), (-0.3, 1), (0.6, -0.2), (0.05, -0.2)],
         "arrow": [(0, -1), (0.8, 0), (0.3, 0), (0.3, 1), (-0.3, 1), (-0.3, 0), (-0.8, 0)],
         "drop": [(0, -1), (0.7, 0.3), (0.4, 0.9), (-0.4, 0.9), (-0.7, 0.3)],
+        "flag": [(-0.6, 1), (-0.6, -1), (0.8, -0.6), (-0.35, -0.2), (-0.35, 1)],
+        "boot": [(-0.5, -1), (-0.1, -1), (-0.1, 0.5), (0.9, 0.5), (0.9, 1), (-0.5, 1)],
     }
     if name in polygon:
         points = np.int32([[c + x * r, c + y * r] for x, y in polygon[name]])
@@ -267,6 +276,19 @@ def symbol_glyph(name: str, thickness: int) -> np.ndarray:
     elif name == "cross":
         cv2.line(canvas, (c - r, c - r), (c + r, c + r), 255, t * 2)
         cv2.line(canvas, (c - r, c + r), (c + r, c - r), 255, t * 2)
+    elif name == "hook":
+        cv2.line(canvas, (c + r // 3, c - r), (c + r // 3, c + r // 4), 255, t * 2)
+        cv2.ellipse(canvas, (c - r // 6, c + r // 4), (r // 2, r // 2), 0, 0, 180, 255, t * 2)
+    elif name == "note":
+        cv2.ellipse(canvas, (c - r // 3, c + r * 2 // 3), (r // 3, r // 4), -20, 0, 360, 255, -1)
+        cv2.line(canvas, (c, c + r * 2 // 3), (c, c - r), 255, t)
+        cv2.line(canvas, (c, c - r), (c + r * 2 // 3, c - r // 3), 255, t)
+    elif name == "windmill":
+        for k in range(4):
+            turn = np.array([[np.cos(k * np.pi / 2), -np.sin(k * np.pi / 2)],
+                             [np.sin(k * np.pi / 2), np.cos(k * np.pi / 2)]])
+            blade = np.array([(0.05, 0.0), (0.05, -1.0), (0.75, -0.3)]) @ turn.T
+            cv2.fillPoly(canvas, [np.int32(c + blade * r)], 255)
     elif name == "moon":
         cv2.circle(canvas, (c, c), r, 255, -1)
         cv2.circle(canvas, (c + r // 2, c - r // 4), r, 0, -1)
@@ -412,6 +434,11 @@ def decals(
     value = body.face_values[face]
     if value == 0:  # barrel d4 end caps carry no number
         return []
+    if style.symbol_faces:
+        mask = symbol_glyph(style.symbol_faces[(value - 1) % len(style.symbol_faces)],
+                            style.thickness)
+        return [(c, body.face_up[face], r * style.glyph_scale,
+                 np.ascontiguousarray(mask[:, ::-1]) if style.mirrored else mask)]
     if style.symbols:
         mask = symbol_glyph(SYMBOLS[value % len(SYMBOLS)], style.thickness)
         return [(c, body.face_up[face], r * style.glyph_scale, mask)]
@@ -443,6 +470,10 @@ def render_die(spec: DieSpec, rng: np.random.Generator, style: DieStyle | None =
         return np.array((centre + q[0] * radius, centre - q[1] * radius), np.float32)
 
     material = die_material(rng, side, side)
+    if style.plastic is not None:  # the die's own colours, its gloss as drawn
+        body_bgr, ink_bgr = style.plastic
+        material = Material(np.broadcast_to(np.float32(body_bgr), (side, side, 3)).copy(),
+                            ink_bgr, 1.0, material.shininess)
     light = rng.normal(0, 1, 3)
     light[2] = abs(light[2]) + 0.8
     light /= np.linalg.norm(light)
@@ -750,9 +781,14 @@ def render_photo(
 
 
 def render_tray(
-    n_dice: int, seed: int, size: tuple[int, int] = (1280, 960), kinds: list[str] | None = None
+    n_dice: int,
+    seed: int,
+    size: tuple[int, int] = (1280, 960),
+    kinds: list[str] | None = None,
+    styles: Sequence[DieStyle | None] = (),
 ) -> tuple[np.ndarray, list[tuple[str, int, tuple]]]:
-    """A whole tray frame with n_dice dice (some touching), seen from above.
+    """A whole tray frame with n_dice dice (some touching), seen from above; die i is of kind
+    kinds[i] and marked in styles[i] where given (a symbol die of its own), else at random.
 
     Returns the BGR image and, per die, (kind, value, box) with box = (x0, y0, x1, y1) in pixels.
     Dice that would not fit without overlapping are dropped, so ask for at most ~25.
@@ -801,7 +837,7 @@ def render_tray(
                 pos = cand
         spec = random_spec(rng, kind, None, d)
         spec = DieSpec(spec.kind, spec.value, d, spec.spin, min(spec.tilt, 12.0), 0.0)
-        sprite = render_die(spec, rng)
+        sprite = render_die(spec, rng, styles[i] if i < len(styles) else None)
         box = paste(scene, sprite, pos[0], pos[1], shadow(rng, d))
         placed.append((pos, d))
         dice.append((sprite.kind, sprite.value, tuple(round(v) for v in box)))

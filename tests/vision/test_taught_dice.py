@@ -1,0 +1,149 @@
+"""Teaching a symbol die from the tray with the shipped models: shots checked and refused with
+the reason, the store's shots embedded again for a new model, and a taught die read beside
+numbered dice in whole frames."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.dice_store import MAX_SHOTS, DiceStore
+from vision.classify import DEFAULT_MODEL, Classifier
+from vision.detect import Detector, iou
+from vision.prototypes import decode_shot, encode_shot
+from vision.reader import DiceReader
+from vision.taught_dice import Teacher, sharpness, store_prototypes
+from vision.train.render import DieStyle, render_tray
+
+pytestmark = pytest.mark.skipif(
+    not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet (make model)"
+)
+SIZE = (1280, 960)
+SYMBOLS = ("circle", "cross", "triangle", "star", "square", "moon")
+STYLE = DieStyle(font=0, thickness=3, glyph_scale=1.0, pips=False, edge_read=False,
+                 six_nine_mark="underline", symbols=True, symbol_faces=SYMBOLS,
+                 plastic=((40.0, 40.0, 200.0), (245.0, 245.0, 245.0)))
+
+
+@pytest.fixture(scope="module")
+def teacher() -> Teacher:
+    classifier, detector = Classifier(), Detector()
+
+    def no_camera() -> np.ndarray:
+        raise AssertionError("these tests hand the teacher their frames")
+
+    return Teacher(classifier, detector, no_camera)
+
+
+def _alone(seed: int) -> tuple[np.ndarray, str]:
+    """A tray with the red symbol die alone, and the face it shows."""
+    frame, [(_, value, _)] = render_tray(1, seed, SIZE, ["d6"], [STYLE])
+    return frame, SYMBOLS[value - 1]
+
+
+@pytest.fixture(scope="module")
+def taught(teacher: Teacher, tmp_path_factory: pytest.TempPathFactory) -> DiceStore:
+    """The red die taught from frames of it alone (seeds 5000 on), MAX_SHOTS shots a face."""
+    store = DiceStore(tmp_path_factory.mktemp("dice") / "t.dice.sqlite")
+    store.define({"name": "sigils", "faces": list(SYMBOLS)})
+    seed = 5000
+    while min(store.shot_counts("sigils").values()) < MAX_SHOTS and seed < 5400:
+        seed += 1
+        frame, face = _alone(seed)
+        if store.shot_counts("sigils")[face] < MAX_SHOTS:
+            shot = teacher.check(frame, store, "sigils")
+            if shot.problem is None:
+                teacher.keep(store, shot.token, face)
+    assert set(store.shot_counts("sigils").values()) == {MAX_SHOTS}
+    return store
+
+
+def test_bad_shots_are_refused_with_the_reason(teacher: Teacher, tmp_path: Path) -> None:
+    store = DiceStore(tmp_path / "t.dice.sqlite")
+    store.define({"name": "sigils", "faces": list(SYMBOLS)})
+    empty, _ = render_tray(0, 11, SIZE)
+    assert "no die" in (teacher.check(empty, store, "sigils").problem or "")
+    two, dice = render_tray(2, 12, SIZE, ["d6", "d6"], [STYLE, STYLE])
+    assert len(dice) == 2
+    assert teacher.check(two, store, "sigils").problem == (
+        "2 dice in the tray: leave only the die being taught")
+    frame, face = _alone(13)
+    blurred = cv2.GaussianBlur(frame, (0, 0), 3)
+    crop = teacher.check(frame, store, "sigils").crop
+    assert sharpness(crop) > 0.05 > sharpness(teacher.classifier.crops(
+        blurred, [teacher.detector(frame).dice[0].box])[0])
+    assert "blurred" in (teacher.check(blurred, store, "sigils").problem or "")
+    good = teacher.check(frame, store, "sigils")
+    assert good.problem is None and teacher.keep(store, good.token, face) is None
+    assert store.shot_counts("sigils")[face] == 1  # only the good shot was kept
+    assert teacher.keep(store, good.token, face) == (
+        "that shot is no longer waiting: read the tray again")
+
+
+def test_a_shot_named_as_another_face_than_it_looks_is_refused(
+    teacher: Teacher, taught: DiceStore, tmp_path: Path
+) -> None:
+    """A shot of the star named 'moon' (two shots of each taught so far) is refused: kept, it
+    would teach moon the star."""
+    store = DiceStore(tmp_path / "t.dice.sqlite")
+    store.define({"name": "sigils", "faces": list(SYMBOLS)})
+    for shot in taught.shots("sigils"):
+        if shot.face in ("star", "moon") and store.shot_counts("sigils")[shot.face] < 2:
+            store.add_shot("sigils", shot.face, shot.png, shot.model or "", shot.vector or b"")
+    for seed in range(6000, 6100):
+        frame, face = _alone(seed)
+        if face == "star" and teacher.check(frame, store, "sigils").problem is None:
+            break
+    shot = teacher.check(frame, store, "sigils")
+    assert shot.guess == "star"
+    problem = teacher.keep(store, shot.token, "moon")
+    assert problem is not None and problem.startswith("it looks like star")
+    assert store.shot_counts("sigils") == {**dict.fromkeys(SYMBOLS, 0), "star": 2, "moon": 2}
+
+
+def test_shots_of_another_model_are_embedded_again(teacher: Teacher, tmp_path: Path) -> None:
+    store = DiceStore(tmp_path / "t.dice.sqlite")
+    store.define({"name": "sigils", "faces": list(SYMBOLS)})
+    frame, face = _alone(21)
+    crop = teacher.check(frame, store, "sigils").crop
+    store.add_shot("sigils", face, encode_shot(crop), "an-older-model", b"\x00" * 16)
+    clf = teacher.classifier
+    prototypes = store_prototypes(store, clf)
+    [shot] = store.shots()
+    assert shot.model == clf.card["sha256"] == prototypes.model_sha256
+    want = clf.look([decode_shot(shot.png)])["embedding"][0]
+    assert np.allclose(np.frombuffer(shot.vector or b"", np.float32), want, atol=1e-5)
+    assert [(f.die, f.face) for f in prototypes.faces] == [("sigils", face)]
+
+
+def test_a_taught_die_is_read_beside_numbered_dice(teacher: Teacher, taught: DiceStore) -> None:
+    """Frames never taught from (seeds 8000 on) of the symbol die with a d20 and a d10: the
+    symbol die read by its name and face most of the time and never surely wrong (a face it
+    does not recognise, the square most often, is left unsure), the others as their kinds, with
+    and without the game's expectation. The issue's goal (98% right) is the bench's to measure
+    (bench/symbol_dice_bench.py): these 12 frames measured 17 of 24 readings right."""
+    reader = DiceReader(classifier=teacher.classifier, detector=teacher.detector,
+                        prototypes=store_prototypes(taught, teacher.classifier))
+    frames = right = sure_wrong = kinds = 0
+    for seed in range(8000, 8012):
+        frame, dice = render_tray(3, seed, SIZE, ["d6", "d20", "d10"], [STYLE])
+        if len(dice) != 3:
+            continue
+        frames += 1
+        for expect in (None, ["sigils", "d20", "d10"]):
+            read = reader.read_frame(frame, expect).dice
+            for i, (kind, value, box) in enumerate(dice):
+                die = max(read, key=lambda d: iou(d.box, box))
+                if i == 0:
+                    ok = (die.die, die.value) == ("sigils", SYMBOLS[value - 1])
+                    right += ok
+                    sure_wrong += not ok and not die.unsure
+                else:
+                    kinds += die.die == kind
+    assert frames >= 10
+    assert right >= 0.65 * 2 * frames, (right, frames)
+    assert sure_wrong == 0, sure_wrong
+    assert kinds >= 0.9 * 4 * frames, (kinds, frames)

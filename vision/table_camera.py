@@ -1,0 +1,130 @@
+"""The table's camera: one reader and one frame source, shared by the game's readings and the
+Dice page's teaching, and reading the dice the table was taught.
+
+The camera, the models and a `--taught` store open on first use, so a missing one becomes a
+fault on the panel instead of a server that will not start. The table's own dice store
+(companion.dice_store) is matched too: whenever its revision moves (a shot kept, a die defined,
+renamed, deleted or imported) the reader's taught faces are made again from it before the next
+reading, so a die taught on the panel is read at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from companion.dice_store import DiceStore
+from companion.faults import CAMERA
+from companion.reading import TrayReading
+
+
+class _Recording:
+    """A frame source that keeps the last frame it gave (the one the reader found settled)."""
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+        self.last: np.ndarray | None = None
+
+    def read(self) -> np.ndarray:
+        self.last = self.source.read()
+        return self.last
+
+
+class TableCamera:
+    """`read` is the table session's dice source; `settled_frame` gives the Dice page a frame
+    of the tray at rest; `teacher` checks and keeps teaching shots."""
+
+    def __init__(self, spec: str, taught: Path | None = None, store: DiceStore | None = None
+                 ) -> None:
+        self.spec = spec
+        # called once the dice are at rest, before a game's reading (the buttons' lights)
+        self.settled_hooks: list[Callable[[], object]] = []
+        self.taught = taught
+        self.store = store
+        self._lock = threading.Lock()
+        self._reader: Any = None
+        self._source: Any = None
+        self._file_faces: tuple = ()  # the --taught store's faces, embedded for this model
+        self._revision: int | None = None  # of the table's store, as the reader has it
+
+    def _open(self) -> Any:
+        """The reader and the camera, each kept only once it opened: a camera plugged in (or a
+        replay folder made) after a failed try is opened on the next read, without a restart."""
+        if self._reader is None:
+            try:
+                from vision.classify import Classifier
+                from vision.prototypes import load_taught
+                from vision.reader import DiceReader
+            except ImportError as exc:
+                raise RuntimeError(f"the dice reader is not installed: {exc}") from exc
+            classifier = Classifier()
+            # a store taught with another model is embedded again from its shots here
+            faces = load_taught(self.taught, classifier)[0].faces if self.taught else ()
+            self._reader = DiceReader(classifier=classifier, keep_crops=True)  # for `photos`
+            self._file_faces = faces
+        if self._source is None:
+            from vision import capture
+            from vision.reader import Settling
+
+            kind, _, path = self.spec.partition(":")
+            # A replayed still frame must repeat long enough for the reader to see it settle.
+            self._source = (capture.ReplaySource(path, hold=Settling().still_frames + 2)
+                            if kind == "replay" and path else capture.open_source(self.spec))
+        self._refresh()
+        return self._reader
+
+    def _refresh(self) -> None:
+        """The reader's taught faces: the --taught file's and the table's store's, made again
+        when the store changed since."""
+        from vision.prototypes import Prototypes
+        from vision.taught_dice import store_prototypes
+
+        revision = self.store.revision if self.store is not None else 0
+        if revision == self._revision:
+            return
+        clf = self._reader.classifier
+        own = store_prototypes(self.store, clf).faces if self.store is not None else ()
+        self._reader.prototypes = Prototypes([*self._file_faces, *own],
+                                             model_sha256=clf.card["sha256"])
+        self._revision = revision
+
+    def _settled(self, expect: list[str] | None, on_settled: Callable[[], object] | None
+                 ) -> tuple[TrayReading, np.ndarray]:
+        reader = self._open()
+        recording = _Recording(self._source)
+        try:
+            reading = reader.read_settled(recording, expect=expect, on_settled=on_settled)
+        except RuntimeError as exc:
+            if getattr(exc, "fault", None) == CAMERA:  # gone: open it again next time
+                with contextlib.suppress(Exception):
+                    self._source.close()
+                self._source = None
+            raise
+        assert recording.last is not None
+        return reading, recording.last
+
+    def read(self, kinds: list[str] | None) -> TrayReading:
+        """Read the tray once the dice are at rest, expecting `kinds` (None: anything)."""
+        with self._lock:
+            self._open()
+            if hasattr(self._source, "throw"):  # the demo's simulated tray rolls what is asked
+                self._source.throw(kinds or [])
+            return self._settled(kinds, lambda: [hook() for hook in self.settled_hooks])[0]
+
+    def settled_frame(self) -> np.ndarray:
+        """A frame of the tray with the dice at rest (for a teaching shot)."""
+        with self._lock:
+            return self._settled(None, None)[1]
+
+    def teacher(self) -> Any:
+        """A vision.taught_dice.Teacher over this camera (the models open now)."""
+        from vision.taught_dice import Teacher
+
+        with self._lock:
+            reader = self._open()
+        return Teacher(reader.classifier, reader.detector, self.settled_frame)
