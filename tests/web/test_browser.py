@@ -84,6 +84,14 @@ def server(table):
         yield url
 
 
+def wait_for_image(page, selector: str) -> None:
+    """Wait up to 20 s for the image at `selector` to load with pixels (a visible <img> may
+    still be loading on a busy machine); a timeout fails the test."""
+    page.wait_for_function(
+        "s => { const i = document.querySelector(s); return i && i.complete && i.naturalWidth > 0; }",
+        arg=selector, timeout=20_000)
+
+
 def phone(browser, errors: list[str], **options) -> sync_api.Page:
     """A phone-sized page whose script errors are collected (a test ends with none)."""
     page = browser.new_context(**{**PHONE, **options}).new_page()
@@ -272,7 +280,7 @@ def test_a_reading_of_the_replayed_tray_by_the_real_reader(browser, tmp_path):
         sync_api.expect(page.locator(".tray-image img")).to_be_visible(timeout=20_000)
         shown = table.snapshot()["reading"]
         sync_api.expect(page.locator(".die")).to_have_count(len(shown["dice"]))
-        assert page.locator(".tray-image img").evaluate("img => img.naturalWidth") > 0
+        wait_for_image(page, ".tray-image img")
         if shown["pending"]:  # what the tray shows is not the line-up wanted: fix it by hand
             sync_api.expect(page.locator("#problem")).to_have_text(shown["problem"])
             page.click("#discard")

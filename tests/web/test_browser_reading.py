@@ -81,7 +81,7 @@ def test_the_demo_plays_a_roll_through_the_simulated_camera(browser, tmp_path, s
         expect(page.locator(".tray-image img")).to_be_visible(timeout=20_000)
         shown = table.snapshot()["reading"]
         expect(page.locator(".die")).to_have_count(len(shown["dice"]))
-        assert page.locator(".tray-image img").evaluate("img => img.naturalWidth") > 0
+        harness.wait_for_image(page, ".tray-image img")
         assert_fits(page)
         page.screenshot(path=shot(f"demo-{game}-read", size))
         if shown["pending"]:  # the players check every die, and put right what is wrong

@@ -7,7 +7,13 @@ from pathlib import Path
 
 import cv2
 import pytest
-from test_browser import PHONE, browser, join, running  # noqa: F401 - the browser fixture
+from test_browser import (  # noqa: F401 - the browser fixture
+    PHONE,
+    browser,
+    join,
+    running,
+    wait_for_image,
+)
 
 from companion.dice_store import DiceStore
 from companion.history import History
@@ -65,7 +71,7 @@ def test_a_die_made_on_the_page_is_taught_from_the_tray(browser, tmp_path):  # n
         page.click("#read")
         sync_api.expect(page.locator("#verdict")).to_contain_text("Which face is up?",
                                                                   timeout=30_000)
-        assert page.locator("#crop").evaluate("img => img.naturalWidth") > 0
+        wait_for_image(page, "#crop")
         sync_api.expect(page.locator("#face-buttons button")).to_have_count(4)
         page.click(f"#face-buttons button[data-face='{face}']")
         sync_api.expect(page.locator("#verdict")).to_have_text(
