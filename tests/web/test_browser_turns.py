@@ -5,8 +5,9 @@ threw, the reading is confirmed and the best move chosen, until the turn passes.
 wider than its phone, and each phone's page is saved under artifacts/.
 
 One server, table and camera serve all five games (a new game each), one Chromium all phones.
-The symbol dice games (Monsters!, Village Attacks) are rolled by typing: the simulated camera
-has no drawing of their dice and says so when asked (the test checks that it does).
+The camera draws Village Attacks' dice, taught to the table's dice store from its renders first
+(two shots a face here, to be quick; the demo keeps five). Monsters! is rolled by typing: the
+simulated camera has no drawing of its 33 faces and says so when asked (the test checks that).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from panel_support import PIN, PLAYERS
 from companion.history import History
 from companion.rules.dice import STANDARD
 from companion.table import TableSession
+from vision.simulated_camera import DRAWN
 
 pytestmark = pytest.mark.browser
 sync_api = harness.sync_api
@@ -44,13 +46,18 @@ class Demo:
 
 @pytest.fixture(scope="module")
 def demo(browser, tmp_path_factory) -> Iterator[Demo]:
+    from companion.dice_store import DiceStore
     from vision.classify import DEFAULT_MODEL
+    from vision.simulated_camera import teach_drawn
     from vision.table_camera import TableCamera
 
     if not DEFAULT_MODEL.exists():
         pytest.skip("no shipped model yet")
-    camera = TableCamera("simulated:40")
-    table = TableSession(History(tmp_path_factory.mktemp("turns") / "demo.db"), camera.read)
+    folder = tmp_path_factory.mktemp("turns")
+    store = DiceStore(folder / "demo.dice.sqlite")
+    camera = TableCamera("simulated:40", store=store)
+    teach_drawn(camera.teacher(), store, per_face=2)
+    table = TableSession(History(folder / "demo.db"), camera.read)
     errors: list[str] = []
     with harness.running(table) as server:
         phones = []
@@ -74,7 +81,9 @@ def fits(page) -> None:
 
 
 def face_button(page, value: object):
-    return page.locator("#faces button").filter(has_text=re.compile(f"^{re.escape(str(value))}$"))
+    """The dialog's button of a face (the first: a Day die carries its blank three times)."""
+    return page.locator("#faces button").filter(
+        has_text=re.compile(f"^{re.escape(str(value))}$")).first
 
 
 def thrown_for(box: list[int], thrown: list) -> int | None:
@@ -150,13 +159,13 @@ def test_a_whole_turn_through_the_simulated_camera(demo, game):
         page = demo.phones[step % 2]
         showing(page, table)
         version = table.version
-        if snap["roll_wanted"] and set(snap["roll_wanted"]["dice"]) <= set(STANDARD):
+        if snap["roll_wanted"] and set(snap["roll_wanted"]["dice"]) <= {*STANDARD, *DRAWN}:
             page.click("#read")
             assert table.wait_for_change(version, 10) != version, "the camera read nothing"
             showing(page, table)
             expect(page.locator(".tray-image img")).to_be_visible()
             reads += 1
-            if step == 0:
+            if reads == 1:  # the game's first tray, as read, before it is checked
                 page.screenshot(path=shot(f"turn-{game}-read", page))
             fixed += check_dice(page, demo)
         elif snap["roll_wanted"]:
@@ -171,8 +180,7 @@ def test_a_whole_turn_through_the_simulated_camera(demo, game):
     else:
         pytest.fail(f"{game}: the turn did not pass in {STEPS} taps")
     assert moves and table.snapshot()["turn"] == UNTIL_TURN[game]
-    if set(UNTIL_TURN) - {"monsters", "village-attacks"} >= {game}:
-        assert reads, "no roll went through the camera"
+    assert reads or game == "monsters", "no roll went through the camera"
     for page in demo.phones:
         showing(page, table)
         expect(page.locator("#whose")).to_have_text(table.snapshot()["current"]["text"])
