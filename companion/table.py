@@ -595,8 +595,9 @@ def _whose_turn(pos: Position) -> str:
         wanted = state.roll_wanted()
         player = players[wanted.player] if wanted and wanted.player is not None else None
         reason = wanted.reason if wanted else ""
-        if player and reason.startswith(player):  # "Ann rolls for who goes first"
+        if not player:  # "Enemy line-up": the Roll line under it says the dice
+            return reason[:1].upper() + reason[1:] if reason else "Roll the dice"
+        if reason.startswith(player):  # "Ann rolls for who goes first"
             return reason
-        who = f"{player} rolls" if player else "Roll"
-        return f"{who}: {reason}" if reason else who
+        return f"{player} rolls: {reason}" if reason else f"{player} rolls"
     return f"{players[current]} to play"

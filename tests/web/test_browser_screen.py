@@ -80,7 +80,7 @@ def test_the_roll_wanted_is_said_once(server, browser, table):
     page = phone(browser, [])
     join(page, server)
     expect(page.locator("#wanted")).to_have_text("Roll: 4 × d20")
-    expect(page.locator("#whose")).to_have_text("Roll: enemy line-up")
+    expect(page.locator("#whose")).to_have_text("Enemy line-up")
     assert page.locator("body").inner_text().count("d20") == 1
 
 
