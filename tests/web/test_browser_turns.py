@@ -185,11 +185,14 @@ def test_a_whole_turn_through_the_simulated_camera(demo, game):
         showing(page, table)
         expect(page.locator("#whose")).to_have_text(table.snapshot()["current"]["text"])
         page.screenshot(path=shot(f"turn-{game}", page))
-    history = demo.phones[0]
-    history.goto(f"{demo.server}/games/{table.game_id}")
-    expect(history.locator(".event")).not_to_have_count(0)
-    fits(history)
-    history.goto(demo.server)  # back to the table for the next game
+    for page in demo.phones:  # the game's history and the games list fit each phone too
+        page.goto(f"{demo.server}/games/{table.game_id}")
+        expect(page.locator(".event")).not_to_have_count(0)
+        fits(page)
+        page.goto(f"{demo.server}/games")
+        expect(page.locator("#stats tr")).not_to_have_count(0)
+        fits(page)
+        page.goto(demo.server)  # back to the table for the next game
     print(f"{game}: {reads} camera rolls, {fixed} dice put right, {moves} moves")
 
 
