@@ -29,29 +29,35 @@ def inside(box: dict, size: dict) -> bool:
             and box["y"] + box["height"] <= size["height"])
 
 
-def test_the_tables_screen_fits_800x480_with_the_pin_and_both_qr_codes(server, browser, table):
-    save_settings(settings_path(table.history.path), WifiSettings(AP))
+@pytest.mark.parametrize("own_wifi", [True, False], ids=["own-wifi", "joined-wifi"])
+def test_the_tables_screen_fits_800x480_with_the_pin_and_its_qr_codes(server, browser, table,
+                                                                      own_wifi):
+    if own_wifi:
+        save_settings(settings_path(table.history.path), WifiSettings(AP))
     table.new_game("board-horde", [*PLAYERS, "Cy"])  # three rows of scores
     screen = browser.new_context(viewport=SCREEN).new_page()
     screen.goto(f"{server}/panel")
     expect = sync_api.expect
-    expect(screen.locator(".qr svg")).to_have_count(2)
+    expect(screen.locator(".qr svg")).to_have_count(2 if own_wifi else 1)
     expect(screen.locator("#panel-scores tr")).to_have_count(3)
     wide, high = screen.evaluate("[document.documentElement.scrollWidth,"
                                  " document.documentElement.scrollHeight]")
     assert wide <= SCREEN["width"] and high <= SCREEN["height"], f"it scrolls: {wide}x{high}"
-    for what in ("#pin", ".wifi-name", ".wifi-password", "#panel-whose", "#panel-scores"):
+    shown = ("#pin", "#panel-whose", "#panel-scores", *((".wifi-name", ".wifi-password")
+                                                       if own_wifi else ()))
+    for what in shown:
         assert inside(screen.locator(what).bounding_box(), SCREEN), f"{what} is out of view"
     for code in screen.locator(".qr").all():
         box = code.bounding_box()
         assert inside(box, SCREEN) and box["width"] >= 180, f"a QR code too small or cut: {box}"
     ARTIFACTS.mkdir(exist_ok=True)
-    shot = screen.screenshot(path=str(ARTIFACTS / "panel-800x480.png"))
+    shot = screen.screenshot(path=str(ARTIFACTS / f"panel-800x480-{own_wifi=}.png"))
     picture = cv2.imdecode(np.frombuffer(shot, np.uint8), cv2.IMREAD_GRAYSCALE)
     found, texts, _, _ = cv2.QRCodeDetector().detectAndDecodeMulti(picture)
-    wifi, joining = sorted(texts, key=lambda text: not text.startswith("WIFI:"))
-    assert found and wifi == f"WIFI:T:WPA;S:{AP.ssid};P:{AP.password};;"
-    assert joining.startswith("http://") and joining.endswith(f"/join#pin={PIN}")
+    wifi = [text for text in texts if text.startswith("WIFI:")]
+    joining = [text for text in texts if text.startswith("http://")]
+    assert found and wifi == ([f"WIFI:T:WPA;S:{AP.ssid};P:{AP.password};;"] if own_wifi else [])
+    assert len(joining) == 1 and joining[0].endswith(f"/join#pin={PIN}")
 
 
 def test_every_page_has_the_favicon_and_the_game_in_its_title(server, browser, table):
