@@ -591,10 +591,13 @@ def _whose_turn(pos: Position) -> str:
         if outcome and outcome.winners:
             return "game over: " + " and ".join(players[w] for w in outcome.winners) + " won"
         return "game over" + (f": {outcome.reason}" if outcome else "")
-    if current == CHANCE:
+    if current == CHANCE:  # who rolls and why: the dice are said once, by roll_wanted
         wanted = state.roll_wanted()
-        who = f"{players[wanted.player]} rolls" if wanted and wanted.player is not None else "Roll"
-        dice = " ".join(wanted.dice) if wanted else "dice"
-        reason = f" ({wanted.reason})" if wanted and wanted.reason else ""
-        return f"{who} {dice}{reason}"
+        player = players[wanted.player] if wanted and wanted.player is not None else None
+        reason = wanted.reason if wanted else ""
+        if not player:  # "Enemy line-up": the Roll line under it says the dice
+            return reason[:1].upper() + reason[1:] if reason else "Roll the dice"
+        if reason.startswith(player):  # "Ann rolls for who goes first"
+            return reason
+        return f"{player} rolls: {reason}" if reason else f"{player} rolls"
     return f"{players[current]} to play"

@@ -6,25 +6,66 @@ holding exactly those dice with random faces (vision.train.render: numpy and Ope
 then hands out a few frames of them sliding to rest before the still tray, so the reader's own
 settle check runs and the real detector and classifier read the frame. The true dice of each
 throw are kept (`thrown`), so a bench can say how often the reader gets its own renders right.
+
+It draws the shipped Village Attacks dice too (companion.rules.symbol_dice), each face with an
+icon of the renderer's own (`DRAWN`), and `teach_drawn` teaches them to a table's dice store from
+renders through the Dice page's own checks, so the demo reads them with the real reader. The
+Monsters! faces (33 symbols, more than the renderer draws) are still typed in.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from companion.reading import UnreadableRoll
+from companion.rules.symbol_dice import SHIPPED
 from vision.capture import ClosingSource, check_frame
 from vision.detect import skin_hand
 from vision.train.labels import KINDS
-from vision.train.render import render_tray
+from vision.train.render import BLANK, DieStyle, render_tray
 
 SIZE = (1280, 960)  # the tray camera's frame (vision.capture's cameras ask for this)
 SLIDING_FRAMES = 4  # frames of dice still moving before they come to rest
 SLIDE = 1.5  # how far a die slides in, at first, in its own widths
 TRIES = 20  # seeds tried for a throw that places every die and no patch of table like a hand
-Thrown = tuple[str, int, tuple[int, int, int, int]]  # a die's kind, top value and box
+Thrown = tuple[str, int | str, tuple[int, int, int, int]]  # a die's kind, top face and box
+TEACH_SEED = 4_000_000  # the renders a demo table is taught from (throws draw their own seeds)
+TEACH_TRIES = 25  # renders tried a face, at most, before the teaching gives up on it
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """How the demo draws a shipped symbol die: a cube, an icon a face, its plastic and ink."""
+
+    icons: dict[str, str]  # face name -> the renderer's symbol (BLANK: nothing)
+    plastic: tuple[tuple[float, float, float], tuple[float, float, float]]  # BGR body, ink
+
+    def faces(self, die: str) -> tuple[str, ...]:
+        """The die's six faces in the order the renderer numbers a cube's (value 1 first)."""
+        return SHIPPED[die].kind().faces
+
+    def style(self, die: str) -> DieStyle:
+        return DieStyle(font=0, thickness=3, glyph_scale=1.0, pips=False, edge_read=False,
+                        six_nine_mark="underline", symbols=True, plastic=self.plastic,
+                        symbol_faces=tuple(self.icons[f] for f in self.faces(die)))
+
+
+# Icons of our own for the dice the book shows but this project cannot copy: crossed blades for
+# Melee, an arrow for Ranged, a star for Magic, a square shield for Defence, a bolt for
+# Retaliate, a roof for the Villager; the Day die's blanks carry nothing.
+DRAWN = {
+    "village": Drawing({"Melee": "cross", "Ranged": "arrow", "Magic": "star",
+                        "Defence": "square", "Retaliate": "bolt", "Villager": "triangle"},
+                       ((235.0, 235.0, 235.0), (30.0, 30.0, 30.0))),
+    "village-day": Drawing({"blank": BLANK, "Defence": "square"},
+                           ((60.0, 200.0, 240.0), (20.0, 40.0, 90.0))),
+    "village-night": Drawing({"Melee": "cross", "Magic": "star"},
+                             ((110.0, 40.0, 30.0), (230.0, 230.0, 200.0))),
+}
 
 
 class SimulatedTray(ClosingSource):
@@ -37,26 +78,30 @@ class SimulatedTray(ClosingSource):
         self.thrown: list[Thrown] = []
 
     def throw(self, kinds: Sequence[str]) -> list[Thrown]:
-        """Roll `kinds` (standard dice; UnreadableRoll for one it has no drawing of) into the
-        tray: the frames after this show them sliding in, then at rest. Returns the true dice."""
-        cannot = sorted(set(kinds) - set(KINDS))
+        """Roll `kinds` (standard dice and the DRAWN symbol dice; UnreadableRoll for one it has
+        no drawing of) into the tray: the frames after this show them sliding in, then at
+        rest. Returns the true dice, a symbol die's top face by name."""
+        cannot = sorted(set(kinds) - set(KINDS) - set(DRAWN))
         if cannot:
             raise UnreadableRoll(
                 f"the demo camera cannot draw a {', '.join(cannot)} die (it draws "
-                f"{', '.join(KINDS)}): type this roll in instead"
+                f"{', '.join([*KINDS, *DRAWN])}): type this roll in instead"
             )
+        solids = ["d6" if k in DRAWN else k for k in kinds]
+        styles = [DRAWN[k].style(k) if k in DRAWN else None for k in kinds]
         for _ in range(TRIES):
             seed = int(self._seeds.integers(2**31))
-            still, dice = render_tray(len(kinds), seed, self.size, list(kinds))
+            still, dice = render_tray(len(kinds), seed, self.size, solids, styles)
             # every die placed, and no wooden table the hand check would take for a hand
-            if sorted(k for k, _, _ in dice) == sorted(kinds) and not skin_hand(still):
+            if len(dice) == len(kinds) and not skin_hand(still):
                 break
         else:  # pragma: no cover - every throw of up to 25 dice is placed within a few seeds
             raise UnreadableRoll(f"could not lay out {len(kinds)} dice: type this roll in")
         empty, _ = render_tray(0, seed, self.size)  # the same tray and light, no dice yet
         self._frames = [*_sliding(still, empty, dice, self._seeds), still]
-        self.thrown = dice
-        return dice
+        self.thrown = [(k, DRAWN[k].faces(k)[v - 1] if k in DRAWN else v, box)
+                       for k, (_, v, box) in zip(kinds, dice, strict=True)]
+        return self.thrown
 
     def read(self) -> np.ndarray:
         """The next frame of the throw; once at rest, the still tray again and again."""
@@ -86,3 +131,30 @@ def _sliding(
             frame[y0 + dy : y1 + dy, x0 + dx : x1 + dx] = still[y0:y1, x0:x1]
         frames.append(frame)
     return frames
+
+
+def teach_drawn(teacher: Any, store: Any, per_face: int | None = None) -> int:
+    """Teach `store` (a companion.dice_store.DiceStore) the DRAWN dice from renders of each alone
+    in the tray, through `teacher` (vision.taught_dice.Teacher: the Dice page's checks), until
+    every face has `per_face` shots (the store's most by default); faces taught already are left
+    as they are, so a second start renders nothing. Returns the shots kept."""
+    from companion.dice_store import MAX_SHOTS
+
+    per_face = per_face or MAX_SHOTS
+    kept = 0
+    for name, drawing in DRAWN.items():
+        if set(store.definition(name).face_names) != set(drawing.icons):
+            continue  # its faces were edited at the table: the drawing is not that die
+        faces = drawing.faces(name)
+        tries = TEACH_TRIES * len(set(faces))
+        seed = TEACH_SEED + 100_000 * list(DRAWN).index(name)
+        while min(store.shot_counts(name).values()) < per_face and tries:
+            tries, seed = tries - 1, seed + 1
+            frame, dice = render_tray(1, seed, SIZE, ["d6"], [drawing.style(name)])
+            face = faces[dice[0][1] - 1] if dice else None
+            if face is None or store.shot_counts(name)[face] >= per_face:
+                continue
+            shot = teacher.check(frame, store, name)
+            if shot.problem is None and teacher.keep(store, shot.token, face) is None:
+                kept += 1
+    return kept

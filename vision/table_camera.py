@@ -116,6 +116,12 @@ class TableCamera:
                 self._source.throw(kinds or [])
             return self._settled(kinds, lambda: [hook() for hook in self.settled_hooks])[0]
 
+    @property
+    def thrown(self) -> list:
+        """The true dice (kind, value, box) of the simulated tray's last throw; none for a real
+        camera, whose dice nobody but the players knows."""
+        return list(getattr(self._source, "thrown", []))
+
     def settled_frame(self) -> np.ndarray:
         """A frame of the tray with the dice at rest (for a teaching shot)."""
         with self._lock:

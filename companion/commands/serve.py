@@ -83,6 +83,25 @@ def table_camera(args: argparse.Namespace) -> Any:
     return TableCamera(camera, args.taught, open_store(db_path(args))[0])
 
 
+def teach_demo_dice(camera: Any) -> None:
+    """--demo with the simulated camera: the Village Attacks dice it draws are taught to the demo
+    table's dice store from its own renders, through the Dice page's checks (the first start
+    only, some seconds), so that a roll of them is read by the real reader, not typed."""
+    if camera is None or camera.store is None or not camera.spec.startswith("simulated"):
+        return
+    from companion.dice_store import MAX_SHOTS
+    from vision.simulated_camera import DRAWN, teach_drawn
+
+    store = camera.store
+    if any(min(store.shot_counts(name).values()) < MAX_SHOTS for name in DRAWN):
+        print(f"Teaching the demo camera the {', '.join(DRAWN)} dice from renders (first start"
+              " only, some seconds)...", flush=True)
+    try:
+        teach_drawn(camera.teacher(), store)
+    except (RuntimeError, OSError) as exc:  # no models: the panel says so; these rolls are typed
+        print(f"The demo camera was not taught them: {exc}", flush=True)
+
+
 def build(args: argparse.Namespace, camera: Any = None) -> tuple[TableSession, Any]:
     """The session (resuming the last game), with its camera (`table_camera(args)` unless
     given) and, if asked, its buttons."""
@@ -121,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
     from companion.web.server import make_server
 
     camera = table_camera(args)
+    if args.demo:
+        teach_demo_dice(camera)
     table, controller = build(args, camera)
     app = create_app({"TABLE": table, "PIN": args.pin, "PIN_DIGITS": args.pin_digits,
                       "PUBLIC_URL": args.public_url,

@@ -104,8 +104,9 @@ def games() -> Response:
     registry = services().table.history.games_registry
     listed = []
     for record in services().table.history.games():
-        item = record.to_json()
-        name = registry.get_game(record.game).table_data
+        cls = registry.get_game(record.game)
+        item = {**record.to_json(), "title": cls.title}  # the game as players call it
+        name = cls.table_data
         if name and item["options"].get(name):
             item["options"] = {**item["options"], name: "(entered)"}
         listed.append(item)
@@ -127,8 +128,9 @@ def game(game_id: int) -> Response:
             "undone": undone(e, live),
             "image": f"/api/images/{image}.jpg" if image else None,
         })
-    teams = history.games_registry.get_game(record.game).teams[:len(record.players)]
-    return jsonify({"game": {**record.to_json(), "teams": list(teams)}, "events": timeline})
+    cls = history.games_registry.get_game(record.game)
+    return jsonify({"game": {**record.to_json(), "title": cls.title,
+                             "teams": list(cls.teams[:len(record.players)])}, "events": timeline})
 
 
 @bp.get("/games/<id:game_id>/export.json")

@@ -42,8 +42,9 @@ def games() -> str:
 def history(game_id: int) -> str:
     record = services().table.history.game(game_id)  # 404-like error for an unknown game
     finished = record.outcome is not None and not record.abandoned
+    title = services().table.history.games_registry.get_game(record.game).title
     return render_template("history.html", can_act=can_act(), game_id=game_id, page="games",
-                           finished=finished)
+                           finished=finished, title=title)
 
 
 @bp.get("/games/<id:game_id>/bgstats")

@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 
 from companion.reading import UnreadableRoll
+from companion.rules.symbol_dice import SHIPPED
 from vision.capture import open_source
 from vision.classify import DEFAULT_MODEL
 from vision.detect import iou
 from vision.reader import DiceReader, Settler
-from vision.simulated_camera import SIZE, SLIDING_FRAMES, SimulatedTray
+from vision.simulated_camera import DRAWN, SIZE, SLIDING_FRAMES, SimulatedTray, teach_drawn
 
 
 def test_a_throw_holds_exactly_the_dice_asked_for_and_is_repeatable() -> None:
@@ -40,8 +41,39 @@ def test_the_dice_slide_then_rest_and_the_settle_check_sees_it() -> None:
 
 
 def test_a_die_it_cannot_draw_asks_for_a_typed_roll() -> None:
-    with pytest.raises(UnreadableRoll, match="cannot draw a village die.*type this roll in"):
-        SimulatedTray(seed=1).throw(["d6", "village"])
+    with pytest.raises(UnreadableRoll, match="cannot draw a monsters die.*type this roll in"):
+        SimulatedTray(seed=1).throw(["d6", "monsters"])
+
+
+def test_the_village_dice_are_drawn_and_thrown_by_their_faces() -> None:
+    kinds = ["village"] * 5 + ["village-day", "village-night"]
+    thrown = SimulatedTray(seed=6).throw(kinds)
+    assert [k for k, _, _ in thrown] == kinds and thrown == SimulatedTray(seed=6).throw(kinds)
+    for kind, face, _ in thrown:
+        assert face in SHIPPED[kind].face_names
+    faces = Counter(face for _ in range(12) for k, face, _ in SimulatedTray(seed=_).throw(
+        ["village-day"] * 6))
+    assert set(faces) == {"blank", "Defence"}  # the blank faces come up too
+
+
+def test_each_drawn_icon_is_its_own_and_every_face_has_one() -> None:
+    for name, drawing in DRAWN.items():
+        assert set(drawing.icons) == set(SHIPPED[name].face_names)
+        assert len(set(drawing.icons.values())) == len(drawing.icons)  # two faces never alike
+
+
+@pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet")
+def test_the_demo_table_is_taught_the_drawn_dice_once(tmp_path) -> None:
+    from companion.dice_store import DiceStore
+    from vision.table_camera import TableCamera
+
+    store = DiceStore(tmp_path / "demo.dice.sqlite")
+    camera = TableCamera("simulated:2", store=store)
+    assert teach_drawn(camera.teacher(), store, per_face=1) == 10  # 6 + 2 + 2 faces
+    assert all(set(store.shot_counts(name).values()) == {1} for name in DRAWN)
+    assert teach_drawn(camera.teacher(), store, per_face=1) == 0  # a second start: nothing
+    reading = camera.read(["village"] * 3)
+    assert {d.die for d in reading.dice} <= {"village", "village-day", "village-night"}
 
 
 def test_it_opens_from_its_camera_spec() -> None:

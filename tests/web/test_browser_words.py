@@ -123,7 +123,7 @@ def test_a_new_game_asks_first_and_the_old_one_resumes_exactly(server, browser, 
         first, before["state"], before["scores"])
     expect(me.locator("#moves-total")).to_have_text("(56, best first)")
     me.locator(".move").first.click()  # it plays on from there
-    expect(me.locator("#wanted")).to_have_text("Roll: " + " ".join(
+    expect(me.locator("#wanted")).to_have_text("Roll: " + ", ".join(  # a team: one die a hero
         table.snapshot()["roll_wanted"]["dice"]))
     assert errors == []
 

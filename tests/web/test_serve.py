@@ -69,3 +69,24 @@ def test_the_tables_camera_reads_the_dice_kept_beside_its_database(tmp_path):
         assert camera.settled_hooks == [controller.dice_phase_reading]
     finally:
         controller.close()
+
+
+def test_the_demo_teaches_its_simulated_camera_the_village_dice(tmp_path, monkeypatch, capsys):
+    """Only the simulated camera is taught (a replayed one shows real dice), through the table
+    camera's own Teacher and store (teach_drawn itself, and that a taught store is taught
+    nothing again, are tested with the camera in tests/vision/test_simulated_camera.py)."""
+    import vision.simulated_camera as simulated
+    from companion.commands.serve import teach_demo_dice
+
+    taught = []
+    monkeypatch.setattr(simulated, "teach_drawn", lambda teacher, store: taught.append(
+        (teacher, store)))
+    camera = table_camera(args("--demo", "--db", str(tmp_path / "demo.db")))
+    monkeypatch.setattr(camera, "teacher", lambda: "the table's teacher")
+    teach_demo_dice(camera)
+    assert taught == [("the table's teacher", camera.store)]
+    assert "Teaching the demo camera the village, village-day, village-night dice" in \
+        capsys.readouterr().out
+    replayed = table_camera(args("--demo", "--camera", "replay:x", "--db", str(tmp_path / "r.db")))
+    teach_demo_dice(replayed)
+    assert len(taught) == 1

@@ -241,6 +241,7 @@ def fit_glyph(box: np.ndarray) -> np.ndarray:
 
 SYMBOLS = ("circle", "ring", "cross", "triangle", "star", "square", "diamond", "bolt", "arrow",
            "moon", "drop", "skull")
+BLANK = "blank"  # in a symbol die's faces: a face with no mark
 # symbols with no mirror symmetry: drawn mirrored they are another face (the bench's mirrored die)
 CHIRAL_SYMBOLS = ("bolt", "flag", "hook", "note", "boot", "windmill")
 
@@ -435,8 +436,10 @@ def decals(
     if value == 0:  # barrel d4 end caps carry no number
         return []
     if style.symbol_faces:
-        mask = symbol_glyph(style.symbol_faces[(value - 1) % len(style.symbol_faces)],
-                            style.thickness)
+        name = style.symbol_faces[(value - 1) % len(style.symbol_faces)]
+        if name == BLANK:  # a face that carries nothing (Village Attacks' Day die has three)
+            return []
+        mask = symbol_glyph(name, style.thickness)
         return [(c, body.face_up[face], r * style.glyph_scale,
                  np.ascontiguousarray(mask[:, ::-1]) if style.mirrored else mask)]
     if style.symbols:

@@ -21,6 +21,13 @@ const RS = {
       : `ended with no winner: ${reason}`;
   },
 
+  // The dice of a roll said once and short: "4 × d20", "d8, d10, d12, d20", "5 × village, village-day".
+  diceCounted(dice) {
+    const counts = new Map();
+    for (const kind of dice) counts.set(kind, (counts.get(kind) || 0) + 1);
+    return [...counts].map(([kind, n]) => (n > 1 ? `${n} × ${kind}` : kind)).join(", ");
+  },
+
   el(tag, attrs = {}, ...children) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs)) {

@@ -71,7 +71,8 @@ function drawTimeline(events) {
 
 function load() {
   RS.get(`/api/games/${gameId}`).then(({ game, events }) => {
-    document.getElementById("history-title").textContent = `Game ${game.id}: ${game.game}`;
+    document.getElementById("history-title").textContent = `Game ${game.id}: ${game.title}`;
+    document.title = `Game ${game.id}: ${game.title}`;
     const state = game.outcome ? RS.outcomeText(game)
       : game.abandoned ? "abandoned" : "in play";
     document.getElementById("history-meta").textContent = `${game.players.join(", ")} — ${state}`;

@@ -131,12 +131,13 @@ function render(s) {
   $("table").hidden = !s.game;
   if (!s.game) return;
   $("game-title").textContent = s.game.title;
+  document.title = `${s.game.title}: Rollscribe`;
   $("whose").textContent = s.current.text;
   $("told").hidden = !s.told;
   $("told").textContent = s.told || "";
   // A game that asks for a card drawn or flipped says which (state.asking).
   const asking = s.state && s.state.asking;
-  $("wanted").textContent = s.roll_wanted ? `Roll: ${s.roll_wanted.dice.join(" ")}` : (asking || "");
+  $("wanted").textContent = s.roll_wanted ? `Roll: ${RS.diceCounted(s.roll_wanted.dice)}` : (asking || "");
   const pending = s.reading && s.reading.pending;
   $("read").hidden = !s.roll_wanted || pending || !s.camera;
   $("typed").hidden = !s.roll_wanted;
