@@ -20,7 +20,7 @@ import numpy as np
 
 from companion.dice_store import DiceStore
 from companion.faults import CAMERA
-from companion.reading import TrayReading
+from companion.reading import TrayReading, UnreadableRoll
 
 
 class _Recording:
@@ -111,9 +111,14 @@ class TableCamera:
     def read(self, kinds: list[str] | None) -> TrayReading:
         """Read the tray once the dice are at rest, expecting `kinds` (None: anything)."""
         with self._lock:
-            self._open()
+            reader = self._open()
             if hasattr(self._source, "throw"):  # the demo's simulated tray rolls what is asked
                 self._source.throw(kinds or [])
+            try:
+                reader.resolve(kinds)
+            except ValueError as exc:  # a symbol die nobody taught this table
+                raise UnreadableRoll(f"the camera was not taught every die asked for ({exc}): "
+                                     "teach it on the Dice page, or type this roll in") from exc
             return self._settled(kinds, lambda: [hook() for hook in self.settled_hooks])[0]
 
     @property

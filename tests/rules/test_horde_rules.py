@@ -401,3 +401,12 @@ def test_the_clerics_heal_is_immediate_so_the_healed_can_be_inspired() -> None:
     assert "heal" not in " ".join(move_texts(state))  # nobody is wounded any more
     play(state, "attack e4=barbarian")
     assert state.scores()[0] == 10
+
+
+def test_before_the_line_up_is_rolled_no_enemy_is_shown_defeated():
+    state = get_game("monstrous-horde")().new_state(["Polly", "Pip"])
+    assert state.describe()["enemies"] == []
+    assert state.describe()["details"][0]["lines"][0] == "e1: rolled at the start"
+    play(state, roll("d20=6", "d20=10", "d20=11", "d20=15"))  # still setup: the roll-off next
+    assert enemies(state) == [6, 10, 11, 15]
+    assert not any(e["defeated"] for e in state.describe()["enemies"])

@@ -166,7 +166,11 @@ def test_no_page_scrolls_sideways_on_a_phone(server, browser, table, size):
     name = f"table-{size['width']}.png"
     me.screenshot(path=str(ARTIFACTS / name), full_page=True)
     assert width(me) <= size["width"], "the table page"
-    for path in ("/games", f"/games/{table.game_id}", "/new", "/cards", "/network", "/panel",
+    # every link of the menu is whole on the screen, none cut or scrolled away
+    assert me.locator(".bar nav a").evaluate_all(
+        "links => links.every(a => a.getBoundingClientRect().right <= window.innerWidth"
+        " && a.getBoundingClientRect().right <= a.parentElement.getBoundingClientRect().right)")
+    for path in ("/games", f"/games/{table.game_id}", "/new", "/cards", "/dice", "/network", "/panel",
                  "/join"):
         me.goto(server + path)
         me.wait_for_load_state("networkidle")

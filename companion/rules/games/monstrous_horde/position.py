@@ -130,6 +130,11 @@ class Position:
     winners: tuple[int, ...] | None = None
     reason: str = ""
 
+    @property
+    def lineup_rolled(self) -> bool:
+        """Whether the first line-up was rolled: before it, every slot is empty, not defeated."""
+        return self.phase != "setup" or not all(e.defeated for e in self.enemies)
+
     @classmethod
     def start(cls, names: list[str], options: Options) -> Position:
         n = len(names)

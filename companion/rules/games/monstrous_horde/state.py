@@ -116,7 +116,8 @@ class HordeState(PositionState):
                 "first": seat == pos.first, "active": seat == pos.seat, "characters": chars,
             })
         enemies = []
-        for slot, enemy in enumerate(pos.enemies):
+        # before the first line-up is rolled there are no enemies to show, defeated or not
+        for slot, enemy in enumerate(pos.enemies if pos.lineup_rolled else ()):
             entry: JSON = {"id": f"e{slot + 1}", "defeated": enemy.defeated, "d20": enemy.d20,
                            "label": "defeated: a new one is rolled"}  # the line-up stays shown
             if not enemy.defeated:

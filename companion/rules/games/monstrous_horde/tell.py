@@ -100,7 +100,9 @@ def details(pos: Position) -> list[dict[str, object]]:
     turn = pos.turn
     lineup = []
     for slot, enemy in enumerate(pos.enemies):
-        if enemy.defeated:
+        if not pos.lineup_rolled:
+            lineup.append(f"e{slot + 1}: rolled at the start")
+        elif enemy.defeated:
             lineup.append(f"e{slot + 1}: defeated, a new one is rolled at the end of the turn")
         elif enemy.monster == "hydra":
             heads = ", ".join(map(str, enemy.heads)) or "none"
