@@ -26,7 +26,7 @@ from companion.commands.serve import camera_dice_source
 from tests.short_of_goal import lower_bound, short_of_goal
 from vision.classify import DEFAULT_MODEL
 from vision.errors import ModelError
-from vision.prototypes import FacePrototype, Prototypes, decode_shot
+from vision.prototypes import FacePrototype, Prototypes, decode_shot, encode_shot
 from vision.reader import DiceReader
 from vision.shots import ShotError, locate_one_die
 from vision.train.render import paste, random_spec, random_style, render_die, shadow
@@ -280,8 +280,10 @@ def taught_on(image: np.ndarray, faces: list[str], store: Path) -> Prototypes:
     dice = sorted(photo_reader().read_frame(image).dice, key=lambda d: d.box[0])
     assert len(dice) == len(faces), [d.box for d in dice]
     clf = photo_reader().classifier
-    vectors = clf.look(clf.crops(image, [d.box for d in dice]))["embedding"]
-    mine = {face: FacePrototype.from_embeddings("monster", face, vectors[i : i + 1])
+    crops = clf.crops(image, [d.box for d in dice])
+    vectors = clf.look(crops)["embedding"]
+    mine = {face: FacePrototype.from_embeddings("monster", face, vectors[i : i + 1],
+                                                [encode_shot(crops[i])])
             for i, face in enumerate(faces)}
     faces_now = [mine.get(f.face, f) if f.die == "monster" else f for f in taught.faces]
     return Prototypes(faces_now, taught.match_at, taught.model_sha256)
