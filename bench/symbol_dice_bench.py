@@ -15,7 +15,9 @@ expecting what was rolled ("1xNAME,d20,d10"). A die counts right when its die na
 right; sure-and-wrong when it is wrong and not flagged unsure. Printed, never asserted.
 
 `python -m bench symbol_dice` reads RENDERS frames per die (a few minutes on one core);
-`python -m bench.symbol_dice_bench --renders 500` is the issue's full measure.
+`python -m bench.symbol_dice_bench --renders 500` is the issue's full measure. `--validation`
+reads frames of seeds of their own instead (VALIDATION_SEED on: neither taught nor read by the
+measure), on which the reader's taught-face thresholds are chosen.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from vision.train.render import CHIRAL_SYMBOLS, DieStyle, render_tray
 RENDERS = 40  # frames read per die by default; the issue's measure is 500
 SIZE = (1280, 960)  # the tray camera's frame
 TEACH_SEED, READ_SEED = 7_000_000, 9_000_000  # far apart: no frame is both taught and read
+VALIDATION_SEED = 8_000_000  # frames for choosing thresholds, apart from both
 COMPANIONS = (("d20", "d10"), ("d12", "d4"), ("d10", "d8"), ("d20", "d6"))
 MAX_TRIES = 60 * MAX_SHOTS  # frames rendered to teach one die, at most
 WHITE, BLACK = (245.0, 245.0, 245.0), (25.0, 25.0, 25.0)
@@ -113,12 +116,13 @@ class Tally:
                 f"unsure {self.unsure / n:.1%}, not found {self.missed / n:.1%}")
 
 
-def read_die(reader: DiceReader, die: BenchDie, renders: int) -> tuple[Tally, Tally]:
-    """`renders` fresh frames of the die beside two polyhedral dice, read without and with the
-    expectation."""
+def read_die(reader: DiceReader, die: BenchDie, renders: int, first_seed: int,
+             seconds: list[float]) -> tuple[Tally, Tally]:
+    """`renders` fresh frames of the die beside two polyhedral dice (seeds after `first_seed`),
+    read without and with the expectation (each read timed into `seconds`)."""
     faces, twin = die.faces(), {a: b for p in PAIRS for a, b in (p, p[::-1])}.get(die.name)
     tallies = (Tally(), Tally())
-    seed = READ_SEED + 100_000 * DICE.index(die)
+    seed = first_seed + 100_000 * DICE.index(die)
     done = 0
     while done < renders:
         seed += 1
@@ -132,8 +136,10 @@ def read_die(reader: DiceReader, die: BenchDie, renders: int) -> tuple[Tally, Ta
         expect = [die.name, *others]
         for tally, wanted in zip(tallies, (None, expect), strict=True):
             tally.frames += 1
-            read = max(reader.read_frame(frame, wanted).dice, key=lambda d: iou(d.box, box),
-                       default=None)
+            start = time.perf_counter()
+            dice_read = reader.read_frame(frame, wanted).dice
+            seconds.append(time.perf_counter() - start)
+            read = max(dice_read, key=lambda d: iou(d.box, box), default=None)
             if read is None or iou(read.box, box) < 0.4:
                 tally.missed += 1
                 continue
@@ -145,7 +151,7 @@ def read_die(reader: DiceReader, die: BenchDie, renders: int) -> tuple[Tally, Ta
     return tallies
 
 
-def main(renders: int = RENDERS) -> None:
+def main(renders: int = RENDERS, validation: bool = False) -> None:
     cv2.setNumThreads(1)
     classifier, detector = Classifier(threads=1), Detector(threads=1)
     with tempfile.TemporaryDirectory() as tmp:
@@ -164,9 +170,11 @@ def main(renders: int = RENDERS) -> None:
                             prototypes=store_prototypes(store, classifier))
         totals = [Tally(), Tally()]
         twins: dict[str, Tally] = {}
-        start = time.perf_counter()
+        start, per_read = time.perf_counter(), []
+        first = VALIDATION_SEED if validation else READ_SEED
+        print(f"reading {'validation' if validation else 'measure'} frames (seeds {first} on)")
         for die in DICE:
-            plain, expected = read_die(reader, die, renders)
+            plain, expected = read_die(reader, die, renders, first, per_read)
             twins[die.name] = plain
             print(f"{die.name}: {renders} frames; nothing expected: {plain.line()}; "
                   f"expected: {expected.line()}")
@@ -176,6 +184,8 @@ def main(renders: int = RENDERS) -> None:
         seconds = time.perf_counter() - start
         print(f"all {len(DICE)} dice, {renders * len(DICE)} frames ({seconds:.0f} s, two reads "
               f"a frame): nothing expected: {totals[0].line()}; expected: {totals[1].line()}")
+        print(f"a frame of three dice read in a median {1000 * median(per_read):.1f} ms "
+              f"(one core, rendering not counted)")
         for a, b in PAIRS:
             print(f"{a} / {b} read surely as the other: {twins[a].as_twin} of {renders} / "
                   f"{twins[b].as_twin} of {renders} (nothing expected)")
@@ -185,4 +195,7 @@ def main(renders: int = RENDERS) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--renders", type=int, default=RENDERS, help="frames read per die")
-    main(parser.parse_args().renders)
+    parser.add_argument("--validation", action="store_true",
+                        help="read the validation frames (for choosing thresholds)")
+    args = parser.parse_args()
+    main(args.renders, args.validation)

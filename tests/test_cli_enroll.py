@@ -26,7 +26,7 @@ from companion.commands.serve import camera_dice_source
 from tests.short_of_goal import lower_bound, short_of_goal
 from vision.classify import DEFAULT_MODEL
 from vision.errors import ModelError
-from vision.prototypes import FacePrototype, Prototypes, decode_shot
+from vision.prototypes import FacePrototype, Prototypes, decode_shot, encode_shot
 from vision.reader import DiceReader
 from vision.shots import ShotError, locate_one_die
 from vision.train.render import paste, random_spec, random_style, render_die, shadow
@@ -152,7 +152,8 @@ def read_by_name(
     return right, len(shots), read
 
 
-@short_of_goal("new shots read by their face's name: 20 of 33 (61%, shown over 36%) against 90%")
+@short_of_goal("new shots read by their face's name: 22 of 33 (67%; 20 before the icons were "
+               "compared) against 90%")
 def test_read_taught_reads_new_shots_by_face_name(
     store: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -280,8 +281,10 @@ def taught_on(image: np.ndarray, faces: list[str], store: Path) -> Prototypes:
     dice = sorted(photo_reader().read_frame(image).dice, key=lambda d: d.box[0])
     assert len(dice) == len(faces), [d.box for d in dice]
     clf = photo_reader().classifier
-    vectors = clf.look(clf.crops(image, [d.box for d in dice]))["embedding"]
-    mine = {face: FacePrototype.from_embeddings("monster", face, vectors[i : i + 1])
+    crops = clf.crops(image, [d.box for d in dice])
+    vectors = clf.look(crops)["embedding"]
+    mine = {face: FacePrototype.from_embeddings("monster", face, vectors[i : i + 1],
+                                                [encode_shot(crops[i])])
             for i, face in enumerate(faces)}
     faces_now = [mine.get(f.face, f) if f.die == "monster" else f for f in taught.faces]
     return Prototypes(faces_now, taught.match_at, taught.model_sha256)
@@ -357,7 +360,8 @@ def test_an_expected_taught_die_unlike_its_faces_is_still_that_die_but_unsure(
     assert sorted(d["die"] for d in dice) == ["d6", "monster"]
 
 
-@short_of_goal("shots taught close up, read by name at tray distance: 20 of 32 (62%) against 85%")
+@short_of_goal("shots taught close up, read by name at tray distance: 13 of 32 (41%; 20 by the "
+               "embedding alone: icons are compared at one scale) against 85%")
 def test_close_up_shots_teach_the_die_read_at_tray_distance(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -88,9 +88,18 @@ def photo_dice(
         best = max(d.confidence for d in dice)
         if joined and joined[0].confidence > best and (doubted or not joined[0].unsure):
             return joined
-    # dice cannot overlap: a doubted box centred on a die read surely is a piece of that die
-    sure = [d.box for d in dice if not d.unsure]
-    return [d for d in dice if not d.unsure or not any(centred_in(d.box, s) for s in sure)]
+    # dice cannot overlap: a doubted box centred on a larger die that is surely a die is a
+    # piece of it. Surely a die, not surely read: a taught die whose face is in doubt (two of
+    # its faces alike) is a die all the same, and its doubt must not make its pieces dice.
+    dies = [d.box for d in dice if not d.unsure or d.confidence >= SURE_PIECE]
+    return [d for d in dice if not d.unsure or not any(piece_of(d.box, s) for s in dies)]
+
+
+def piece_of(inner: Box, outer: Box) -> bool:
+    """Whether `inner` is centred in `outer` and smaller than it."""
+    def area(box: Box) -> float:
+        return float((box[2] - box[0]) * (box[3] - box[1]))
+    return centred_in(inner, outer) and area(inner) < area(outer)
 
 
 def centred_in(inner: Box, outer: Box) -> bool:

@@ -18,6 +18,7 @@ import base64
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,7 @@ import cv2
 import numpy as np
 
 from vision.errors import ModelError
+from vision.icon_match import IconBank, template
 
 if TYPE_CHECKING:
     from vision.classify import Classifier
@@ -32,14 +34,20 @@ if TYPE_CHECKING:
 STORE_FORMAT = 2  # 1 (no "format" key): vectors only; 2: with model sha256 and the shots
 MATCH_AT = 0.85  # cosine similarity from which a crop is taken for a taught face
 # A crop nearly as like another taught face as like its nearest is read as the nearest but
-# flagged unsure: two faces the embedding hardly tells apart (a colour twin, a mirrored icon)
-# are asked, not guessed. On 300 validation frames of the bench's five dice (seeds of their
-# own, neither taught from nor read by the bench), matched among the expected die's faces,
-# 0.07 left 12 wrong readings sure (107 right ones), 0.1 left 3 (85), 0.15 none (54). 0.15
-# also flags a photo's two taught dice 0.91 alike, and photo mode, finding every die unsure,
-# then reads that photo as three dice (tests/test_cli_enroll.py): 0.07 until photo mode
-# weighs a taught die's doubt apart from a missed outline.
+# flagged unsure: two faces hardly told apart (a colour twin, a mirrored icon) are asked, not
+# guessed. For faces taught without shots (the embedding alone): on 300 validation frames of
+# the bench's five dice, matched among the expected die's faces, 0.07 left 12 wrong readings
+# sure (107 right ones), 0.1 left 3 (85), 0.15 none (54).
 MARGIN = 0.07
+# Faces with shots are chosen by their icons too (vision.icon_match): a face's score is its icon
+# correlation plus ICON_EMBEDDING times its embedding similarity, and a crop within FUSED_MARGIN
+# of the next face's score is unsure. On 599 validation crops of the bench's five dice (seeds
+# 8,000,000 on, neither taught nor read by it), within the expected die: icons alone 94.5% right,
+# weights 0.25 / 0.5 / 1.0 gave 96.7% / 97.3% / 96.2%; at 0.5, margins 0.06 / 0.08 / 0.1 left
+# 4 / 3 / 1 wrong readings sure (89% / 85% / 81% sure). Among all five dice's faces (nothing
+# expected) 0.5 and 0.1 left 2 wrong readings sure of 599.
+ICON_EMBEDDING = 0.5
+FUSED_MARGIN = 0.1
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:
@@ -56,6 +64,12 @@ class FacePrototype:
     face: str  # the face's name, e.g. "skull"
     vector: np.ndarray = field(compare=False, repr=False)  # unit length
     shots: tuple[bytes, ...] = field(default=(), compare=False, repr=False)  # PNG crops
+
+    @cached_property
+    def icons(self) -> np.ndarray:
+        """The shots' icon templates (vision.icon_match), made once: (shots, ...)."""
+        return np.stack([template(decode_shot(s)) for s in self.shots]) if self.shots else (
+            np.zeros((0, 1, 1), np.complex64))
 
     @classmethod
     def from_embeddings(
@@ -87,16 +101,27 @@ def decode_shot(data: bytes) -> np.ndarray:
 @dataclass(frozen=True)
 class Match:
     prototype: FacePrototype
-    similarity: float
+    similarity: float  # the embedding's cosine similarity to the face
     rival: FacePrototype | None = None  # the next nearest face (of any die), if any
     rival_similarity: float = -1.0
+    # icons and embedding together (None: the faces have no shots, the embedding alone chose)
+    score: float | None = None
+    rival_score: float = -1.0
 
     def doubt(self) -> str | None:
-        """Why the match is not sure: another face lies within MARGIN of it; else None."""
-        if self.rival is None or self.similarity - self.rival_similarity >= MARGIN:
+        """Why the match is not sure: another face lies within the margin of it; else None."""
+        if self.rival is None:
             return None
-        return (f"as like {self.rival.die}:{self.rival.face} ({self.rival_similarity:.2f}) as "
-                f"like {self.prototype.die}:{self.prototype.face} ({self.similarity:.2f})")
+        if self.score is None:
+            if self.similarity - self.rival_similarity >= MARGIN:
+                return None
+            near, best = self.rival_similarity, self.similarity
+        else:
+            if self.score - self.rival_score >= FUSED_MARGIN:
+                return None
+            near, best = self.rival_score, self.score
+        return (f"as like {self.rival.die}:{self.rival.face} ({near:.2f}) as "
+                f"like {self.prototype.die}:{self.prototype.face} ({best:.2f})")
 
 
 class Prototypes:
@@ -114,6 +139,14 @@ class Prototypes:
         self.model_sha256 = model_sha256
         self._matrix = np.stack([f.vector for f in self.faces]) if self.faces else np.zeros((0, 0))
 
+    @cached_property
+    def _icons(self) -> IconBank | None:
+        """The faces' shots ready for icon matching (made when first needed), or None when a
+        face has no shots."""
+        if not self.faces or not all(f.shots for f in self.faces):
+            return None
+        return IconBank([f.icons for f in self.faces])
+
     @property
     def dice(self) -> set[str]:
         return {f.die for f in self.faces}
@@ -125,23 +158,47 @@ class Prototypes:
             [f for f in self.faces if f.die in dice], self.match_at, self.model_sha256
         )
 
-    def nearest(self, embeddings: np.ndarray) -> list[Match]:
+    def nearest(
+        self, embeddings: np.ndarray, crops: Sequence[np.ndarray] | None = None
+    ) -> list[Match]:
         """Per embedding: the closest taught face, however far (there must be faces), with the
-        next closest."""
+        next closest. With the `crops` embedded, and shots for every face, faces are chosen by
+        their icons and embedding together; else by the embedding alone."""
         similarity = _unit(embeddings) @ self._matrix.T
-        order = np.argsort(-similarity, axis=1)
+        icons = self._icons if crops is not None else None
+        use_icons = icons is not None
         matches = []
-        for i, row in enumerate(order):
-            rival = (self.faces[row[1]], float(similarity[i, row[1]])) if len(row) > 1 else None
-            matches.append(Match(self.faces[row[0]], float(similarity[i, row[0]]),
-                                 *(rival or (None, -1.0))))
+        for i, row in enumerate(similarity):
+            score = row
+            if icons is not None and crops is not None:
+                score = icons.scores(crops[i]) + ICON_EMBEDDING * row
+            first, *rest = np.argsort(-score)
+            rival = rest[0] if rest else None
+            matches.append(Match(
+                self.faces[first], float(row[first]),
+                None if rival is None else self.faces[rival],
+                -1.0 if rival is None else float(row[rival]),
+                float(score[first]) if use_icons else None,
+                float(score[rival]) if use_icons and rival is not None else -1.0,
+            ))
         return matches
 
-    def match(self, embeddings: np.ndarray) -> list[Match | None]:
-        """Per embedding: the closest taught face if it is close enough, else None."""
+    def match(
+        self, embeddings: np.ndarray, crops: Sequence[np.ndarray] | None = None
+    ) -> list[Match | None]:
+        """Per embedding: the closest taught face (see nearest) if the crop is close enough to
+        any taught face by embedding to be a taught die, else None (icons are compared only
+        for those)."""
         if not self.faces or len(embeddings) == 0:
             return [None] * len(embeddings)
-        return [m if m.similarity >= self.match_at else None for m in self.nearest(embeddings)]
+        best = (_unit(embeddings) @ self._matrix.T).max(axis=1)
+        taught = [i for i, b in enumerate(best) if b >= self.match_at]
+        found = self.nearest(embeddings[taught],
+                             None if crops is None else [crops[i] for i in taught])
+        matches: list[Match | None] = [None] * len(embeddings)
+        for i, m in zip(taught, found, strict=True):
+            matches[i] = m
+        return matches
 
     def save(self, path: Path) -> None:
         faces = [

@@ -254,16 +254,17 @@ class DiceReader:
         standard = [k for k in expect if k in clf.kinds] if expect is not None else None
         clf.check_expect(standard or None)
         boxes = [d.box for d in found.dice]
-        outputs = clf.look(clf.crops(frame, boxes))
+        crops = clf.crops(frame, boxes)
+        outputs = clf.look(crops)
         # boxes that hold no die (a shadow, a crumb) take no part in matching the expectation
         no_die = clf.states.index("empty") if "empty" in clf.states else -1
         empty = outputs["state"].argmax(axis=1) == no_die
-        custom, surplus = self._taught(outputs["embedding"], expect)
+        custom, surplus = self._taught(outputs["embedding"], crops, expect)
         rest = [i for i, m in enumerate(custom) if m is None and not empty[i]]
         kinds = dict(zip(rest, self._expected_kinds(outputs["kind"][rest], standard), strict=True))
         # a die left over while an expected taught die is missing is that die, if unsure
         unlike = self._missing_taught(
-            outputs["embedding"], [i for i in rest if not kinds[i]], custom, expect
+            outputs["embedding"], crops, [i for i in rest if not kinds[i]], custom, expect
         )
         for i, match in unlike.items():
             custom[i] = match
@@ -290,14 +291,14 @@ class DiceReader:
         return dice
 
     def _taught(
-        self, embeddings: np.ndarray, expect: list[str] | None
+        self, embeddings: np.ndarray, crops: list[np.ndarray], expect: list[str] | None
     ) -> tuple[list[Match | None], set[int]]:
         """Per crop, the taught face it shows (only faces of expected taught dice when there is
         an expectation), and the crops beyond the number of each taught die expected (the least
         alike), which are read but flagged."""
         if expect is None:
-            return self.prototypes.match(embeddings), set()
-        matches = self.prototypes.of(set(expect)).match(embeddings)
+            return self.prototypes.match(embeddings, crops), set()
+        matches = self.prototypes.of(set(expect)).match(embeddings, crops)
         surplus: set[int] = set()
         for die in {m.prototype.die for m in matches if m is not None}:
             alike = sorted(
@@ -309,6 +310,7 @@ class DiceReader:
     def _missing_taught(
         self,
         embeddings: np.ndarray,
+        crops: list[np.ndarray],
         leftover: list[int],
         custom: list[Match | None],
         expect: list[str] | None,
@@ -321,7 +323,10 @@ class DiceReader:
         slots = [d for d in self.prototypes.dice for _ in range(expect.count(d) - seen[d])]
         if not slots:
             return {}
-        nearest = {d: self.prototypes.of({d}).nearest(embeddings[leftover]) for d in set(slots)}
+        shown = [crops[i] for i in leftover]
+        nearest = {
+            d: self.prototypes.of({d}).nearest(embeddings[leftover], shown) for d in set(slots)
+        }
         cost = np.array([[-nearest[d][r].similarity for d in slots] for r in range(len(leftover))])
         return {
             leftover[r]: nearest[slots[c]][r] for r, c in enumerate(assign(cost)) if c is not None

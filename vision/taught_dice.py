@@ -2,8 +2,9 @@
 
 The table's store (companion.dice_store) keeps each shot's crop and embedding. `store_prototypes`
 turns them into the reader's prototypes (vision.prototypes): one per face, the mean direction of
-its shots' embeddings; shots embedded with another model (or imported from a file) are embedded
-again with this one first, and written back. Nothing is trained: a shot counts at once.
+its shots' embeddings, with the shots themselves for comparing icons (vision.icon_match); shots
+embedded with another model (or imported from a file) are embedded again with this one first,
+and written back. Nothing is trained: a shot counts at once.
 
 A teaching shot is refused, with the reason, when the tray shows no die or several, the die is
 cut by the frame's edge, cocked or blurred, or (once the player names its face) it looks more
@@ -63,11 +64,13 @@ def embedded_shots(store: DiceStore, classifier: Classifier) -> list[Shot]:
 
 def store_prototypes(store: DiceStore, classifier: Classifier) -> Prototypes:
     """The store's taught faces as the reader matches them with this classifier."""
-    by_face: dict[tuple[str, str], list[np.ndarray]] = defaultdict(list)
+    by_face: dict[tuple[str, str], list[Shot]] = defaultdict(list)
     for s in embedded_shots(store, classifier):
-        by_face[(s.die, s.face)].append(np.frombuffer(s.vector or b"", np.float32))
-    faces = [FacePrototype.from_embeddings(die, face, np.stack(vectors))
-             for (die, face), vectors in by_face.items()]
+        by_face[(s.die, s.face)].append(s)
+    faces = [FacePrototype.from_embeddings(
+                 die, face, np.stack([np.frombuffer(s.vector or b"", np.float32) for s in shots]),
+                 [s.png for s in shots])
+             for (die, face), shots in by_face.items()]
     return Prototypes(faces, model_sha256=classifier.card["sha256"])
 
 
@@ -136,7 +139,7 @@ class Teacher:
         guess = None
         if problem is None:
             taught = store_prototypes(store, clf).of({die})
-            match = taught.match(vector[None])[0]
+            match = taught.match(vector[None], [crop])[0]
             guess = match.prototype.face if match else None
         shot = TakenShot(f"s{next(self._tokens)}", die, crop, vector, problem, guess)
         if problem is None:

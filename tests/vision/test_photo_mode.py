@@ -119,6 +119,28 @@ def test_a_doubted_box_centred_on_a_sure_die_is_a_piece_of_it() -> None:
     assert [d.box for d in kept] == [die, other]
 
 
+def test_a_doubted_box_on_a_die_whose_face_alone_is_in_doubt_is_a_piece_of_it() -> None:
+    """A taught die read with confidence but unsure which of two alike faces it shows is still
+    surely a die: a small doubted box centred on it is its piece (the tighter unsure margin once
+    made a photo of two such dice read as three). Two doubted dice of low confidence, one on
+    the other, are both kept for a player to sort out."""
+
+    def reading(box: tuple[int, int, int, int], confidence: float, die: str = "d6") -> DieReading:
+        return DieReading(die, "cross" if die == "twin" else 6, confidence, box, unsure=True,
+                          why_unsure="as like twin:triangle (0.91) as like twin:cross (1.00)")
+
+    def no_second_look(box: DieBox) -> list[DieReading]:
+        raise AssertionError(f"no box needs reading again here, {box} was")
+
+    twin, piece = (255, 206, 379, 326), (269, 285, 305, 320)
+    table = np.full((480, 640, 3), 160, np.uint8)
+    for confidence, kept_boxes in ((1.0, [twin]), (0.3, [twin, piece])):
+        dice = [reading(twin, confidence, "twin"), reading(piece, 0.14)]
+        boxes = [DieBox(d.box, cut=False, elongation=1.0) for d in dice]
+        kept = photo_dice(table, boxes, dice, no_second_look)
+        assert [d.box for d in kept] == kept_boxes
+
+
 def test_a_photo_with_no_die_read_is_read_as_its_middle_flagged_a_guess() -> None:
     asked: list[DieBox] = []
 
