@@ -38,7 +38,9 @@ from companion.rules.dice import STANDARD, die_kind
 from companion.rules.errors import BadRoll, IllegalMove, NothingToUndo, RulesError
 
 JSON = dict[str, Any]
-DiceSource = Callable[[list[str] | None], TrayReading]
+# called with the kinds wanted (None: anything), and with faces= (RollRequest.faces) only where
+# the game knows each die's faces: a source that needs them takes that keyword
+DiceSource = Callable[..., TrayReading]
 
 TOLD_KINDS = frozenset({EventKind.ROLL, EventKind.MOVE, EventKind.AMEND})
 
@@ -240,9 +242,11 @@ class TableSession:
             with self.expect(version):
                 if self.dice_source is None:
                     raise TableError("no camera is connected: type the roll in instead")
-                kinds = list(self._roll_wanted_now().dice)
-            try:
-                reading = self.dice_source(kinds)
+                wanted = self._roll_wanted_now()
+                kinds = list(wanted.dice)
+            try:  # the faces each die carries, where the game knows them (a simulated tray's)
+                reading = (self.dice_source(kinds, faces=wanted.faces) if wanted.faces
+                           else self.dice_source(kinds))
             except UnreadableRoll as exc:  # a roll this camera cannot read: typed instead
                 raise TableError(str(exc)) from exc
             except TimeoutError as exc:

@@ -209,6 +209,24 @@ def test_read_dice_asks_for_the_kinds_wanted_and_turns_camera_errors_into_faults
     assert table.snapshot()["faults"] == [] and enemy_values(table) == [3, 5, 9, 12]
 
 
+def test_a_game_that_knows_its_dice_faces_hands_them_to_the_camera(table):
+    """Monsters!' dice carry a few faces each: the camera gets them (the demo's tray throws
+    them); a game of standard dice calls the camera with the kinds alone, as ever."""
+    asked = []
+
+    def camera(kinds: list[str] | None, faces=None):
+        asked.append(faces)
+        return tray(Roll.of(*[("monsters", f[0]) for f in faces]) if faces else LINE_UP)
+
+    table.dice_source = camera
+    table.read_dice()
+    table.new_game("monsters", ["Ann", "Bob"], {"monsters": "\n".join(
+        ["block plus"] * 16 + ["---"] + ["dodge minus"] * 16)})
+    table.read_dice()
+    assert asked[0] is None and asked[1] == (("block", "plus"),) * 16
+    assert table.snapshot()["roll_wanted"]["faces"] == [["dodge", "minus"]] * 16  # Bob's, next
+
+
 def test_wait_for_change_wakes_on_a_change(table):
     seen = []
     start = table.version

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -108,12 +108,15 @@ class TableCamera:
         assert recording.last is not None
         return reading, recording.last
 
-    def read(self, kinds: list[str] | None) -> TrayReading:
-        """Read the tray once the dice are at rest, expecting `kinds` (None: anything)."""
+    def read(self, kinds: list[str] | None,
+             faces: Sequence[Sequence[str]] | None = None) -> TrayReading:
+        """Read the tray once the dice are at rest, expecting `kinds` (None: anything); `faces`
+        (each die's, where the game knows them) only tell the demo's simulated tray what to
+        throw, the reader reads as ever."""
         with self._lock:
             reader = self._open()
             if hasattr(self._source, "throw"):  # the demo's simulated tray rolls what is asked
-                self._source.throw(kinds or [])
+                self._source.throw(kinds or [], faces)
             try:
                 reader.resolve(kinds)
             except ValueError as exc:  # a symbol die nobody taught this table

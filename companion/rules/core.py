@@ -35,13 +35,26 @@ class RollRequest:
     dice: tuple[str, ...]
     reason: str
     player: int | None = None
+    # the faces each die can show, where the game knows them and the kind alone does not say
+    # (a Monsters! die carries a few of the game's 33 faces): a simulated camera throws them
+    faces: tuple[tuple[str, ...], ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.faces is not None and len(self.faces) != len(self.dice):
+            raise ValueError(f"{self.reason}: faces of {len(self.faces)} dice for "
+                             f"{len(self.dice)} dice asked")
 
     def to_json(self) -> JSON:
-        return {"dice": list(self.dice), "reason": self.reason, "player": self.player}
+        data: JSON = {"dice": list(self.dice), "reason": self.reason, "player": self.player}
+        if self.faces is not None:
+            data["faces"] = [list(f) for f in self.faces]
+        return data
 
     @classmethod
     def from_json(cls, data: JSON) -> RollRequest:
-        return cls(tuple(data["dice"]), data["reason"], data.get("player"))
+        faces = data.get("faces")
+        return cls(tuple(data["dice"]), data["reason"], data.get("player"),
+                   None if faces is None else tuple(tuple(f) for f in faces))
 
     def fill(self, values: list[str]) -> Roll:
         """Bare faces typed in the order the dice are asked for ('17 3 12 8'), as a roll; the

@@ -58,6 +58,19 @@ def test_custom_symbol_dice_are_lists_of_named_faces() -> None:
     assert request.check(roll, {"village": village}).dice[0].value in village.faces
 
 
+def test_a_roll_requests_faces_travel_with_it_and_old_requests_are_unchanged() -> None:
+    """A game that knows each die's faces (Monsters!) sends them along; a request without them
+    keeps the JSON saved before faces existed, and reads back from it."""
+    plain = RollRequest(("d20", "d6"), "attack", 1)
+    assert plain.to_json() == {"dice": ["d20", "d6"], "reason": "attack", "player": 1}
+    assert RollRequest.from_json(plain.to_json()) == plain and plain.faces is None
+    sided = RollRequest(("monsters",) * 2, "turn", 0, (("axe", "block"), ("eye",)))
+    assert sided.to_json()["faces"] == [["axe", "block"], ["eye"]]
+    assert RollRequest.from_json(sided.to_json()) == sided
+    with pytest.raises(ValueError, match="turn: faces of 1 dice for 2 dice asked"):
+        RollRequest(("monsters",) * 2, "turn", 0, (("axe",),))
+
+
 def test_roll_requests_match_dice_by_kind_in_any_order() -> None:
     request = RollRequest(("d4", "d20"), "test")
     checked = request.check(Roll.parse("roll d20=0017 d4=3"))

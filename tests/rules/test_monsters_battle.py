@@ -8,6 +8,7 @@ from monsters_helpers import (
     POSTURES,
     ann_attacks_bob,
     monster,
+    new_game,
     player,
     roll,
     titles,
@@ -115,6 +116,16 @@ def test_a_tentacle_holds_a_die_until_the_grapplers_next_turn() -> None:
     roll(state)  # Ann's turn: the grapple let go, Ann rolls all 16
     assert state.describe()["grapples"] == []
     assert player(state, 1)["dice"][6]["pool"] == "ready" and player(state, 1)["dice"][6]["spent"]
+
+
+def test_each_rolled_die_s_faces_go_with_the_roll_wanted() -> None:
+    """What each die rolled can show travels with the request (the demo's camera throws them):
+    initiative rolls every die of the roller, in order."""
+    leg = tuple(f"leg {POSTURES}".split())
+    state = new_game(monster(AXE, "eye stun"), monster(SHELL))
+    assert state.roll_wanted().faces == (tuple(AXE.split()), ("eye", "stun"), *[leg] * 14)
+    roll(state, "plus", "eye")
+    assert state.roll_wanted().faces == (tuple(SHELL.split()), *[leg] * 15)
 
 
 def test_a_face_no_rolled_die_carries_is_refused_by_name() -> None:

@@ -38,6 +38,8 @@ def test_a_turn_draws_five_dice_from_the_bag_and_moving_costs_a_plus_first() -> 
     state = invasion()
     wanted = state.roll_wanted()
     assert wanted.dice == ("monsters",) * 5 and wanted.reason.startswith("Ann, draw 5 dice")
+    # which dice come out of the bag is chance: each could be any of them
+    assert wanted.faces == (tuple(sorted(PLAIN.split())),) * 5
     roll(state, "plus", "minus", "minus", "block", "block")
     ann = state.describe()["players"][0]
     assert ann["pools"]["ready"] == 5 and ann["pools"]["bag"] == 11

@@ -79,8 +79,13 @@ def request(pos: Position) -> RollRequest | None:
               "attacker-roll": "you fight: roll your dice pool",
               "defender-roll": "attacked: roll your dice pool",
               "reroll": "Lungs: roll that die again"}[kind]
+    if kind in DRAW_STEPS:  # which of the bag's dice come out is chance: any of theirs
+        bag = tuple(sorted({f for i in dice for f in pos.dice(seat)[i]}))
+        faces = (bag,) * count
+    else:
+        faces = tuple(tuple(pos.dice(seat)[i]) for i in dice)
     name = pos.names[seat]
-    return RollRequest((KIND,) * count, f"{name}, {reason}", seat)
+    return RollRequest((KIND,) * count, f"{name}, {reason}", seat, faces)
 
 
 def seeded_roll(pos: Position, rng: random.Random) -> Roll:
