@@ -117,8 +117,8 @@ def test_a_roll_the_camera_cannot_read_asks_for_it_typed_and_is_no_fault(tmp_pat
 
 
 def test_the_demo_camera_asks_for_a_symbol_die_to_be_typed():
-    with pytest.raises(UnreadableRoll, match="cannot draw a monsters die.*type this roll in"):
-        camera_dice_source("simulated:1")(["d6", "monsters"])
+    with pytest.raises(UnreadableRoll, match="cannot draw a fate die.*type this roll in"):
+        camera_dice_source("simulated:1")(["d6", "fate"])
 
 
 def test_a_symbol_die_the_table_was_not_taught_asks_for_teaching_or_typing(tmp_path):

@@ -84,17 +84,18 @@ def table_camera(args: argparse.Namespace) -> Any:
 
 
 def teach_demo_dice(camera: Any) -> None:
-    """--demo with the simulated camera: the Village Attacks dice it draws are taught to the demo
-    table's dice store from its own renders, through the Dice page's checks (the first start
-    only, some seconds), so that a roll of them is read by the real reader, not typed."""
+    """--demo with the simulated camera: the Village Attacks and Monsters! dice it draws are
+    taught to the demo table's dice store from its own renders, through the Dice page's checks
+    (the first start only, some seconds), so that a roll of them is read by the real reader,
+    not typed."""
     if camera is None or camera.store is None or not camera.spec.startswith("simulated"):
         return
-    from companion.dice_store import MAX_SHOTS
-    from vision.simulated_camera import DRAWN, teach_drawn
+    from vision.simulated_camera import teach_drawn, to_teach
 
     store = camera.store
-    if any(min(store.shot_counts(name).values()) < MAX_SHOTS for name in DRAWN):
-        print(f"Teaching the demo camera the {', '.join(DRAWN)} dice from renders (first start"
+    untaught = to_teach(store)
+    if untaught:
+        print(f"Teaching the demo camera the {', '.join(untaught)} dice from renders (first start"
               " only, some seconds)...", flush=True)
     try:
         teach_drawn(camera.teacher(), store)

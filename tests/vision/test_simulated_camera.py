@@ -41,8 +41,31 @@ def test_the_dice_slide_then_rest_and_the_settle_check_sees_it() -> None:
 
 
 def test_a_die_it_cannot_draw_asks_for_a_typed_roll() -> None:
-    with pytest.raises(UnreadableRoll, match="cannot draw a monsters die.*type this roll in"):
-        SimulatedTray(seed=1).throw(["d6", "monsters"])
+    with pytest.raises(UnreadableRoll, match="cannot draw a fate die.*type this roll in"):
+        SimulatedTray(seed=1).throw(["d6", "fate"])
+    with pytest.raises(UnreadableRoll, match="cannot draw the lasso face of a monsters die"):
+        SimulatedTray(seed=1).throw(["monsters"], [("axe", "lasso")])
+    with pytest.raises(ValueError, match="faces for 1 dice, but 2 thrown"):
+        SimulatedTray(seed=1).throw(["monsters", "d6"], [("axe",)])
+
+
+def test_a_monsters_die_shows_one_of_its_own_faces() -> None:
+    """Told each die's faces (the roll request's), every die shows one of them; untold, a
+    Monsters! die still shows one of the game's faces."""
+    own = [("axe", "block", "block", "arm", "plus", "wound"), ("eye", "stun"), ("whip",), ()]
+    kinds = ["monsters", "monsters", "monsters", "d8"]
+    shown: Counter = Counter()
+    for seed in range(6):
+        thrown = SimulatedTray(seed=seed).throw(kinds, own)
+        assert [k for k, _, _ in thrown] == kinds
+        for (_, face, _), faces in zip(thrown[:3], own, strict=False):
+            assert face in faces
+            shown[face] += 1
+        assert thrown[3][1] in range(1, 9)
+    assert shown["whip"] == 6 and shown["eye"] and shown["stun"]  # both of a two-face die
+    assert len({f for f in shown if f in own[0]}) >= 3  # the first die's faces come up by turns
+    untold = SimulatedTray(seed=3).throw(["monsters"] * 4)
+    assert all(face in SHIPPED["monsters"].face_names for _, face, _ in untold)
 
 
 def test_the_village_dice_are_drawn_and_thrown_by_their_faces() -> None:
@@ -69,7 +92,7 @@ def test_the_demo_table_is_taught_the_drawn_dice_once(tmp_path) -> None:
 
     store = DiceStore(tmp_path / "demo.dice.sqlite")
     camera = TableCamera("simulated:2", store=store)
-    assert teach_drawn(camera.teacher(), store, per_face=1) == 10  # 6 + 2 + 2 faces
+    assert teach_drawn(camera.teacher(), store, per_face=1) == 43  # 6 + 2 + 2 + 33 faces
     assert all(set(store.shot_counts(name).values()) == {1} for name in DRAWN)
     assert teach_drawn(camera.teacher(), store, per_face=1) == 0  # a second start: nothing
     reading = camera.read(["village"] * 3)

@@ -71,7 +71,7 @@ def test_the_tables_camera_reads_the_dice_kept_beside_its_database(tmp_path):
         controller.close()
 
 
-def test_the_demo_teaches_its_simulated_camera_the_village_dice(tmp_path, monkeypatch, capsys):
+def test_the_demo_teaches_its_simulated_camera_the_symbol_dice(tmp_path, monkeypatch, capsys):
     """Only the simulated camera is taught (a replayed one shows real dice), through the table
     camera's own Teacher and store (teach_drawn itself, and that a taught store is taught
     nothing again, are tested with the camera in tests/vision/test_simulated_camera.py)."""
@@ -85,8 +85,8 @@ def test_the_demo_teaches_its_simulated_camera_the_village_dice(tmp_path, monkey
     monkeypatch.setattr(camera, "teacher", lambda: "the table's teacher")
     teach_demo_dice(camera)
     assert taught == [("the table's teacher", camera.store)]
-    assert "Teaching the demo camera the village, village-day, village-night dice" in \
-        capsys.readouterr().out
+    assert "Teaching the demo camera the village, village-day, village-night, monsters dice" \
+        in capsys.readouterr().out
     replayed = table_camera(args("--demo", "--camera", "replay:x", "--db", str(tmp_path / "r.db")))
     teach_demo_dice(replayed)
     assert len(taught) == 1
