@@ -91,7 +91,7 @@ DRAWN = {
         "wound": "WD", "arm": "AR", "brain": "BR", "eye": "EY", "leg": "LG", "lungs": "LU",
         "mouth": "MO", "claw": "CL", "shell": "SH", "thagomizer": "TG", "stinger": "SG",
         "tail": "TL", "tentacle": "TN", "wings": "WI", "axe": "AX", "bellows": "BW",
-        "buckler": "BU", "dart": "DT", "mace": "MC", "potion": "PO", "scythe": "SC",
+        "buckler": "BU", "dart": "DT", "mace": "MA", "potion": "PO", "scythe": "SC",
         "shield": "SD", "staff": "SF", "sword": "SW", "trident": "TR", "wand": "WA",
         "whip": "WH",
     }), ((40.0, 40.0, 170.0), (240.0, 240.0, 240.0)), shots=MONSTER_SHOTS),

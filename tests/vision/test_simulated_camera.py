@@ -16,6 +16,7 @@ from vision.classify import DEFAULT_MODEL
 from vision.detect import iou
 from vision.reader import DiceReader, Settler
 from vision.simulated_camera import DRAWN, SIZE, SLIDING_FRAMES, SimulatedTray, teach_drawn
+from vision.train.render import symbol_glyph
 
 
 def test_a_throw_holds_exactly_the_dice_asked_for_and_is_repeatable() -> None:
@@ -83,6 +84,12 @@ def test_each_drawn_icon_is_its_own_and_every_face_has_one() -> None:
     for name, drawing in DRAWN.items():
         assert set(drawing.icons) == set(SHIPPED[name].face_names)
         assert len(set(drawing.icons.values())) == len(drawing.icons)  # two faces never alike
+    masks = [symbol_glyph(icon, 3) for icon in DRAWN["monsters"].icons.values()]
+    assert all(m.max() > 0.9 for m in masks)  # each is drawn
+    differ = [float(np.abs(a - b).mean()) for i, a in enumerate(masks) for b in masks[i + 1:]]
+    assert min(differ) > 0.025  # no two faces drawn alike (MO and MC were 0.019: mace is MA)
+    with pytest.raises(ValueError, match="1 to 3 letters"):
+        symbol_glyph("letters:WING", 3)
 
 
 @pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet")
