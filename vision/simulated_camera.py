@@ -147,8 +147,8 @@ class SimulatedTray(ClosingSource):
         if unknown:
             raise UnreadableRoll(f"the demo camera cannot draw the {', '.join(unknown)} face "
                                  f"of a {kind} die: type this roll in instead")
-        if own:
-            return tuple(own)
+        if own or len(drawing.faces(kind)) <= CUBE:  # no draw: a throw's seed stays as it was
+            return tuple(own) or drawing.cube(kind)
         names = sorted(drawing.icons)
         return drawing.cube(kind, [names[i] for i in self._seeds.permutation(len(names))])
 
