@@ -26,7 +26,7 @@ from companion.commands.serve import camera_dice_source
 from tests.short_of_goal import lower_bound, short_of_goal
 from vision.classify import DEFAULT_MODEL
 from vision.errors import ModelError
-from vision.prototypes import FacePrototype, Prototypes, decode_shot, encode_shot
+from vision.prototypes import SURE_SHOTS, FacePrototype, Prototypes, decode_shot, encode_shot
 from vision.reader import DiceReader
 from vision.shots import ShotError, locate_one_die
 from vision.train.render import paste, random_spec, random_style, render_die, shadow
@@ -283,8 +283,9 @@ def taught_on(image: np.ndarray, faces: list[str], store: Path) -> Prototypes:
     clf = photo_reader().classifier
     crops = clf.crops(image, [d.box for d in dice])
     vectors = clf.look(crops)["embedding"]
-    mine = {face: FacePrototype.from_embeddings("monster", face, vectors[i : i + 1],
-                                                [encode_shot(crops[i])])
+    # the one crop as the few shots a face needs before it can be read as sure
+    mine = {face: FacePrototype.from_embeddings("monster", face, vectors[[i] * SURE_SHOTS],
+                                                [encode_shot(crops[i])] * SURE_SHOTS)
             for i, face in enumerate(faces)}
     faces_now = [mine.get(f.face, f) if f.die == "monster" else f for f in taught.faces]
     return Prototypes(faces_now, taught.match_at, taught.model_sha256)

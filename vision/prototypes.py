@@ -48,6 +48,10 @@ MARGIN = 0.07
 # expected) 0.5 and 0.1 left 2 wrong readings sure of 599.
 ICON_EMBEDDING = 0.5
 FUSED_MARGIN = 0.1
+# a face taught from fewer shots is never read as sure: one or two shots do not show how it
+# looks under the tray's light and tilt (the demo's Monsters! faces, one shot each, were read
+# sure and wrong in 2 of 20 sure readings)
+SURE_SHOTS = 3
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:
@@ -109,7 +113,12 @@ class Match:
     rival_score: float = -1.0
 
     def doubt(self) -> str | None:
-        """Why the match is not sure: another face lies within the margin of it; else None."""
+        """Why the match is not sure: its face was taught from too few shots, or another face
+        lies within the margin of it; else None."""
+        taught = len(self.prototype.shots)
+        if 0 < taught < SURE_SHOTS:
+            return (f"{self.prototype.die}:{self.prototype.face} was taught from only {taught} "
+                    f"shot{'s' if taught > 1 else ''}")
         if self.rival is None:
             return None
         if self.score is None:

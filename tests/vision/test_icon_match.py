@@ -125,3 +125,21 @@ def test_prototypes_with_shots_tell_faces_apart_that_the_embedding_cannot() -> N
         for embedding_only in (bare.match(vector[None], [crop])[0], taught.match(vector[None])[0]):
             assert embedding_only is not None and embedding_only.score is None
             assert embedding_only.doubt() is not None
+
+
+@pytest.mark.parametrize("taught", [1, 2])
+def test_a_face_taught_from_too_few_shots_is_never_sure(taught: int) -> None:
+    """The same clear match as above, but the face was taught from one or two shots: it is
+    right, and still asked, saying why."""
+    rng = np.random.default_rng(7)
+    vector = rng.normal(size=16)
+
+    def face(icon: str, shots: int) -> FacePrototype:
+        crops = [encode_shot(die_crop(icon, CREAM, BLACK, rng)) for _ in range(shots)]
+        return FacePrototype.from_embeddings("sigils", icon, vector[None], crops)
+
+    few = Prototypes([face("flag", taught), face("bolt", 3)])
+    match = few.match(vector[None], [die_crop("flag", CREAM, BLACK, rng)])[0]
+    assert match is not None and match.prototype.face == "flag"
+    shot_word = "shots" if taught > 1 else "shot"
+    assert match.doubt() == f"sigils:flag was taught from only {taught} {shot_word}"
