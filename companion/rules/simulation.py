@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from .core import CHANCE, GameState, Move
+from .core import CHANCE, JSON, GameState, Move
 from .errors import RulesError
 from .registry import get_game
 
@@ -80,8 +80,10 @@ class Tally:
                      self.turns + other.turns, self.cpu_seconds + other.cpu_seconds)
 
 
-def play_batch(name: str, players: int, seed: int, policy: str, indices: range) -> Tally:
-    """Games `indices` of a run: game i rolls with its own seeded roller, whoever plays it."""
+def play_batch(name: str, players: int, seed: int, policy: str, indices: range,
+               options: JSON | None = None) -> Tally:
+    """Games `indices` of a run, each with `options`: game i rolls with its own seeded roller,
+    whoever plays it."""
     game = get_game(name)()
     chooser = POLICIES[policy]
     wins = [0.0] * players
@@ -91,8 +93,8 @@ def play_batch(name: str, players: int, seed: int, policy: str, indices: range) 
     with _rare_collections():
         for index in indices:
             rng = random.Random(f"{seed}:{index}")
-            result = play_game(game.new_state([f"P{i + 1}" for i in range(players)]), rng,
-                               chooser)
+            names = [f"P{i + 1}" for i in range(players)]
+            result = play_game(game.new_state(names, options), rng, chooser)
             for seat in result.winners:
                 wins[seat] += 1 / len(result.winners)
             for seat, score in enumerate(result.scores):
@@ -169,18 +171,21 @@ class Summary:
 
 
 def simulate(name: str, players: int, games: int, seed: int, policy: str = "greedy",
-             jobs: int = 1) -> Summary:
-    """Play `games` seeded games of `name`; shared wins count as a fraction for each winner.
+             jobs: int = 1, options: JSON | None = None) -> Summary:
+    """Play `games` seeded games of `name` with `options` (the game's house rules, variants or
+    scenario); shared wins count as a fraction for each winner.
 
     Results do not depend on `jobs`: each game has its own roller seeded from (seed, game).
     """
-    get_game(name)  # an unknown game fails here, not in a worker
+    # an unknown game or a bad option fails here, not in a worker
+    get_game(name)().new_state([f"P{i + 1}" for i in range(players)], options)
     start = time.perf_counter()
     if jobs <= 1:
-        tally = play_batch(name, players, seed, policy, range(games))
+        tally = play_batch(name, players, seed, policy, range(games), options)
     else:
         chunks = [range(i, games, jobs) for i in range(jobs)]
         with ProcessPoolExecutor(jobs) as pool:
-            parts = pool.map(play_batch, *zip(*[(name, players, seed, policy, c) for c in chunks]))
+            parts = pool.map(play_batch, *zip(*[(name, players, seed, policy, c, options)
+                                                for c in chunks]))
             tally = functools.reduce(operator.add, parts)
     return Summary(name, players, policy, jobs, tally, time.perf_counter() - start)

@@ -53,3 +53,20 @@ def test_simulate_plays_fantahzee_on_the_placeholder_deck(capsys: pytest.Capture
     assert "fantahzee: 3 games, 4 players, policy greedy" in out
     again = simulate("fantahzee", 4, 3, seed=1)
     assert sum(again.win_rate) == pytest.approx(1.0) and again.mean_turns > 8
+
+
+def test_simulate_plays_a_game_s_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--option` plays a scenario or house rule; the game's own checks still apply."""
+    assert main(["simulate", "monsters", "--players", "2", "--games", "3",
+                 "--option", "scenario=wargame"]) == 0
+    assert "monsters: 3 games, 2 players" in capsys.readouterr().out
+    battle = simulate("monsters", 2, 3, seed=1)
+    wargame = simulate("monsters", 2, 3, seed=1, options={"scenario": "wargame"})
+    assert wargame.mean_turns != battle.mean_turns or wargame.mean_score != battle.mean_score
+    for option, why in (("size=x", "size is a whole number"),
+                        ("colour=red", "NAME one of size, monsters"),
+                        ("scenario=chess", "scenario must be one of"),
+                        ("quick=maybe", "quick is true or false")):
+        assert main(["simulate", "monsters", "--players", "2", "--games", "1",
+                     "--option", option]) == 2
+        assert why in capsys.readouterr().out
