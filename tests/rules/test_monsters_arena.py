@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from monsters_helpers import GAME
+from monsters_helpers import GAME, monster, new_game, roll
 
-from companion.rules.errors import RulesError
+from companion.rules.errors import IllegalMove, RulesError
 from companion.rules.games.monsters.arena import parse_bets, payout, society_points
 
 NAMES = ["Ann", "Bob"]
@@ -51,3 +51,31 @@ def test_society_points_by_scenario() -> None:
     assert society_points("invasion", 3, [0]) == [4, 0, 0]
     assert society_points("invasion", 3, [0, 2]) == [1, 0, 1]
     assert society_points("arena", 2, None) == [0, 0]
+
+
+def test_once_play_begins_a_bettor_only_adds_tokens_to_their_bet() -> None:
+    """Raises go into the kitty and the payout; a new bet, or a bet on another player, is
+    refused by the rule; undo takes a raise back."""
+    state = new_game(monster(), monster(), bets="Cat: Ann 4; Gus: Bob 4")
+    for faces in (("plus",), (), ()):  # initiative (Ann first), then Ann's pool: play has begun
+        roll(state, *faces)
+    state.apply_text("raise cat: ann 3")
+    assert state.describe()["arena"]["kitty"] == 4 + 4 + 3
+    assert state.tell(state.parse_move("raise cat: ann 3")) == "Cat adds 3 tokens on Ann: " \
+        "the kitty holds 11"
+    for text, why in (("raise Dan: Ann 2", "Dan has no bet on Ann"),
+                      ("raise Cat: Bob 2", "Cat has no bet on Bob"),
+                      ("raise cat: ann 0", "at least one token")):
+        with pytest.raises(IllegalMove, match=why):
+            state.apply_text(text)
+    state.undo()
+    assert state.describe()["arena"]["kitty"] == 8
+    assert all(m.move.text().split()[0] != "raise" for m in state.ranked_moves())
+
+
+def test_a_raise_without_arena_bets_is_refused() -> None:
+    state = new_game(monster(), monster())
+    for faces in (("plus",), (), ()):
+        roll(state, *faces)
+    with pytest.raises(IllegalMove, match="no Arena bets were placed"):
+        state.apply_text("raise cat: ann 3")

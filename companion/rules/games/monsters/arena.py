@@ -33,6 +33,17 @@ def parse_bets(text: str, names: list[str]) -> list[Bet]:
     return bets
 
 
+def raised(bets: list[Bet], text: str, names: list[str]) -> Bet:
+    """A raise typed once play has begun ('BETTOR: PLAYER TOKENS'): bets may then only be changed
+    by adding tokens (Betting), so the bettor must already have a bet on that player."""
+    bettor, seat, tokens = parse_bets(text, names)[0]  # RulesError for a malformed one
+    if not any(b.casefold() == bettor.casefold() and s == seat for b, s, _ in bets):
+        raise RulesError(f"once play begins, bets may only be changed by adding tokens (Betting): "
+                         f"{bettor} has no bet on {names[seat]}")
+    same = next(b for b, s, _ in bets if b.casefold() == bettor.casefold())
+    return same, seat, tokens
+
+
 def payout(bets: list[Bet], winner: int, winner_name: str, split: str = "even") -> dict[str, int]:
     """Who gets what from the kitty: the winning player a quarter, rounded down; the rest shared
     evenly by those who bet on the winner (or, with split 'by-stake', in proportion to their

@@ -10,8 +10,9 @@ import random
 from typing import Any
 
 from ...core import DieValue, Roll, RollRequest
-from ...errors import BadRoll, IllegalMove
+from ...errors import BadRoll, IllegalMove, RulesError
 from . import exchange, invasion, wargame
+from .arena import raised
 from .build import Monster
 from .moves import Act
 from .position import ASIDE, BAG, GRAPPLED, READY, STUNNED, WOUNDED, Position
@@ -380,8 +381,27 @@ def actor(pos: Position) -> int:
     return exchange.actor(pos)
 
 
+def raise_bet(pos: Position, act: Act) -> Position:
+    """Tokens added to an Arena bet once play has begun."""
+    # ARENA_RAISES: only to a bet already placed; nobody's purse of tokens is kept
+    if not pos.options.bets.strip():
+        raise IllegalMove("no Arena bets were placed in this game (the bets option)")
+    try:
+        bettor, seat, tokens = raised(pos.bets(), act.bet, pos.names)
+    except RulesError as error:
+        raise IllegalMove(str(error)) from None
+    new = pos.copy()
+    new.s["raises"] = [*pos.s.get("raises", []), [bettor, seat, tokens]]
+    kitty = sum(t for _, _, t in new.bets())
+    new.s["news"] = (f"{bettor} adds {tokens} token{'s' if tokens > 1 else ''} on "
+                     f"{pos.names[seat]}: the kitty holds {kitty}")
+    return new
+
+
 def apply_move(pos: Position, act: Act) -> Position:
     kind = pos.step["kind"]
+    if act.verb == "raise":
+        return raise_bet(pos, act)
     if act not in legal(pos):
         raise IllegalMove(why_not(pos, act))
     name = pos.names[actor(pos)]

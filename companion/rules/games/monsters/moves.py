@@ -18,6 +18,8 @@
     feast | stop      Invasion: a Minus takes the pile's top card; stop feasting
     bank 3 | unbank 3 | swap 3+5   Invasion's banking: one a turn, then the turn ends
     mend 5            a Potion (or, for a stunned die, a Wand) returns die 5 to the pool
+    raise Dora: Ann 3 the Arena: a bettor adds tokens to their bet once play has begun (typed;
+                      not among the listed moves, as anyone may do it at any player's step)
 """
 
 from __future__ import annotations
@@ -43,8 +45,11 @@ class Act(Move):
     verb: str
     numbers: tuple[int, ...] = ()
     card: str = ""
+    bet: str = ""  # raise: 'BETTOR: PLAYER TOKENS', as the bets option writes one
 
     def text(self) -> str:
+        if self.bet:
+            return f"{self.verb} {self.bet}"
         if self.card:
             return f"{self.verb} {self.card}"
         return f"{self.verb} {'+'.join(map(str, self.numbers))}" if self.numbers else self.verb
@@ -55,6 +60,8 @@ def parse_move(text: str) -> Act:
     if not words:
         raise BadMoveText("an empty move")
     verb, rest = words[0], words[1:]
+    if verb == "raise" and rest:  # the names as typed, for the news and the refusals
+        return Act("raise", bet=" ".join(text.split()[1:]))
     if verb in ALONE and not rest:
         return Act(verb)
     if verb == "card" and len(rest) == 1:
@@ -68,5 +75,5 @@ def parse_move(text: str) -> Act:
         if all(p.isdigit() and int(p) > 0 for p in parts) and (verb in MANY or len(parts) == 1):
             return Act(verb, tuple(int(p) for p in parts))
     known = ", ".join(sorted(ALONE | {f"{v} N" for v in ONE} | {f"{v} N+M" for v in MANY}
-                             | {"card QH"}))
+                             | {"card QH", "raise BETTOR: PLAYER TOKENS"}))
     raise BadMoveText(f"{text!r} is not a Monsters! move ({known})")

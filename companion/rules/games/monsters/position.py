@@ -9,6 +9,7 @@ JSON-shaped, so a copy is one `marshal` round trip and the undo is the list of o
     shown[p][die]: the face showing, or None (not rolled since it last came back),
     spent[p][die]: used in an attack or defence since its owner last rolled,
     grapples: [[grappler seat, tentacle die, grabbed seat, grabbed die]],
+    raises: [[bettor, seat, tokens]] (the Arena's tokens added once play began),
     tokens[p]: [primary tokens, secondary tokens],
     combat: None | {a, d (the attacker and defender), by (who strikes now), blow: [dice],
                     guard: [dice], rerolls: [[seat, die]], struck: [a struck, d struck]},
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...positions import DataPosition
+from .arena import Bet, parse_bets
 from .build import Die, Monster
 from .rules import Options
 from .scoring import invasion_points
@@ -40,6 +42,12 @@ class Position(DataPosition[Options]):
     @property
     def scenario(self) -> str:
         return self.options.scenario
+
+    def bets(self) -> list[Bet]:
+        """The Arena's bets: those placed before play (the bets option), then the tokens added
+        since (`raises`)."""
+        placed = parse_bets(self.options.bets, self.names)
+        return placed + [(str(b), int(p), int(t)) for b, p, t in self.s.get("raises", [])]
 
     def fallen(self, seat: int) -> bool:
         """Out of this fight: left the arena, or (Invasion) exhausted."""

@@ -201,8 +201,11 @@ ASSUMPTIONS: dict[str, str] = {
     "INVASION_RETURN_FULL_HEALTH": "An exhausted monster comes back at full health, every die "
                                    "back in its bag, off the grid.",
     "INVASION_TIES_SHARE": "Equal highest points at the end of Invasion share the win.",
-    "ARENA_BETS_AT_START": "Arena bets are entered with the game; tokens added later are typed "
-                           "as new bets in a new game's options.",
+    "ARENA_BETS_AT_START": "Arena bets are placed with the game (the bets option), before play "
+                           "begins, as the book says.",
+    "ARENA_RAISES": "Once play begins a bettor may only add tokens to a bet they placed ('raise "
+                    "Dora: Ann 3', typed at any player's step); the kitty and the payout count "
+                    "them. Who holds how many tokens is not tracked.",
 }
 
 

@@ -8,7 +8,7 @@ from ...core import JSON, Move, RankedMove, Roll, SteppedState
 from ...dice import DieKind
 from ...symbol_dice import MONSTERS
 from . import exchange, flow, ranking
-from .arena import parse_bets, payout, society_points
+from .arena import payout, society_points
 from .moves import Act, parse_move
 from .position import POOLS, Position
 
@@ -160,7 +160,7 @@ def _arena(pos: Position, winners: list[int] | None) -> JSON | None:
     """The Arena's bets and, once there is a winner, who gets what."""
     if not pos.options.bets.strip():
         return None
-    bets = parse_bets(pos.options.bets, pos.names)
+    bets = pos.bets()
     view: JSON = {"bets": [{"bettor": b, "on": pos.names[p], "tokens": t} for b, p, t in bets],
                   "kitty": sum(t for _, _, t in bets), "payout": None}
     if winners and len(winners) == 1:
