@@ -41,5 +41,8 @@ def stop(server: Any) -> None:
     from waitress import wasyncore
 
     # done by the loop's own thread (its trigger runs the closing there), never under its select
-    server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+    try:
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+    except OSError:  # the trigger's pipe is gone already (seen once in a test run): close here
+        wasyncore.close_all(server._map)
     server.task_dispatcher.shutdown(timeout=5)

@@ -93,3 +93,23 @@ def test_every_phones_live_stream_gets_each_change(served):
     for p in phones:
         p.join(max(0.1, deadline - time.monotonic()))
     assert len(arrived) == PHONES and len(set(arrived)) == 1
+
+
+def test_a_server_whose_trigger_is_gone_still_stops(tmp_path):
+    """stop() wakes the server's loop through its trigger; when that pipe is already closed (seen
+    once at a test's teardown) it closes the server's sockets itself, and the loop ends."""
+    from companion.history import History
+    from companion.table import TableSession
+    from companion.web import create_app
+    from companion.web.server import make_server, stop
+
+    app = create_app({"TESTING": True, "TABLE": TableSession(History(tmp_path / "t.db")),
+                      "PIN": PIN})
+    server = make_server(app, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    time.sleep(0.2)
+    server.trigger.close()  # its pipe's ends closed under the running loop
+    stop(server)
+    thread.join(10)
+    assert not thread.is_alive()
