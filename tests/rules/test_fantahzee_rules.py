@@ -257,6 +257,14 @@ def test_adjustments_by_hand_and_their_limits() -> None:
     assert state.scores()[0] == -4
 
 
+def test_strength_taken_before_the_attack_cannot_leave_it_below_zero() -> None:
+    state = at_turn(party=["alchemist"], stacks=QUIET)
+    with pytest.raises(IllegalMove, match="below zero"):  # the party has no strength yet
+        play(state, "adjust strength -9")
+    play(state, "adjust strength +2", "adjust strength -2", "dice", [1, 2, 3, 4, 5], "attack")
+    assert state.describe()["attack"]["strength_left"] == 0
+
+
 def test_cards_from_csv_and_their_errors() -> None:
     data = cards_from_csv("kind,name,strength,cost,copies\nhero,Page,1,X X,3\n")
     assert data["heroes"] == [{"name": "Page", "strength": "1", "cost": "X X", "copies": "3"}]

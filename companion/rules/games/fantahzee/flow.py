@@ -163,8 +163,10 @@ def _adjust(pos: Position, move: Act) -> Position:
     if what == "xp":
         pos.s["adjust"][actor(pos)] += amount
     elif what == "strength":
-        turn["left" if kind == "attack" else "strength"] += amount
-        if turn["left"] < 0:
+        # in the Attack Step what is left to spend, before it the party's strength to come
+        key = "left" if kind == "attack" else "strength"
+        turn[key] += amount
+        if (turn["left"] if kind == "attack" else strength(pos)) < 0:
             raise IllegalMove("strength cannot fall below zero")
     elif what == "shield":
         turn["shield"] += amount
