@@ -3,7 +3,7 @@ a move did; played on part of Maureen's example turn from the book."""
 
 from __future__ import annotations
 
-from fantahzee_helpers import at_turn, play
+from fantahzee_helpers import GAME, at_turn, play
 
 
 def _told(state, text: str) -> str:  # type: ignore[no-untyped-def]
@@ -50,3 +50,12 @@ def test_a_roll_steps_moves_are_grouped_by_hero_and_by_dice_rerolled() -> None:
     assert groups["activate steamsmith with 5"] == "Activate the Steamsmith"
     assert groups["reroll 5 1"] == "Reroll 2 dice"
     assert groups["attack"] == "Attack"
+
+
+def test_a_card_dealt_to_another_players_hand_is_told_as_theirs() -> None:
+    state = GAME.new_state(["Ann", "Bob"])
+    play(state, [6], [2])  # Ann goes first: the stacks' cards, then Ann's hand, then Bob's
+    lines = []
+    while state.position.step["kind"] == "card":
+        lines.append(_told(state, state.legal_moves()[0].text()))
+    assert [line.split(":")[0] for line in lines] == ["Ann"] * 10 + ["Bob"] * 5

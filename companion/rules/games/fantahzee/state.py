@@ -59,7 +59,7 @@ class FantahzeeState(SteppedState):
             wanted = flow.request(before)
             return words.told(before, self._pos, move, "", wanted.player if wanted else None)
         said = words.title(before, move)  # type: ignore[arg-type]
-        return words.told(before, self._pos, move, said)
+        return words.told(before, self._pos, move, said, flow.actor(before))
 
     def describe(self) -> JSON:
         """The panel's view; its keys are documented in the package docstring."""

@@ -68,14 +68,14 @@ def _hero(pos: Position, key: str) -> str:
 
 
 def told(before: Position, after: Position, move: Move | Roll, said: str,
-         roller: int | None = None) -> str:
-    """One line: who rolled (`roller`) or chose what (`said`: the move's title), then what
-    changed."""
+         seat: int | None = None) -> str:
+    """One line: who (`seat`, else the player whose turn it is) rolled or chose what (`said`:
+    the move's title), then what changed."""
+    who = before.names[before.seat if seat is None else seat]
     if isinstance(move, Roll):
-        who = before.names[before.seat if roller is None else roller]
         said = f"{who} rolled {' '.join(str(d.value) for d in move.dice)}"
     else:
-        said = f"{before.names[before.seat]}: {said}"
+        said = f"{who}: {said}"
     return line(said, [*_party(before, after), *_victories(before, after),
                        *scored(before, after, " XP")])
 
