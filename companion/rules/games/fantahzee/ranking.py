@@ -78,14 +78,15 @@ def _inactive(pos: Position, but: int | None = None) -> list[Any]:
             if m["uid"] not in turn["active"] and m["uid"] != but]
 
 
-def activation_advice(pos: Position, move: Act) -> tuple[int, int, int]:
+def activation_advice(pos: Position, move: Act, ctx: dict[str, Any]) -> tuple[int, int, int]:
     """(other heroes still payable after this payment, those payable before, dice locked)."""
-    turn = pos.turn
-    member = pos.member(move.args[0])
-    pool = counts(turn["dice"])
-    others = [h for h in _inactive(pos, member["uid"]) if any(c.dice for c in h.costs)]
-    kinds_too = pos.options.cut == "x-or-kind"
-    before = sum(any_payment(h.costs, pool, turn["cuts"], kinds_too) for h in others)
+    turn, pool, kinds_too = pos.turn, ctx["pool"], ctx["kinds_too"]
+    uid = pos.member(move.args[0])["uid"]
+    if uid not in ctx["others"]:  # the same for each of this hero's payments
+        others = [h for h in _inactive(pos, uid) if any(c.dice for c in h.costs)]
+        ctx["others"][uid] = others, sum(any_payment(h.costs, pool, turn["cuts"], kinds_too)
+                                         for h in others)
+    others, before = ctx["others"][uid]
     if move.args[1] != "with":
         return before, before, 0
     paid = counts(int(w) for w in move.args[2:])
@@ -95,33 +96,36 @@ def activation_advice(pos: Position, move: Act) -> tuple[int, int, int]:
 
 
 def dice_context(pos: Position) -> dict[str, Any]:
-    """What every Roll Step move's rank needs, worked out once: the heroes still waiting for
-    dice and the reroll that keeps what they can use."""
+    """What every Roll Step move's rank needs, worked out once: the free dice, the heroes still
+    waiting for dice and the reroll that keeps what they can use; and, filled in as moves are
+    ranked, each hero's payments and the other heroes its activation could spoil."""
     waiting = [h for h in _inactive(pos) if any(c.dice for c in h.costs)]
-    return {"waiting": waiting, "reroll": sorted(_keep(pos, waiting))}
+    return {"waiting": waiting, "reroll": sorted(_keep(pos, waiting)),
+            "pool": counts(pos.turn["dice"]), "kinds_too": pos.options.cut == "x-or-kind",
+            "payments": {}, "others": {}}
 
 
-def _uses_cut(pos: Position, hero: Any, move: Act) -> bool:
-    turn = pos.turn
-    found = hero_payments(hero.costs, counts(turn["dice"]), turn["cuts"],
-                          pos.options.cut == "x-or-kind")
-    return bool(found.get(counts(int(w) for w in move.args[2:])))
+def _uses_cut(pos: Position, hero: Any, move: Act, ctx: dict[str, Any]) -> bool:
+    if hero.id not in ctx["payments"]:
+        ctx["payments"][hero.id] = hero_payments(hero.costs, ctx["pool"], pos.turn["cuts"],
+                                                 ctx["kinds_too"])
+    return bool(ctx["payments"][hero.id].get(counts(int(w) for w in move.args[2:])))
 
 
 def rank_dice(pos: Position, move: Act, ctx: dict[str, Any] | None = None) -> RankedMove:
     turn, cards = pos.turn, pos.cards
+    ctx = ctx or dice_context(pos)
     if move.verb == "activate":
         hero = cards.heroes[pos.member(move.args[0])["card"]]
-        still, before, locked = activation_advice(pos, move)
+        still, before, locked = activation_advice(pos, move, ctx)
         spoils = before - still
         how = {"steam": "with steam", "free": "free"}.get(move.args[1], f"locks {locked} dice")
-        if move.args[1] == "with" and _uses_cut(pos, hero, move):
+        if move.args[1] == "with" and _uses_cut(pos, hero, move, ctx):
             how += " (uses a cut)"
         note = (f"+{hero.strength} strength, {how}; "
                 + (f"spoils {spoils} other hero{'es' if spoils > 1 else ''}' dice" if spoils
                    else "leaves the other heroes' dice"))
         return _rm(move, 100 + 2 * hero.strength - 10 * spoils - locked, note)
-    ctx = ctx or dice_context(pos)
     if move.verb == "attack":
         worth = 20 if ctx["waiting"] and turn["rerolls"] else 60
         return _rm(move, worth, f"attack with strength {strength(pos)}")
