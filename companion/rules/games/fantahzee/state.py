@@ -148,12 +148,10 @@ def _activations(state: FantahzeeState, pos: Position) -> list[JSON]:
     ctx = ranking.dice_context(pos)
     ranked = sorted((ranking.rank_dice(pos, m, ctx) for m in activations(pos)),
                     key=lambda r: -r.extra["worth"])
-    for r in ranked:
-        if r.move.text().startswith("activate "):
-            words = r.move.text().split()
-            by_hero.setdefault(words[1], []).append(
-                {"move": r.move.text(), "dice": " ".join(words[3:]) or words[2],
-                 "detail": r.detail})
+    for r in ranked:  # every one an activation: 'activate KEY with 3 3', '... steam', '... free'
+        said = r.move.text().split()
+        by_hero.setdefault(said[1], []).append(
+            {"move": r.move.text(), "dice": " ".join(said[3:]) or said[2], "detail": r.detail})
     return [{"hero": key, "ways": ways, "best": ways[0]["move"]} for key, ways in by_hero.items()]
 
 
