@@ -567,17 +567,15 @@ def _end(pos: Position, finisher: int) -> None:
     if pos.options.win == "first-out":  # the book's variant: scoring ignored
         pos.winners = [finisher]
         pos.reason = f"{pos.names[finisher]} got all three heroes out first"
-        pos.step = {"kind": "over"}
-        pos.landing = None
-        return
-    best = max(pos.scores)
-    tied = [s for s, score in enumerate(pos.scores) if score == best]
-    if len(tied) > 1 and pos.options.ties == "escaped" and finisher in tied:
-        tied = [finisher]
-    winners = ", ".join(pos.names[s] for s in tied)  # TIES_SHARED
-    pos.winners = tied
-    pos.reason = (f"{pos.names[finisher]} got all three heroes out; "
-                  f"highest score {best}: {winners}")
+    else:
+        best = max(pos.scores)
+        tied = [s for s, score in enumerate(pos.scores) if score == best]
+        if len(tied) > 1 and pos.options.ties == "escaped" and finisher in tied:
+            tied = [finisher]
+        winners = ", ".join(pos.names[s] for s in tied)  # TIES_SHARED
+        pos.winners = tied
+        pos.reason = (f"{pos.names[finisher]} got all three heroes out; "
+                      f"highest score {best}: {winners}")
     pos.step = {"kind": "over"}
     pos.landing = None
 
