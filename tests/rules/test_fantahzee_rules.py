@@ -87,7 +87,11 @@ def test_two_steam_sources_add_up_only_when_pooled() -> None:
     for option, pays in (("one-source", False), ("pooled", True)):
         state = at_turn(options={"cards": json.dumps(cards), "steam": option},
                         party=["kettle", "kettle", "steamasaur"], stacks=QUIET)
-        play(state, "dice", [1, 2, 3, 4, 5], "activate kettle with 1", "activate kettle-2 with 2")
+        play(state, "dice", [1, 2, 3, 4, 5], "activate kettle with 1")
+        with pytest.raises(IllegalMove, match="needs 4 steam " + ("in all" if pays
+                                                                  else "from one card")):
+            play(state, "activate steamasaur steam")  # 2 steam so far
+        play(state, "activate kettle-2 with 2")
         assert ("activate steamasaur steam" in moves(state)) is pays
 
 

@@ -125,8 +125,10 @@ def activate(pos: Position, key: str = "", how: str = "", *words: str) -> Positi
         need = min((c.steam for c in hero.costs if c.steam), default=0)
         if not need:
             raise IllegalMove(f"{hero.name} is not paid with steam")
-        if not pay_steam(turn["steam"], need, pos.options.steam == "pooled"):
-            raise IllegalMove(f"{hero.name} needs {need} steam from one card; steam got this "
+        pooled = pos.options.steam == "pooled"
+        if not pay_steam(turn["steam"], need, pooled):
+            where = "in all" if pooled else "from one card"
+            raise IllegalMove(f"{hero.name} needs {need} steam {where}; steam got this "
                               f"turn: {turn['steam'] or 'none'} (never split or carried)")
     elif how == "free" and not words:
         fits = sorted(w for w in turn["wakes"] if w >= hero.strength)  # WAKE_ONCE
