@@ -449,6 +449,11 @@ class TableSession:
 
     # -- the view --------------------------------------------------------------------------
 
+    def faults(self) -> list[JSON]:
+        """The faults shown now, as JSON (what snapshot()["faults"] holds, without building it)."""
+        with self._lock:
+            return [f.to_json() for f in self._faults.values()]
+
     def snapshot(self) -> JSON:
         """Everything a phone shows, as JSON; computed once per version."""
         with self._lock:
@@ -458,7 +463,7 @@ class TableSession:
 
     def _build_snapshot(self) -> JSON:
         base: JSON = {"version": self.version, "camera": self.dice_source is not None,
-                      "faults": [f.to_json() for f in self._faults.values()]}
+                      "faults": self.faults()}
         pos = self._pos
         if pos is None:
             return {**base, "game": None}
