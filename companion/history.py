@@ -323,10 +323,11 @@ def _play_step(pos: Position, event: Event | PlannedEvent) -> str:
 
 
 def undone_line(taken: list[Step]) -> str:
-    """What an undo took back, latest first, for the table page."""
-    lines = [s.told for s in taken if s.told]
-    what = f"{len(taken)} steps" if len(taken) > 1 else "the last step"
-    return f"Undone: {what}" + (f" ({'; '.join(lines)})" if lines and len(taken) == 1 else "")
+    """What an undo took back, for the table page: the step's own line when it is one."""
+    if len(taken) > 1:
+        return f"Undone: {len(taken)} steps"
+    told = taken[0].told if taken else ""
+    return "Undone: the last step" + (f" ({told})" if told else "")
 
 
 def _reading(data: JSON, event_id: int | None) -> Pending:
