@@ -1,6 +1,8 @@
 // Shared by every page: the API helper, the PIN lock, the live stream, small DOM helpers.
 "use strict";
 
+const $ = (id) => document.getElementById(id); // every page script's element by id
+
 const RS = {
   canAct: document.body.dataset.canAct === "yes",
   shown: null, // the table version this page shows: every action carries it (a stale one is 409)

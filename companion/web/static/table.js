@@ -1,7 +1,6 @@
 // The table view: whose turn, the tray with boxed dice, ranked moves, scores; live.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const GROUPED_FROM = 8; // more moves than this: grouped, only the best group open, and a filter
 let snap = null;
 const openGroups = new Set(); // groups a player opened stay open while the table changes
