@@ -178,11 +178,7 @@ class TableSession:
         except (RulesError, ValueError, TypeError, KeyError) as exc:
             raise SetupError(f"cannot set up {cls.title}: {exc}") from exc
         with self._lock:
-            # Whether the running game is over is the live state's to say: the record was read
-            # when the game was loaded, before it was won.
-            pos = self._pos
-            if pos is not None and pos.state.current_player is not None and not pos.abandoned:
-                self._play(PlannedEvent(EventKind.ABANDON))
+            self._abandon_running()
             record = self.history.create_game(game, list(names), options)
             self._pos = self.history.replay(record)
             self._bump()
@@ -201,12 +197,19 @@ class TableSession:
             pos = self._pos
             if pos is not None and pos.record.id == game_id and not pos.abandoned:
                 return  # already the game in play
-            if pos is not None and pos.state.current_player is not None and not pos.abandoned:
-                self._play(PlannedEvent(EventKind.ABANDON))
+            self._abandon_running()
             self._pos = self.history.replay(record)
             if self._pos.abandoned:
                 self._play(PlannedEvent(EventKind.RESUME))
             self._bump()
+
+    def _abandon_running(self) -> None:
+        """Keep the game in play, if one is, in the history as abandoned (another is starting).
+        Whether it is over is the live state's to say: the record was read when the game was
+        loaded, before it was won."""
+        pos = self._pos
+        if pos is not None and pos.state.current_player is not None and not pos.abandoned:
+            self._play(PlannedEvent(EventKind.ABANDON))
 
     # -- what the players entered for a game (cards) ----------------------------------------
 
