@@ -215,24 +215,24 @@ class TableSession:
 
     def table_data(self, game: str) -> JSON:
         """The data a game plays with at this table: what was entered, else the game's own."""
-        cls = self.history.games_registry.get_game(game)
-        if not cls.table_data:
-            raise SetupError(f"{cls.title} takes no table data")
-        text = self.history.table_data(game)
-        return {"game": game, "entered": text is not None,
-                "data": json.loads(text) if text else cls.default_table_data()}
+        cls = self._takes_table_data(game)
+        return _table_data_view(cls, game, self.history.table_data(game))
 
     def set_table_data(self, game: str, data: Any, form: str = "json") -> JSON:
         """Check and store a game's table data (JSON data or CSV text); None forgets it.
         Games already started keep the data they started with."""
+        cls = self._takes_table_data(game)
+        text = None if data is None else cls.read_table_data(data, form)
+        with self._lock:
+            self.history.set_table_data(game, text)
+            self._bump()
+        return _table_data_view(cls, game, text)  # what was stored: not read back
+
+    def _takes_table_data(self, game: str) -> Any:
         cls = self.history.games_registry.get_game(game)
         if not cls.table_data:
             raise SetupError(f"{cls.title} takes no table data")
-        with self._lock:
-            self.history.set_table_data(game, None if data is None
-                                        else cls.read_table_data(data, form))
-            self._bump()
-        return self.table_data(game)
+        return cls
 
     # -- dice ------------------------------------------------------------------------------
 
@@ -530,6 +530,11 @@ def _reading_view(pos: Position) -> JSON | None:
             for d in shown.dice
         ],
     }
+
+
+def _table_data_view(cls: Any, game: str, text: str | None) -> JSON:
+    return {"game": game, "entered": text is not None,
+            "data": json.loads(text) if text else cls.default_table_data()}
 
 
 def _misfit(pos: Position, reading: Pending) -> str:
