@@ -70,6 +70,7 @@ class TableSession:
         self._faults: dict[str, Fault] = {}
         self._damaged = False  # the integrity check failed: a write that works does not mend it
         self._snapshot: tuple[int, JSON] | None = None
+        self._snapshot_text: tuple[int, str] | None = None  # the snapshot as JSON, the same version
         self.version = 0
         self._resume()
 
@@ -463,6 +464,15 @@ class TableSession:
             if self._snapshot is None or self._snapshot[0] != self.version:
                 self._snapshot = (self.version, self._build_snapshot())
             return self._snapshot[1]
+
+    def snapshot_text(self) -> tuple[int, str]:
+        """The snapshot's version and its JSON text, serialized once per version: every phone's
+        live stream sends the same text."""
+        with self._lock:
+            snap = self.snapshot()
+            if self._snapshot_text is None or self._snapshot_text[0] != snap["version"]:
+                self._snapshot_text = (snap["version"], json.dumps(snap))
+            return self._snapshot_text
 
     def _build_snapshot(self) -> JSON:
         base: JSON = {"version": self.version, "camera": self.dice_source is not None,
