@@ -30,6 +30,9 @@ const RS = {
     return [...counts].map(([kind, n]) => (n > 1 ? `${n} × ${kind}` : kind)).join(", ");
   },
 
+  // A number with its sign: "+3", "-2", "0".
+  signed(n) { return `${n > 0 ? "+" : ""}${n}`; },
+
   el(tag, attrs = {}, ...children) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs)) {
