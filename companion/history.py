@@ -111,6 +111,7 @@ DROPPED = "dropped"  # why_unsure of a box a player said holds no die: not part 
 NO_BOX = (0, 0, 0, 0)  # the box of a die a player added: the camera never saw it
 
 STEP_KINDS = frozenset({EventKind.ROLL, EventKind.MOVE})
+CHANGING_KINDS = STEP_KINDS | {EventKind.AMEND}  # the events that change the game itself
 
 
 @dataclass(frozen=True)
@@ -667,8 +668,7 @@ class History:
 
 def undone(event: Event, live: set[int]) -> bool:
     """A roll or move taken back (or replaced by a correction); `live` from effective_steps."""
-    changes_game = event.kind in STEP_KINDS or event.kind is EventKind.AMEND
-    return changes_game and event.id not in live
+    return event.kind in CHANGING_KINDS and event.id not in live
 
 
 def effective_steps(events: list[Event]) -> set[int]:

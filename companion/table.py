@@ -17,6 +17,7 @@ from typing import Any
 
 from companion.faults import CAMERA, DATABASE, MODEL, Fault, camera_fault, fault_for, history_fault
 from companion.history import (
+    CHANGING_KINDS,
     CORRECTED,
     DROPPED,
     NO_BOX,
@@ -41,8 +42,6 @@ JSON = dict[str, Any]
 # called with the kinds wanted (None: anything), and with faces= (RollRequest.faces) only where
 # the game knows each die's faces: a source that needs them takes that keyword
 DiceSource = Callable[..., TrayReading]
-
-TOLD_KINDS = frozenset({EventKind.ROLL, EventKind.MOVE, EventKind.AMEND})
 
 
 class TableError(RuntimeError):
@@ -141,7 +140,7 @@ class TableSession:
         except Exception:
             self._rebuild()  # the rules refused it: back to exactly what is committed
             raise
-        if planned.kind in TOLD_KINDS:  # what it did is kept with it: see history._play_step
+        if planned.kind in CHANGING_KINDS:  # what it did is kept with it: see history._play_step
             planned = replace(planned, data={**planned.data, "told": pos.told})
         try:
             self.history.append(pos, planned, seat, turn)
