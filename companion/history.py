@@ -111,6 +111,7 @@ DROPPED = "dropped"  # why_unsure of a box a player said holds no die: not part 
 NO_BOX = (0, 0, 0, 0)  # the box of a die a player added: the camera never saw it
 
 STEP_KINDS = frozenset({EventKind.ROLL, EventKind.MOVE})
+CHANGING_KINDS = STEP_KINDS | {EventKind.AMEND}  # the events that change the game itself
 
 
 @dataclass(frozen=True)
@@ -323,10 +324,11 @@ def _play_step(pos: Position, event: Event | PlannedEvent) -> str:
 
 
 def undone_line(taken: list[Step]) -> str:
-    """What an undo took back, latest first, for the table page."""
-    lines = [s.told for s in taken if s.told]
-    what = f"{len(taken)} steps" if len(taken) > 1 else "the last step"
-    return f"Undone: {what}" + (f" ({'; '.join(lines)})" if lines and len(taken) == 1 else "")
+    """What an undo took back, for the table page: the step's own line when it is one."""
+    if len(taken) > 1:
+        return f"Undone: {len(taken)} steps"
+    told = taken[0].told if taken else ""
+    return "Undone: the last step" + (f" ({told})" if told else "")
 
 
 def _reading(data: JSON, event_id: int | None) -> Pending:
@@ -666,8 +668,7 @@ class History:
 
 def undone(event: Event, live: set[int]) -> bool:
     """A roll or move taken back (or replaced by a correction); `live` from effective_steps."""
-    changes_game = event.kind in STEP_KINDS or event.kind is EventKind.AMEND
-    return changes_game and event.id not in live
+    return event.kind in CHANGING_KINDS and event.id not in live
 
 
 def effective_steps(events: list[Event]) -> set[int]:

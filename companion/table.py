@@ -17,6 +17,7 @@ from typing import Any
 
 from companion.faults import CAMERA, DATABASE, MODEL, Fault, camera_fault, fault_for, history_fault
 from companion.history import (
+    CHANGING_KINDS,
     CORRECTED,
     DROPPED,
     NO_BOX,
@@ -41,8 +42,6 @@ JSON = dict[str, Any]
 # called with the kinds wanted (None: anything), and with faces= (RollRequest.faces) only where
 # the game knows each die's faces: a source that needs them takes that keyword
 DiceSource = Callable[..., TrayReading]
-
-TOLD_KINDS = frozenset({EventKind.ROLL, EventKind.MOVE, EventKind.AMEND})
 
 
 class TableError(RuntimeError):
@@ -70,6 +69,7 @@ class TableSession:
         self._faults: dict[str, Fault] = {}
         self._damaged = False  # the integrity check failed: a write that works does not mend it
         self._snapshot: tuple[int, JSON] | None = None
+        self._snapshot_text: tuple[int, str] | None = None  # the snapshot as JSON, the same version
         self.version = 0
         self._resume()
 
@@ -140,7 +140,7 @@ class TableSession:
         except Exception:
             self._rebuild()  # the rules refused it: back to exactly what is committed
             raise
-        if planned.kind in TOLD_KINDS:  # what it did is kept with it: see history._play_step
+        if planned.kind in CHANGING_KINDS:  # what it did is kept with it: see history._play_step
             planned = replace(planned, data={**planned.data, "told": pos.told})
         try:
             self.history.append(pos, planned, seat, turn)
@@ -178,11 +178,7 @@ class TableSession:
         except (RulesError, ValueError, TypeError, KeyError) as exc:
             raise SetupError(f"cannot set up {cls.title}: {exc}") from exc
         with self._lock:
-            # Whether the running game is over is the live state's to say: the record was read
-            # when the game was loaded, before it was won.
-            pos = self._pos
-            if pos is not None and pos.state.current_player is not None and not pos.abandoned:
-                self._play(PlannedEvent(EventKind.ABANDON))
+            self._abandon_running()
             record = self.history.create_game(game, list(names), options)
             self._pos = self.history.replay(record)
             self._bump()
@@ -201,35 +197,42 @@ class TableSession:
             pos = self._pos
             if pos is not None and pos.record.id == game_id and not pos.abandoned:
                 return  # already the game in play
-            if pos is not None and pos.state.current_player is not None and not pos.abandoned:
-                self._play(PlannedEvent(EventKind.ABANDON))
+            self._abandon_running()
             self._pos = self.history.replay(record)
             if self._pos.abandoned:
                 self._play(PlannedEvent(EventKind.RESUME))
             self._bump()
 
+    def _abandon_running(self) -> None:
+        """Keep the game in play, if one is, in the history as abandoned (another is starting).
+        Whether it is over is the live state's to say: the record was read when the game was
+        loaded, before it was won."""
+        pos = self._pos
+        if pos is not None and pos.state.current_player is not None and not pos.abandoned:
+            self._play(PlannedEvent(EventKind.ABANDON))
+
     # -- what the players entered for a game (cards) ----------------------------------------
 
     def table_data(self, game: str) -> JSON:
         """The data a game plays with at this table: what was entered, else the game's own."""
-        cls = self.history.games_registry.get_game(game)
-        if not cls.table_data:
-            raise SetupError(f"{cls.title} takes no table data")
-        text = self.history.table_data(game)
-        return {"game": game, "entered": text is not None,
-                "data": json.loads(text) if text else cls.default_table_data()}
+        cls = self._takes_table_data(game)
+        return _table_data_view(cls, game, self.history.table_data(game))
 
     def set_table_data(self, game: str, data: Any, form: str = "json") -> JSON:
         """Check and store a game's table data (JSON data or CSV text); None forgets it.
         Games already started keep the data they started with."""
+        cls = self._takes_table_data(game)
+        text = None if data is None else cls.read_table_data(data, form)
+        with self._lock:
+            self.history.set_table_data(game, text)
+            self._bump()
+        return _table_data_view(cls, game, text)  # what was stored: not read back
+
+    def _takes_table_data(self, game: str) -> Any:
         cls = self.history.games_registry.get_game(game)
         if not cls.table_data:
             raise SetupError(f"{cls.title} takes no table data")
-        with self._lock:
-            self.history.set_table_data(game, None if data is None
-                                        else cls.read_table_data(data, form))
-            self._bump()
-        return self.table_data(game)
+        return cls
 
     # -- dice ------------------------------------------------------------------------------
 
@@ -449,6 +452,11 @@ class TableSession:
 
     # -- the view --------------------------------------------------------------------------
 
+    def faults(self) -> list[JSON]:
+        """The faults shown now, as JSON (what snapshot()["faults"] holds, without building it)."""
+        with self._lock:
+            return [f.to_json() for f in self._faults.values()]
+
     def snapshot(self) -> JSON:
         """Everything a phone shows, as JSON; computed once per version."""
         with self._lock:
@@ -456,9 +464,18 @@ class TableSession:
                 self._snapshot = (self.version, self._build_snapshot())
             return self._snapshot[1]
 
+    def snapshot_text(self) -> tuple[int, str]:
+        """The snapshot's version and its JSON text, serialized once per version: every phone's
+        live stream sends the same text."""
+        with self._lock:
+            snap = self.snapshot()
+            if self._snapshot_text is None or self._snapshot_text[0] != snap["version"]:
+                self._snapshot_text = (snap["version"], json.dumps(snap))
+            return self._snapshot_text
+
     def _build_snapshot(self) -> JSON:
         base: JSON = {"version": self.version, "camera": self.dice_source is not None,
-                      "faults": [f.to_json() for f in self._faults.values()]}
+                      "faults": self.faults()}
         pos = self._pos
         if pos is None:
             return {**base, "game": None}
@@ -522,6 +539,11 @@ def _reading_view(pos: Position) -> JSON | None:
             for d in shown.dice
         ],
     }
+
+
+def _table_data_view(cls: Any, game: str, text: str | None) -> JSON:
+    return {"game": game, "entered": text is not None,
+            "data": json.loads(text) if text else cls.default_table_data()}
 
 
 def _misfit(pos: Position, reading: Pending) -> str:

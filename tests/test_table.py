@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 
@@ -330,3 +331,12 @@ def test_a_won_game_recorded_as_abandoned_by_the_old_bug_reads_as_won(tmp_path):
         table._play(PlannedEvent(EventKind.ABANDON))
     record = table.history.game(won)
     assert record.outcome is not None and not record.abandoned
+
+
+def test_the_live_streams_text_is_the_snapshot_serialized_once_per_version(table):
+    version, text = table.snapshot_text()
+    assert version == table.version and json.loads(text) == table.snapshot()
+    assert table.snapshot_text()[1] is text  # every phone's stream sends the same text
+    table.type_roll(LINE_UP.text())
+    version2, text2 = table.snapshot_text()
+    assert version2 > version and json.loads(text2) == table.snapshot()

@@ -4,11 +4,12 @@ a restart; every legal move reaches the panel; past games are resumed exactly.""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from table_support import GAME, LINE_UP, PLAYERS, chance, play, started
 
-from companion.history import History
+from companion.history import EventKind, History, Step, undone_line
 from companion.table import SetupError, TableSession
 
 
@@ -36,6 +37,10 @@ def test_an_undo_says_what_it_took_back(table):
     played = table.snapshot()["told"]
     table.undo()
     assert table.snapshot()["told"] == f"Undone: the last step ({played})"
+    steps = [Step(i, EventKind.MOVE, 0, 1, None, f"move {i}") for i in range(3)]
+    assert undone_line(steps[:1]) == "Undone: the last step (move 0)"
+    assert undone_line(steps) == "Undone: 3 steps"  # an undo of a turn: counted, not listed
+    assert undone_line([replace(steps[0], told="")]) == "Undone: the last step"
 
 
 def test_every_legal_move_reaches_the_panel_titled_and_grouped(table):

@@ -81,7 +81,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     @app.context_processor
     def faults() -> dict[str, Any]:
         """Every page shows the table's faults from the start (live pages keep them current)."""
-        return {"faults": table.snapshot()["faults"]}
+        return {"faults": table.faults()}  # not the snapshot: its ranked moves are not needed
 
     app.before_request(check_origin)
 

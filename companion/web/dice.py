@@ -92,10 +92,10 @@ def desk() -> DiceDesk:
 def die_json(store: DiceStore, name: str) -> dict[str, Any]:
     """A die as the page shows it: its definition, shots per face, and the faces that still
     need shots first."""
-    die = store.definition(name)
+    die = store.definition(name).to_json()
     counts = store.shot_counts(name)
-    faces = [{**f, "shots": counts[f["name"]]} for f in die.to_json()["faces"]]
-    return {**die.to_json(), "faces": faces, "shipped": name in SHIPPED,
+    faces = [{**f, "shots": counts[f["name"]]} for f in die["faces"]]
+    return {**die, "faces": faces, "shipped": name in SHIPPED,
             "taught": all(counts.values()), "order": sorted(counts, key=counts.__getitem__)}
 
 

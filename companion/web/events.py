@@ -8,7 +8,6 @@ by a phone that went to sleep without closing its socket.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 
@@ -34,9 +33,9 @@ def stream() -> Response:
             if current == version:
                 yield ": still here\n\n"
                 continue
-            snap = table.snapshot()
-            version = snap["version"]  # may be newer than `current`: sent once, not again
-            yield f"id: {snap['version']}\nevent: state\ndata: {json.dumps(snap)}\n\n"
+            # the version sent may be newer than `current`: sent once, not again
+            version, text = table.snapshot_text()
+            yield f"id: {version}\nevent: state\ndata: {text}\n\n"
 
     return Response(stream_with_context(generate()), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -1,6 +1,8 @@
 // Shared by every page: the API helper, the PIN lock, the live stream, small DOM helpers.
 "use strict";
 
+const $ = (id) => document.getElementById(id); // every page script's element by id
+
 const RS = {
   canAct: document.body.dataset.canAct === "yes",
   shown: null, // the table version this page shows: every action carries it (a stale one is 409)
@@ -27,6 +29,9 @@ const RS = {
     for (const kind of dice) counts.set(kind, (counts.get(kind) || 0) + 1);
     return [...counts].map(([kind, n]) => (n > 1 ? `${n} × ${kind}` : kind)).join(", ");
   },
+
+  // A number with its sign: "+3", "-2", "0".
+  signed(n) { return `${n > 0 ? "+" : ""}${n}`; },
 
   el(tag, attrs = {}, ...children) {
     const node = document.createElement(tag);

@@ -4,7 +4,6 @@
 // `table_data_form`), so this page names no game's fields.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const forms = {}; // game name -> its table_data_form
 let current = null; // the table-data answer shown
 let editing = null; // the id of the record the form changes; null: a new one

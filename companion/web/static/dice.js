@@ -1,7 +1,6 @@
 // The Dice page: pick or make a symbol die, teach it shot by shot from the tray, files and names.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 let dice = [];
 let maxShots = 5;
 let shot = null; // the shot read and waiting for its face

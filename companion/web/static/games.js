@@ -32,7 +32,7 @@ const kindOrder = (a, b) => a.localeCompare(b, undefined, { numeric: true });
 RS.get("/api/stats").then(({ players }) => {
   const head = RS.el("tr", {}, ...["Player", "Games", "Wins", "Mean", "Luck"].map((t) => RS.el("th", { text: t })));
   const luck = (dice) => Object.keys(dice).sort(kindOrder).map((k) => RS.el("span", { class: "luck",
-    text: `${k} ${dice[k].luck > 0 ? "+" : ""}${dice[k].luck} (${dice[k].rolls})` }));
+    text: `${k} ${RS.signed(dice[k].luck)} (${dice[k].rolls})` }));
   const rows = players.map((p) => RS.el("tr", {},
     RS.el("td", { class: "who", text: p.player }), RS.el("td", { text: String(p.games) }),
     RS.el("td", { text: String(p.wins) }),

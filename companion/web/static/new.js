@@ -1,7 +1,6 @@
 // Start a game: the game, its players, and the options and variants it declares.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 let catalog = [];
 
 function playerRow(name = "") {

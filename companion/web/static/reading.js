@@ -9,8 +9,6 @@ const Tray = {
   wanted: [], // the kinds of the roll wanted, the first guess for a die added
   act: null, // table.js's action: POST, then show what the table is now
 
-  byId: (id) => document.getElementById(id),
-
   label(d) {
     if (d.dropped) return "no die";
     const pct = Math.round(d.confidence * 100);
@@ -25,16 +23,16 @@ const Tray = {
 
   render(reading, wanted, act) {
     Object.assign(this, { reading, wanted, act });
-    const tray = this.byId("tray");
-    this.byId("problem").hidden = true;
-    this.byId("pending-actions").hidden = true;
+    const tray = $("tray");
+    $("problem").hidden = true;
+    $("pending-actions").hidden = true;
     if (!reading) {
-      this.byId("tap-hint").hidden = true;
+      $("tap-hint").hidden = true;
       tray.replaceChildren(RS.el("p", { class: "hint", text: "No dice read yet." }));
-      this.byId("reading-source").textContent = "";
+      $("reading-source").textContent = "";
       return;
     }
-    this.byId("reading-source").textContent = reading.pending ? "waiting for you"
+    $("reading-source").textContent = reading.pending ? "waiting for you"
       : reading.confirmed ? "(confirmed)" : `(${reading.source})`;
     const chips = reading.dice.map((d, i) => RS.el("button", {
       type: "button", class: "die-chip" + this.state(d), "data-index": i,
@@ -61,10 +59,10 @@ const Tray = {
     } else {
       tray.replaceChildren(RS.el("div", { class: "chips" }, ...chips));
     }
-    this.byId("tap-hint").hidden = !reading.correctable;
+    $("tap-hint").hidden = !reading.correctable;
     if (reading.pending) {
-      this.byId("pending-actions").hidden = false;
-      if (reading.problem) { this.byId("problem").hidden = false; this.byId("problem").textContent = reading.problem; }
+      $("pending-actions").hidden = false;
+      if (reading.problem) { $("problem").hidden = false; $("problem").textContent = reading.problem; }
     }
   },
 
@@ -103,39 +101,39 @@ const Tray = {
     const adding = index === null;
     const die = adding ? null : this.reading.dice[index];
     const kinds = Object.keys(this.reading.kinds || {});
-    const select = this.byId("die-kind");
+    const select = $("die-kind");
     const start = adding ? this.wanted[0] || kinds[0] : die.die;
     select.replaceChildren(...(kinds.includes(start) ? kinds : [start, ...kinds]).map((k) =>
       RS.el("option", { value: k, text: k, selected: k === start ? "" : null })));
-    this.byId("die-title").textContent = adding ? "Add a die the camera missed"
+    $("die-title").textContent = adding ? "Add a die the camera missed"
       : die.dropped ? `Box ${index + 1}: dropped (no die)` : `Die ${index + 1}: ${die.die} read as ${die.value}`;
-    const drop = this.byId("drop-die");
+    const drop = $("drop-die");
     drop.hidden = adding || !this.reading.pending || die.added;
     if (!drop.hidden) {
       drop.textContent = die.dropped ? "It is a die: take it back" : "No die here: drop this box";
-      drop.onclick = () => { this.byId("die-dialog").close(); this.act("/api/drop", { index, dropped: !die.dropped }); };
+      drop.onclick = () => { $("die-dialog").close(); this.act("/api/drop", { index, dropped: !die.dropped }); };
     }
     const pick = (value) => {
-      this.byId("die-dialog").close();
+      $("die-dialog").close();
       const kind = select.value;
       if (adding) this.act("/api/add", { die: kind, value });
       else this.act("/api/correct", kind === die.die ? { index, value } : { index, value, kind });
     };
     const showFaces = () => {
       const faces = this.faces(select.value);
-      this.byId("free-face").hidden = !!faces;
-      this.byId("face-ok").hidden = !!faces;
-      this.byId("faces").replaceChildren(...(faces || []).map((f) => RS.el("button", {
+      $("free-face").hidden = !!faces;
+      $("face-ok").hidden = !!faces;
+      $("faces").replaceChildren(...(faces || []).map((f) => RS.el("button", {
         type: "button", class: die && f === die.value && select.value === die.die ? "face current" : "face",
         text: String(f), onclick: () => pick(f) })));
       if (!faces) {
-        this.byId("face-input").value = die ? die.value : "";
-        this.byId("face-ok").onclick = (e) => { e.preventDefault(); pick(this.byId("face-input").value); };
+        $("face-input").value = die ? die.value : "";
+        $("face-ok").onclick = (e) => { e.preventDefault(); pick($("face-input").value); };
       }
     };
     select.onchange = showFaces;
     showFaces();
-    this.byId("die-dialog").showModal();
+    $("die-dialog").showModal();
   },
 
   openDie(index) {

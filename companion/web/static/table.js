@@ -1,7 +1,6 @@
 // The table view: whose turn, the tray with boxed dice, ranked moves, scores; live.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const GROUPED_FROM = 8; // more moves than this: grouped, only the best group open, and a filter
 let snap = null;
 const openGroups = new Set(); // groups a player opened stay open while the table changes
@@ -17,7 +16,7 @@ function moveButton(m, best) {
   return RS.el("li", {}, RS.el("button", { type: "button", class: best ? "move best" : "move",
     onclick: () => act("/api/move", { move: m.move }) },
     RS.el("span", { class: "move-title", text: m.title || m.move }),
-    RS.el("span", { class: "points", text: m.points ? `${m.points > 0 ? "+" : ""}${m.points}` : "" }),
+    RS.el("span", { class: "points", text: m.points ? RS.signed(m.points) : "" }),
     RS.el("small", { class: "move-text", text: m.move }),
     m.detail ? RS.el("small", { class: "detail", text: m.detail }) : null));
 }
@@ -25,7 +24,7 @@ function moveButton(m, best) {
 // The game's group for a move, else its points: best group first, as the moves are ranked.
 function groupOf(m) {
   if (m.group) return m.group;
-  return m.points ? `${m.points > 0 ? "+" : ""}${m.points} points` : "No points";
+  return m.points ? `${RS.signed(m.points)} points` : "No points";
 }
 
 function renderMoves(s) {
