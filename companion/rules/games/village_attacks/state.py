@@ -79,7 +79,8 @@ def describe(state: VillageState, pos: Position) -> JSON:
             "active": seat == pos.seat and s["phase"] == "monster",
             "first_player": seat == s["first"],
         })
-    zones = [{"id": z.id, "name": z.name, "room": z.room, "distance": pos.distance[z.id],
+    distance = pos.distance
+    zones = [{"id": z.id, "name": z.name, "room": z.room, "distance": distance[z.id],
               "villagers": {words.villager(pos, k): n for k, n in pos.in_zone(z.id).items()},
               "trap": pos.data.traps[s["placed"][z.id]].name if z.id in s["placed"] else None,
               "conditions": s["conditions"].get(z.id, []),
