@@ -44,7 +44,9 @@ class SchemaOptions:
             low, high = item.get("min"), item.get("max")
             if kind == "int" and ((low is not None and value < low)
                                   or (high is not None and value > high)):
-                raise RulesError(f"{name} is a whole number from {low} to {high}, not {value!r}")
+                bounds = (f"from {low} to {high}" if low is not None and high is not None
+                          else f"of at least {low}" if low is not None else f"of at most {high}")
+                raise RulesError(f"{name} is a whole number {bounds}, not {value!r}")
             if kind == "str" and not isinstance(value, str):
                 raise RulesError(f"{name} is text, not {value!r}")
 

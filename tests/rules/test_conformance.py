@@ -63,8 +63,12 @@ def test_random_play_conformance(name: str) -> None:
                 assert game.score_floor is None or all(s >= game.score_floor for s in scores)
                 json.dumps(state.describe())
             outcome = state.outcome
-            # A cooperative game can be lost by every seat: then no winner, and a reason.
-            assert outcome is not None and (outcome.winners or name in COOPERATIVE)
+            # A cooperative game is won or lost by the whole table: every seat or none.
+            assert outcome is not None
+            if name in COOPERATIVE:
+                assert set(outcome.winners) in (set(), set(range(players))), outcome
+            else:
+                assert outcome.winners
             assert outcome.reason and set(outcome.winners) <= set(range(players))
 
 

@@ -71,6 +71,15 @@ def test_options_whose_defaults_drift_from_the_schema_are_refused_at_import() ->
         _Options.from_json({"target": 100})
 
 
+def test_an_option_bounded_on_one_side_names_only_that_bound() -> None:
+    @schema_options([{"name": "n", "type": "int", "default": 3, "min": 1, "help": "-"}])
+    class _AtLeast(SchemaOptions):
+        n: int = 3
+    with pytest.raises(RulesError, match=r"^n is a whole number of at least 1, not 0$"):
+        _AtLeast.from_json({"n": 0})
+    assert _AtLeast.from_json({"n": 10**6}).n == 10**6
+
+
 def test_every_game_options_schema_is_its_options_class() -> None:
     for name in game_names():
         game = get_game(name)

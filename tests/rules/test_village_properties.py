@@ -66,3 +66,19 @@ def test_the_same_seed_plays_the_same_game() -> None:
         return seen
 
     assert play(11) == play(11) and play(11) != play(12)
+
+
+def test_the_best_move_is_the_first_ranked() -> None:
+    """`best_move` skips the words of every move; it must still pick what the panel ranks first."""
+    rng = random.Random(3)
+    state = GAME.new_state(["A", "B"], {"day_night": True})
+    picks = 0
+    while state.current_player is not None:
+        if state.current_player == CHANCE:
+            state.apply(Roll.random(state.roll_wanted(), rng, state.custom_dice()))
+            continue
+        best = state.best_move()
+        assert best == state.ranked_moves()[0].move
+        picks += 1
+        state.apply(state.dealt(rng) or best)
+    assert picks > 50

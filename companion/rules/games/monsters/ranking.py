@@ -59,10 +59,11 @@ def _strikes(pos: Position) -> list[RankedMove]:
         moves.append(RankedMove(Act("hit", tuple(d + 1 for d in dice)), left, answer,
                                 {"raw": raw}, title))
     moves.sort(key=lambda m: (-m.points, -m.extra["raw"], len(m.move.text())))
-    if "pain" in {m.text() for m in exchange.legal(pos)}:
+    legal = exchange.legal(pos)  # once: each listing works out every attack again
+    if Act("pain") in legal:
         moves.insert(0, RankedMove(Act("pain"), 1, "one token", {"raw": 1},
                                    f"Pain: {pos.names[victim]} takes one stun nobody can stop"))
-    for act in exchange.legal(pos):
+    for act in legal:
         if act.verb == "decay":
             moves.insert(0, RankedMove(act, 1, "one token", {"raw": 1},
                                        f"Decay: {pos.names[victim]}'s stunned die "

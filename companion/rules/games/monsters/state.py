@@ -27,14 +27,9 @@ class MonstersState(SteppedState):
     def seeded_roll(self, rng: random.Random) -> Roll:
         return flow.seeded_roll(self._pos, rng)
 
-    def legal_moves(self) -> list[Move]:
-        if self._pos.step["kind"] in flow.CHANCE_STEPS | {"over"}:
-            return []
-        return super().legal_moves()
-
     def ranked_moves(self) -> list[RankedMove]:
-        if not self.legal_moves():
-            return []
+        # flow.legal (the moves) and ranking.ranked (the same moves, weighed) both give none at
+        # a chance step or the end; the moves are not listed first just to see that.
         return ranking.ranked(self._pos)
 
     def rolled(self, roll: Roll) -> Position:

@@ -33,6 +33,10 @@ class VillageState(SteppedState):
         return [RankedMove(m, points=ranking.worth(m), title=words.title(pos, m))
                 for m in ranking.ranked(flow.legal(pos))]
 
+    def best_move(self) -> Move:
+        """The first of `ranked_moves()`, without putting every move into words."""
+        return ranking.ranked(flow.legal(self._pos))[0]
+
     def asks(self) -> str | None:
         return ranking.asks(self._pos)
 
@@ -75,7 +79,8 @@ def describe(state: VillageState, pos: Position) -> JSON:
             "active": seat == pos.seat and s["phase"] == "monster",
             "first_player": seat == s["first"],
         })
-    zones = [{"id": z.id, "name": z.name, "room": z.room, "distance": pos.distance[z.id],
+    distance = pos.distance
+    zones = [{"id": z.id, "name": z.name, "room": z.room, "distance": distance[z.id],
               "villagers": {words.villager(pos, k): n for k, n in pos.in_zone(z.id).items()},
               "trap": pos.data.traps[s["placed"][z.id]].name if z.id in s["placed"] else None,
               "conditions": s["conditions"].get(z.id, []),

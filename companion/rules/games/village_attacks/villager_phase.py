@@ -179,7 +179,7 @@ def attack(pos: Position, zone: str, villager: str, args: tuple[str, ...]) -> No
 def march_groups(pos: Position) -> list[list[Any]]:
     """Every group of Villagers (one kind in one zone) with the zones it still moves."""
     heart = pos.scenario.heart_zone
-    order = sorted(pos.s["villagers"], key=lambda z: -pos.distance[z])
+    order = sorted(pos.s["villagers"], key=pos.distance.__getitem__, reverse=True)
     return [[z, k, n, speed(pos, k)] for z in order if z != heart
             for k, n in sorted(pos.s["villagers"][z].items(), key=lambda kv: _rank(kv[0]))]
 
@@ -227,7 +227,7 @@ def settle(pos: Position) -> bool:
     kind = step["kind"]
     if kind == "attack":
         if step["queue"] is None:
-            order = sorted(pos.s["villagers"], key=lambda z: -pos.distance[z])  # ATTACKS_FURTHEST_FIRST
+            order = sorted(pos.s["villagers"], key=pos.distance.__getitem__, reverse=True)  # ATTACKS_FURTHEST_FIRST
             step["queue"] = [[z, k] for z in order for k, n in
                              sorted(pos.in_zone(z).items(), key=lambda kv: _rank(kv[0]))
                              for _ in range(n)]
