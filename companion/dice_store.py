@@ -119,10 +119,7 @@ class DiceStore:
     def define(self, data: object) -> SymbolDie:
         """Add or edit a definition (the panel's form, JSON). Shots of faces it no longer has are
         dropped; RulesError naming the field that is wrong."""
-        die = SymbolDie.from_json(data)
-        shipped = SHIPPED.get(die.name)
-        if shipped is not None:  # edited faces, but the game and its note stay the game's
-            die = SymbolDie(die.name, die.title, die.faces, shipped.game, die.note or shipped.note)
+        die = _as_shipped(SymbolDie.from_json(data))
         with self._change() as db:
             db.execute("INSERT OR REPLACE INTO dice VALUES (?, ?)",
                        (die.name, json.dumps(die.to_json())))
@@ -255,9 +252,7 @@ class DiceStore:
                 decoded.append((face, base64.b64decode(png, validate=True)))
             except ValueError as exc:
                 raise DiceStoreError(f"shot {i + 1} of the die file is not base64: {exc}") from exc
-        if die.name in SHIPPED:
-            shipped = SHIPPED[die.name]
-            die = SymbolDie(die.name, die.title, die.faces, shipped.game, die.note)
+        die = _as_shipped(die)
         with self._change() as db:
             db.execute("INSERT OR REPLACE INTO dice VALUES (?, ?)",
                        (die.name, json.dumps(die.to_json())))
@@ -267,6 +262,15 @@ class DiceStore:
             db.executemany("INSERT INTO shots (die, face, png, taken) VALUES (?, ?, ?, ?)",
                            [(die.name, face, png, now) for face, png in decoded])
         return die
+
+
+def _as_shipped(die: SymbolDie) -> SymbolDie:
+    """A definition under a shipped die's name keeps its edited faces, but the game and (when it
+    has none of its own) the note stay the shipped die's."""
+    shipped = SHIPPED.get(die.name)
+    if shipped is None:
+        return die
+    return SymbolDie(die.name, die.title, die.faces, shipped.game, die.note or shipped.note)
 
 
 def open_store(db_path: str | Path) -> tuple[DiceStore | None, str | None]:
