@@ -18,7 +18,7 @@ import itertools
 import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -58,10 +58,10 @@ def embedded_shots(store: DiceStore, classifier: Classifier, die: str | None = N
     stale = [s for s in shots if s.model != sha or s.vector is None]
     if not stale:
         return shots
-    vectors = classifier.look([decode_shot(s.png) for s in stale])["embedding"]
-    store.set_vectors(sha, {s.id: v.astype(np.float32).tobytes()
-                            for s, v in zip(stale, vectors, strict=True)})
-    return store.shots(die)
+    embeddings = classifier.look([decode_shot(s.png) for s in stale])["embedding"]
+    vectors = {s.id: v.astype(np.float32).tobytes() for s, v in zip(stale, embeddings, strict=True)}
+    store.set_vectors(sha, vectors)
+    return [replace(s, model=sha, vector=vectors[s.id]) if s.id in vectors else s for s in shots]
 
 
 def store_prototypes(store: DiceStore, classifier: Classifier, die: str | None = None
