@@ -119,10 +119,7 @@ class DiceStore:
     def define(self, data: object) -> SymbolDie:
         """Add or edit a definition (the panel's form, JSON). Shots of faces it no longer has are
         dropped; RulesError naming the field that is wrong."""
-        die = SymbolDie.from_json(data)
-        shipped = SHIPPED.get(die.name)
-        if shipped is not None:  # edited faces, but the game and its note stay the game's
-            die = SymbolDie(die.name, die.title, die.faces, shipped.game, die.note or shipped.note)
+        die = _as_shipped(SymbolDie.from_json(data))
         with self._change() as db:
             db.execute("INSERT OR REPLACE INTO dice VALUES (?, ?)",
                        (die.name, json.dumps(die.to_json())))
@@ -191,8 +188,10 @@ class DiceStore:
     def shot_counts(self, die: str) -> dict[str, int]:
         """Shots per face of the die, every face named (0 for none yet)."""
         counts = dict.fromkeys(self.definition(die).face_names, 0)
-        for shot in self.shots(die):
-            counts[shot.face] = counts.get(shot.face, 0) + 1
+        with self._lock:  # counted in SQLite: the shots' PNGs are not read for this
+            rows = self._db.execute("SELECT face, COUNT(*) FROM shots WHERE die = ? GROUP BY face",
+                                    (die,)).fetchall()
+        counts.update(rows)
         return counts
 
     def add_shot(self, die: str, face: str, png: bytes, model: str, vector: bytes) -> int:
@@ -253,9 +252,7 @@ class DiceStore:
                 decoded.append((face, base64.b64decode(png, validate=True)))
             except ValueError as exc:
                 raise DiceStoreError(f"shot {i + 1} of the die file is not base64: {exc}") from exc
-        if die.name in SHIPPED:
-            shipped = SHIPPED[die.name]
-            die = SymbolDie(die.name, die.title, die.faces, shipped.game, die.note)
+        die = _as_shipped(die)
         with self._change() as db:
             db.execute("INSERT OR REPLACE INTO dice VALUES (?, ?)",
                        (die.name, json.dumps(die.to_json())))
@@ -265,6 +262,15 @@ class DiceStore:
             db.executemany("INSERT INTO shots (die, face, png, taken) VALUES (?, ?, ?, ?)",
                            [(die.name, face, png, now) for face, png in decoded])
         return die
+
+
+def _as_shipped(die: SymbolDie) -> SymbolDie:
+    """A definition under a shipped die's name keeps its edited faces, but the game and (when it
+    has none of its own) the note stay the shipped die's."""
+    shipped = SHIPPED.get(die.name)
+    if shipped is None:
+        return die
+    return SymbolDie(die.name, die.title, die.faces, shipped.game, die.note or shipped.note)
 
 
 def open_store(db_path: str | Path) -> tuple[DiceStore | None, str | None]:

@@ -77,6 +77,11 @@ def test_editing_a_shipped_die_keeps_its_game_and_drops_shots_of_faces_gone(tmp_
                            "faces": [{"name": "blank", "count": 3}, {"name": "Shield", "count": 3}]})
     assert edited.game == "village-attacks" and edited.face_names == ("blank", "Shield")
     assert store.shot_counts("village-day") == {"blank": 1, "Shield": 0}
+    # a shipped die edited or imported without a note of its own keeps the shipped note
+    assert edited.note == SHIPPED["village-day"].note
+    file = {**store.export("village-day"), "die": {**edited.to_json(), "game": "", "note": ""}}
+    imported = store.import_die(file)
+    assert imported.game == "village-attacks" and imported.note == SHIPPED["village-day"].note
     with pytest.raises(DiceStoreError, match="games ask for by name"):
         store.rename("village", "my-village")
     with pytest.raises(DiceStoreError, match="can be edited, not deleted"):

@@ -98,6 +98,7 @@ class ReplaySource(ClosingSource):
         self._video: cv2.VideoCapture | None = None
         self._files: list[Path] = []
         self._next = 0
+        self._last: np.ndarray | None = None  # the image file handed out now, decoded
         if isinstance(source, (str, Path)):
             path = Path(source)
             if path.is_dir():
@@ -126,15 +127,17 @@ class ReplaySource(ClosingSource):
     def read(self) -> np.ndarray:
         if self._video is not None:
             return self._read_video()
-        if self._held == 0:
+        if self._held == 0 or self._last is None:
             if self._next >= len(self._files):
                 if not self.loop:
                     raise CameraError("replay finished")
                 self._next = 0
             self._next += 1
+            path = self._files[self._next - 1]
+            # read once a turn: its held repeats are copies, not the file decoded again
+            self._last = check_frame(read_image(path, CameraError), f"replay {path}")
         self._held = (self._held + 1) % self.hold
-        path = self._files[self._next - 1]
-        return check_frame(read_image(path, CameraError), f"replay {path}")
+        return self._last.copy()
 
     def _read_video(self) -> np.ndarray:
         assert self._video is not None

@@ -205,15 +205,16 @@ def teach_drawn(teacher: Any, store: Any, per_face: int | None = None) -> int:
         drawing = DRAWN[name]
         tries = TEACH_TRIES * len(drawing.icons)
         seed = TEACH_SEED + 100_000 * list(DRAWN).index(name)
-        while min(store.shot_counts(name).values()) < shots and tries:
+        counts = store.shot_counts(name)
+        while min(counts.values()) < shots and tries:
             tries, seed = tries - 1, seed + 1
-            counts = store.shot_counts(name)
             faces = drawing.cube(name, [f for f in drawing.icons if counts[f] < shots])
             frame, dice = render_tray(1, seed, SIZE, ["d6"], [drawing.style(faces)])
             face = faces[dice[0][1] - 1] if dice else None
-            if face is None or store.shot_counts(name)[face] >= shots:
+            if face is None or counts[face] >= shots:
                 continue
             shot = teacher.check(frame, store, name)
             if shot.problem is None and teacher.keep(store, shot.token, face) is None:
                 kept += 1
+                counts[face] += 1
     return kept

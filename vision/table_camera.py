@@ -93,9 +93,8 @@ class TableCamera:
                                              model_sha256=clf.card["sha256"])
         self._revision = revision
 
-    def _settled(self, expect: list[str] | None, on_settled: Callable[[], object] | None
-                 ) -> tuple[TrayReading, np.ndarray]:
-        reader = self._open()
+    def _settled(self, reader: Any, expect: list[str] | None,
+                 on_settled: Callable[[], object] | None) -> tuple[TrayReading, np.ndarray]:
         recording = _Recording(self._source)
         try:
             reading = reader.read_settled(recording, expect=expect, on_settled=on_settled)
@@ -122,7 +121,8 @@ class TableCamera:
             except ValueError as exc:  # a symbol die nobody taught this table
                 raise UnreadableRoll(f"the camera was not taught every die asked for ({exc}): "
                                      "teach it on the Dice page, or type this roll in") from exc
-            return self._settled(kinds, lambda: [hook() for hook in self.settled_hooks])[0]
+            return self._settled(reader, kinds,
+                                 lambda: [hook() for hook in self.settled_hooks])[0]
 
     @property
     def thrown(self) -> list:
@@ -133,7 +133,7 @@ class TableCamera:
     def settled_frame(self) -> np.ndarray:
         """A frame of the tray with the dice at rest (for a teaching shot)."""
         with self._lock:
-            return self._settled(None, None)[1]
+            return self._settled(self._open(), None, None)[1]
 
     def teacher(self) -> Any:
         """A vision.taught_dice.Teacher over this camera (the models open now)."""

@@ -18,7 +18,7 @@ import itertools
 import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -48,24 +48,28 @@ def sharpness(crop: np.ndarray) -> float:
     return float(bend / max(float(slope[edges].mean()), 1e-3))
 
 
-def embedded_shots(store: DiceStore, classifier: Classifier) -> list[Shot]:
-    """The store's shots, each with its embedding by this classifier (shots embedded with
-    another model, or not yet, are embedded again and the vectors written back)."""
+def embedded_shots(store: DiceStore, classifier: Classifier, die: str | None = None
+                   ) -> list[Shot]:
+    """The store's shots (of one die, or all), each with its embedding by this classifier
+    (shots embedded with another model, or not yet, are embedded again and the vectors written
+    back)."""
     sha = classifier.card["sha256"]
-    shots = store.shots()
+    shots = store.shots(die)
     stale = [s for s in shots if s.model != sha or s.vector is None]
     if not stale:
         return shots
-    vectors = classifier.look([decode_shot(s.png) for s in stale])["embedding"]
-    store.set_vectors(sha, {s.id: v.astype(np.float32).tobytes()
-                            for s, v in zip(stale, vectors, strict=True)})
-    return store.shots()
+    embeddings = classifier.look([decode_shot(s.png) for s in stale])["embedding"]
+    vectors = {s.id: v.astype(np.float32).tobytes() for s, v in zip(stale, embeddings, strict=True)}
+    store.set_vectors(sha, vectors)
+    return [replace(s, model=sha, vector=vectors[s.id]) if s.id in vectors else s for s in shots]
 
 
-def store_prototypes(store: DiceStore, classifier: Classifier) -> Prototypes:
-    """The store's taught faces as the reader matches them with this classifier."""
+def store_prototypes(store: DiceStore, classifier: Classifier, die: str | None = None
+                     ) -> Prototypes:
+    """The store's taught faces (of one die, or all) as the reader matches them with this
+    classifier."""
     by_face: dict[tuple[str, str], list[Shot]] = defaultdict(list)
-    for s in embedded_shots(store, classifier):
+    for s in embedded_shots(store, classifier, die):
         by_face[(s.die, s.face)].append(s)
     faces = [FacePrototype.from_embeddings(
                  die, face, np.stack([np.frombuffer(s.vector or b"", np.float32) for s in shots]),
@@ -77,9 +81,8 @@ def store_prototypes(store: DiceStore, classifier: Classifier) -> Prototypes:
 def shot_vectors(store: DiceStore, classifier: Classifier, die: str) -> dict[str, np.ndarray]:
     """The embeddings of one die's shots, by face."""
     by_face: dict[str, list[np.ndarray]] = defaultdict(list)
-    for s in embedded_shots(store, classifier):
-        if s.die == die:
-            by_face[s.face].append(np.frombuffer(s.vector or b"", np.float32))
+    for s in embedded_shots(store, classifier, die):
+        by_face[s.face].append(np.frombuffer(s.vector or b"", np.float32))
     return {face: np.stack(vectors) for face, vectors in by_face.items()}
 
 
@@ -138,7 +141,7 @@ class Teacher:
             problem = _state_problem(clf, outputs["state"][0]) or _blur_problem(crop)
         guess = None
         if problem is None:
-            taught = store_prototypes(store, clf).of({die})
+            taught = store_prototypes(store, clf, die)
             match = taught.match(vector[None], [crop])[0]
             guess = match.prototype.face if match else None
         shot = TakenShot(f"s{next(self._tokens)}", die, crop, vector, problem, guess)

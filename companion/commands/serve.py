@@ -94,9 +94,10 @@ def teach_demo_dice(camera: Any) -> None:
 
     store = camera.store
     untaught = to_teach(store)
-    if untaught:
-        print(f"Teaching the demo camera the {', '.join(untaught)} dice from renders (first start"
-              " only, some seconds)...", flush=True)
+    if not untaught:  # taught on an earlier start: the models open on the first roll, as ever
+        return
+    print(f"Teaching the demo camera the {', '.join(untaught)} dice from renders (first start"
+          " only, some seconds)...", flush=True)
     try:
         teach_drawn(camera.teacher(), store)
     except (RuntimeError, OSError) as exc:  # no models: the panel says so; these rolls are typed

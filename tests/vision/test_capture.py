@@ -153,9 +153,18 @@ def test_open_source_specs(folder: Path) -> None:
             open_source(bad)
 
 
-def test_replay_hold_repeats_each_image(folder: Path) -> None:
+def test_replay_hold_repeats_each_image(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.capture
+
+    decoded: list[str] = []
+    read_image = vision.capture.read_image
+    monkeypatch.setattr(vision.capture, "read_image",
+                        lambda path, error: decoded.append(path.name) or read_image(path, error))
     source = ReplaySource(folder, loop=False, hold=2)
-    marks = [int(source.read()[15, 15, 0]) for _ in range(6)]
-    assert marks == [100, 100, 150, 150, 200, 200]
+    frames = [source.read() for _ in range(6)]
+    assert [int(f[15, 15, 0]) for f in frames] == [100, 100, 150, 150, 200, 200]
+    assert decoded == ["f0.png", "f1.png", "f2.png"]  # each file decoded once, however held
+    frames[0][15, 15] = 0  # a frame handed out is the caller's own: its repeat is untouched
+    assert int(frames[1][15, 15, 0]) == 100
     with pytest.raises(CameraError, match="finished"):
         source.read()

@@ -117,6 +117,8 @@ def test_shots_of_another_model_are_embedded_again(teacher: Teacher, tmp_path: P
     want = clf.look([decode_shot(shot.png)])["embedding"][0]
     assert np.allclose(np.frombuffer(shot.vector or b"", np.float32), want, atol=1e-5)
     assert [(f.die, f.face) for f in prototypes.faces] == [("sigils", face)]
+    # matched by the new embedding, not the stale one
+    assert np.allclose(prototypes.faces[0].vector, want / np.linalg.norm(want), atol=1e-5)
 
 
 def test_a_taught_die_is_read_beside_numbered_dice(teacher: Teacher, taught: DiceStore) -> None:

@@ -90,3 +90,8 @@ def test_the_demo_teaches_its_simulated_camera_the_symbol_dice(tmp_path, monkeyp
     replayed = table_camera(args("--demo", "--camera", "replay:x", "--db", str(tmp_path / "r.db")))
     teach_demo_dice(replayed)
     assert len(taught) == 1
+    # taught on an earlier start: nothing is taught and the models are not opened at start
+    monkeypatch.setattr(simulated, "to_teach", lambda store: {})
+    monkeypatch.setattr(camera, "teacher", lambda: pytest.fail("the models were opened"))
+    teach_demo_dice(camera)
+    assert len(taught) == 1
