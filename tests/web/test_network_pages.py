@@ -1,33 +1,36 @@
-"""The network on the panel: the Wi-Fi QR code on the table's own screen (decoded with OpenCV),
-the join link on rollscribe.local, and the known networks a player with the PIN chooses."""
+"""The network on the panel: the Wi-Fi QR code on the table's own screen (its modules against
+the encoder's, which test_qr.py decodes with OpenCV), the join link on rollscribe.local, and the known networks a player with the PIN chooses."""
 
 from __future__ import annotations
 
+import html
 import re
 
-import cv2
-import numpy as np
 import pytest
 from panel_support import PIN
 
 from companion.network import MdnsName, Network, WifiSettings, load_settings, save_settings
 from companion.web import create_app
+from companion.web.qr import qr_matrix
 
 pytest_plugins = ["panel_fixtures"]  # the table, app and client fixtures
 
 AP = Network("Rollscribe-AB12", "abcd-efgh-jkmn")
 
 
-def decoded_codes(page: str) -> list[str]:
-    """Every QR code drawn on the page, read back by OpenCV from the SVG's modules."""
+def coded(page: str) -> list[str]:
+    """The texts of the page's QR codes: each SVG's modules must be exactly qr_matrix of the
+    Wi-Fi payload or of the join link the page prints (OpenCV's detector misses a few valid
+    codes, and the join link holds this machine's address, so decoding would hang on it)."""
+    link = html.unescape(re.search(r'<p class="url">(.*?)</p>', page).group(1))
+    known = {"L": [f"WIFI:T:WPA;S:{AP.ssid};P:{AP.password};;"], "M": [link]}
     texts = []
     for svg in re.findall(r"<svg.*?</svg>", page):
         size = int(re.search(r'viewBox="0 0 (\d+) ', svg).group(1))
-        dark = np.zeros((size, size), np.uint8)
-        for x, y in re.findall(r"M(\d+),(\d+)h1v1h-1z", svg):
-            dark[int(y), int(x)] = 1
-        picture = np.kron((1 - dark) * 255, np.ones((6, 6))).astype(np.uint8)
-        texts.append(cv2.QRCodeDetector().detectAndDecode(picture)[0])
+        dark = {(int(x) - 4, int(y) - 4) for x, y in re.findall(r"M(\d+),(\d+)h1v1h-1z", svg)}
+        drawn = [[(x, y) in dark for x in range(size - 8)] for y in range(size - 8)]
+        texts += [text for level, options in known.items() for text in options
+                  if qr_matrix(text, level) == drawn]
     return texts
 
 
@@ -40,7 +43,7 @@ def test_the_tables_screen_shows_its_own_wifi_beside_the_join_code(watcher, wifi
     assert "Join the Wi-Fi" not in watcher.get("/panel").text  # none set up: none shown
     save_settings(wifi_path, WifiSettings(AP))
     page = watcher.get("/panel").text
-    wifi_code, join_code = decoded_codes(page)
+    wifi_code, join_code = coded(page)
     assert wifi_code == "WIFI:T:WPA;S:Rollscribe-AB12;P:abcd-efgh-jkmn;;"
     assert join_code.endswith(f"/join#pin={PIN}")
     assert AP.ssid in page and AP.password in page
@@ -50,14 +53,14 @@ def test_a_damaged_wifi_file_is_said_on_the_screen_which_still_works(watcher, wi
     wifi_path.write_text("{not json")
     page = watcher.get("/panel")
     assert page.status_code == 200 and "cannot be read" in page.text
-    assert decoded_codes(page.text)[0].endswith(f"/join#pin={PIN}")
+    assert coded(page.text)[0].endswith(f"/join#pin={PIN}")
 
 
 def test_the_join_code_carries_the_mdns_name_while_it_resolves(table):
     for answers, host in ((True, "http://rollscribe.local/join"), (False, "http://")):
         app = create_app({"TESTING": True, "TABLE": table, "PIN": PIN,
                           "MDNS": MdnsName("rollscribe.local", lambda n, a=answers: a)})
-        code = decoded_codes(app.test_client().get(
+        code = coded(app.test_client().get(
             "/panel", environ_base={"SERVER_PORT": "80"}).text)[0]
         assert code.startswith(host) and ("rollscribe.local" in code) == answers
         assert code.endswith(f"/join#pin={PIN}")
