@@ -1,12 +1,17 @@
 """Invasion: the bag and the draw of five, moving for a Plus or Minus, turning a card and
-feasting with Minus dice, the forced fight, banking, running out of health, the end by points."""
+feasting with Minus dice, the forced fight, banking, running out of health, the end by points;
+greedy play that heads for the cards left and reaches the end."""
 
 from __future__ import annotations
 
-import pytest
-from monsters_helpers import GAME, edited, monster, roll
+import random
 
+import pytest
+from monsters_helpers import GAME, edited, monster, roll, titles
+
+from companion.rules import simulation
 from companion.rules.errors import IllegalMove
+from companion.rules.games.monsters.state import MonstersState
 
 PLAIN = "leg block dodge deflect plus minus"
 
@@ -130,3 +135,45 @@ def test_the_game_ends_when_every_card_is_taken_ties_share() -> None:
     assert state.outcome is not None and state.outcome.winners == (0, 1)
     assert state.scores() == [4, 4]
     assert state.describe()["society_points"] == [1, 1]
+
+
+def last_pile(at: list[int | None]) -> MonstersState:
+    """Ann to act (a Plus and a Minus drawn) with one card left, face down on section 12, and
+    the pawns at `at` (sections from 0)."""
+    piles = [{"down": 0, "up": None} for _ in range(12)]
+    piles[11] = {"down": 1, "up": None}
+    state = edited(invasion(), piles=piles, at=at)
+    roll(state, "plus", "minus", "block", "block", "block")
+    return state
+
+
+def test_greedy_steps_towards_the_cards_left_and_not_about_the_exhausted_sections() -> None:
+    ranked = titles(last_pile([5, None]))  # Ann on section 6, three moves from section 12
+    assert list(ranked) == ["go 10", "go 7", "end", "go 2", "go 5", "surrender"]
+    assert ranked["go 7"] == "Move to section 7: 0 cards; nearer the cards left"
+    assert ranked["go 2"] == "Move to section 2: 0 cards; no nearer the cards left"
+
+
+def test_on_the_last_pile_with_a_rival_greedy_steps_off_to_come_back_rather_than_fight() -> None:
+    # a monster feasts only as it arrives: fighting on the pile for ever ends nothing
+    assert list(titles(last_pile([11, 11]))) == ["go 8", "go 11", "fight 2", "end", "surrender"]
+
+
+@pytest.mark.parametrize(("players", "quick", "seed", "games"), [
+    pytest.param(2, False, 7, range(12), id="game 8 wandered the exhausted sections"),
+    pytest.param(4, False, 1, range(3), id="all four crowded the last pile to fight"),
+    pytest.param(4, True, 7, range(20, 21), id="quick game 21 wandered"),
+])
+def test_greedy_invasions_end_with_every_card_eaten(monkeypatch: pytest.MonkeyPatch,
+                                                    players: int, quick: bool, seed: int,
+                                                    games: range) -> None:
+    """Games as `rollscribe simulate monsters --option scenario=invasion` seeds them: the
+    first and last never ended with moves to exhausted sections ranked above ending the turn,
+    the second with steps towards the cards ranked below a fight. The slowest of them takes
+    about 1,100 steps now."""
+    monkeypatch.setattr(simulation, "MAX_STEPS", 5_000)  # play_game fails past it
+    for game in games:
+        state = GAME.new_state([f"P{i + 1}" for i in range(players)],
+                               {"scenario": "invasion", "quick": quick})
+        simulation.play_game(state, random.Random(f"{seed}:{game}"), simulation.greedy)
+        assert all(section(state, n).startswith("token") for n in range(1, 13))

@@ -90,6 +90,13 @@ def neighbours(at: int | None) -> list[int]:
                                       (row, col + 1)) if 0 <= r < ROWS and 0 <= c < COLS]
 
 
+def distance(a: int, b: int) -> int:
+    """Moves from section `a` to section `b`, one section along a row or column a move
+    (exhausted sections stay on the way: their tokens are there "for navigation purposes")."""
+    (row_a, col_a), (row_b, col_b) = divmod(a, COLS), divmod(b, COLS)
+    return abs(row_a - row_b) + abs(col_a - col_b)
+
+
 def payer(pos: Position, seat: int, faces: tuple[str, ...]) -> int | None:
     """The die that pays: the first unspent one in the pool, then the bank, showing one of
     `faces` in their order (a Plus before a Minus)."""

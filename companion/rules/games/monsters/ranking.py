@@ -5,7 +5,7 @@ gets through, and the smaller choices (whom to attack, which die takes a point, 
 from __future__ import annotations
 
 from ...core import RankedMove
-from . import exchange, flow
+from . import exchange, flow, invasion
 from .combat import Blow, describe_blow, describe_through
 from .exchange import attacks, defences, other, outcome_of
 from .moves import Act
@@ -165,7 +165,10 @@ def _wargame(pos: Position) -> list[RankedMove]:
 
 def _invasion(pos: Position) -> list[RankedMove]:
     """Invasion's choices: remove a stun, go where mortals wait alone, feast while a Minus
-    lasts, fight, bank a Plus or Minus for later."""
+    lasts, fight, bank a Plus or Minus for later. Only feasting ends the game, so a move to an
+    exhausted section ranks above a fight when it nears the cards left (else every monster
+    crowds the last pile and they fight there for ever) and below ending the turn when it
+    does not (else they wander the exhausted sections for ever)."""
     s, seat = pos.s, pos.seat
     moves = []
     for act in flow.legal(pos):
@@ -177,13 +180,17 @@ def _invasion(pos: Position) -> list[RankedMove]:
             pile = s["piles"][sq]
             there = [pos.names[p] for p in pos.alive() if p != seat and s["at"][p] == sq]
             cards = pile["down"] + (pile["up"] is not None)
-            worth = 0.5 if there else cards
+            worth, aim = 0.5 if there else cards, ""
+            if not (there or cards):
+                nearer = _moves_to_cards(pos, sq) < _moves_to_cards(pos, s["at"][seat])
+                worth, aim = (0.75, "; nearer") if nearer else (-0.75, "; no nearer")
+                aim += " the cards left"
             title = (f"Move to section {sq + 1}: {cards} card{'s' * (cards != 1)}"
                      + (f" (top {pile['up']})" if pile["up"] else "")
-                     + (f"; fight {' or '.join(there)}" if there else ""))
+                     + (f"; fight {' or '.join(there)}" if there else "") + aim)
         elif act.verb == "fight":
             target = act.numbers[0] - 1
-            worth, title = 1, f"Fight {pos.names[target]} (health {s['health'][target]})"
+            worth, title = 0.5, f"Fight {pos.names[target]} (health {s['health'][target]})"
         elif act.verb == "unstun":
             worth, title = 3, f"Spend a Plus: die {act.numbers[0]} is no longer stunned"
         elif act.verb in ("bank", "unbank", "swap"):
@@ -203,6 +210,15 @@ def _invasion(pos: Position) -> list[RankedMove]:
         moves.append(RankedMove(act, 0, "", {"worth": worth}, title))
     moves.sort(key=lambda m: -m.extra["worth"])
     return moves
+
+
+def _moves_to_cards(pos: Position, at: int | None) -> int:
+    """Moves a pawn at section `at` needs to arrive at a pile with cards left: a monster feasts
+    only as it arrives, so the pile underfoot is two moves away (out and back); off the grid
+    every pile is one."""
+    piles = [sq for sq, pile in enumerate(pos.s["piles"]) if pile["down"] or pile["up"]]
+    return min((1 if at is None else 2 if sq == at else invasion.distance(at, sq)
+                for sq in piles), default=0)
 
 
 def _plain(pos: Position, act: Act) -> RankedMove:
