@@ -140,11 +140,24 @@ def embedding_only(args: argparse.Namespace, log: Log) -> None:
     net = DiceClassifier(pretrained=False)
     net.load_state_dict({k: v.float() for k, v in _weights(args.weights, "dice.pt").items()})
     path = args.out / "dice.onnx"
+    _check_same_model(net, path)
     training = json.loads(path.with_suffix(".json").read_text())["training"]
     training |= icon_embedding.retrain(net, args.icon_dice, NUMBERED, args.seed, args.workers,
                                        log)
     ship_embedding(net.embed, path, training)
     _save_half(net, args.weights / "dice.pt")
+
+
+def _check_same_model(net: DiceClassifier, path: Path) -> None:
+    """Refuse torch weights that are not the ONNX file's (an older run's dice.pt lying in
+    --weights): the embedding would be trained on other features than the file's. Half
+    precision moves kind logits by hundredths; another run's by tens."""
+    x = np.random.default_rng(0).uniform(0, 255, (4, 3, INPUT, INPUT)).astype(np.float32)
+    with torch.no_grad():
+        kind = net.eval()(torch.from_numpy(x))[0].numpy()
+    shipped = Classifier(path, threads=1).run(x)["kind"]
+    if np.abs(kind - shipped).max() > 0.5:
+        raise SystemExit(f"the torch weights are not {path}'s: use --weights with its dice.pt")
 
 
 def _checks(path: Path) -> dict | None:
