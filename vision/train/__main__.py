@@ -4,7 +4,9 @@ across rigs.
 Steps: the real crops of every rig (vision.train.realsets, packed once in artifacts/), renders
 of all seven kinds and synthetic whole scenes (vision.train.render, vision.train.scenes, drawn
 in worker processes), then the classifier (pretrained Lite0 fine-tuned) and the detector (from
-scratch) on everything, written to --out with their cards. With --folds, each group of rigs in
+scratch) on everything, the classifier's embedding then taught symbol-die faces
+(vision.train.icon_embedding), written to --out with their cards. `--only embedding` does that
+last step alone on the shipped model (its torch weights in --weights), changing nothing else. With --folds, each group of rigs in
 realsets.RIG_FOLDS is then left out in turn: both models are trained again without it (shorter)
 and read it, crops and whole frames (vision.train.crossrig); the figures go into the cards and
 cross_rig.json, which bench/cross_rig_bench.py prints.
@@ -29,12 +31,13 @@ import torch
 from vision.classify import Classifier
 from vision.detect import Detector
 from vision.reader import DiceReader
-from vision.train import crossrig, data, realsets
+from vision.train import crossrig, data, icon_embedding, realsets
 from vision.train.fit import INPUT, device, scene_set, train_classifier, train_detector
+from vision.train.nets import DiceClassifier
 from vision.train.realsets import CropSet
 from vision.train.render import missing_faces
 from vision.train.scenes import REAL_SHARE
-from vision.train.ship import ship_classifier, ship_detector
+from vision.train.ship import ship_classifier, ship_detector, ship_embedding
 
 VERSION = "4.0.0"  # 4: pretrained Lite0 classifier and a learned detector (issue 45)
 REPO = Path(__file__).resolve().parents[2]
@@ -43,6 +46,7 @@ EVAL_SCENES = 60  # whole frames of a held-out rig's real dice pasted on its own
 BUDGETS = {"cuda": (100.0, 70.0, 30_000, 5_000), "cpu": (2400.0, 1500.0, 24_000, 3_000)}
 FOLD_SHARE = 0.25  # a fold trains this share of the shipped models' seconds
 PARTS = ("classifier", "detector")
+ICON_DICE, NUMBERED = 400, 3000  # renders the embedding is taught on (icon_embedding)
 GOING_ON = 0.3  # a run that goes on from trained weights peaks at this share of the rate
 
 Log = Callable[[str], None]
@@ -68,7 +72,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="where the shipped models' torch weights are kept (to train on from)")
     p.add_argument("--init", type=Path,
                    help="go on from the weights in this folder (dice.pt, detector.pt)")
-    p.add_argument("--only", choices=PARTS, help="train and ship one model, keep the other")
+    p.add_argument("--only", choices=(*PARTS, "embedding"),
+                   help="train and ship one model, keep the other; embedding: the shipped "
+                        "classifier's embedding alone")
+    p.add_argument("--icon-dice", type=int, default=ICON_DICE,
+                   help="random symbol dice the embedding is taught on")
     p.add_argument("--table-photos", type=Path, action="append", default=[],
                    help="a table's own dice photos (`rollscribe photos DIR`), also trained on")
     args = p.parse_args(argv)
@@ -84,10 +92,12 @@ def train_pair(
     real: CropSet, renders: CropSet | None, scenes: list, trays: list, leave_out: tuple[str, ...],
     seconds: tuple[float, float], out: Path, log: Log, seed: int, version: str,
     weights: Path | None = None, init: Path | None = None, parts: tuple[str, ...] = PARTS,
+    icon_dice: int = 0, workers: int = 1,
 ) -> tuple[Path, Path]:
     """The classifier and the detector (`parts` of them) trained without the rigs `leave_out`
-    (on from the weights in `init`, if given), shipped to `out`, their torch weights kept in
-    `weights` if given. A card of a run that went on says what it went on from."""
+    (on from the weights in `init`, if given), the classifier's embedding then taught
+    `icon_dice` symbol dice (0: not), shipped to `out`, their torch weights kept in `weights` if
+    given. A card of a run that went on says what it went on from."""
     clf_path, det_path = out / "dice.onnx", out / "detector.onnx"
     if weights is not None:
         weights.mkdir(parents=True, exist_ok=True)
@@ -99,10 +109,11 @@ def train_pair(
         clf = train_classifier(keep, seconds[0], log, seed=seed, init=start,
                                peak_lr=2e-3 * (GOING_ON if start else 1.0))
         training = _training(leave_out, seconds[0], len(keep), clf_path, start is not None)
+        if icon_dice:
+            training |= icon_embedding.retrain(clf, icon_dice, NUMBERED, seed, workers, log)
         ship_classifier(clf, clf_path, version, INPUT, training, _checks(clf_path))
         if weights is not None:
-            torch.save({k: v.half() if v.is_floating_point() else v
-                        for k, v in clf.state_dict().items()}, weights / "dice.pt")
+            _save_half(clf, weights / "dice.pt")
     if "detector" in parts:
         frames = [(im, b) for (im, b, _), rig in scenes if rig not in leave_out]
         if "nell-byler-trays" not in leave_out:
@@ -116,6 +127,37 @@ def train_pair(
         if weights is not None:
             torch.save(det.state_dict(), weights / "detector.pt")
     return clf_path, det_path
+
+
+def _save_half(net: torch.nn.Module, path: Path) -> None:
+    torch.save({k: v.half() if v.is_floating_point() else v
+                for k, v in net.state_dict().items()}, path)
+
+
+def embedding_only(args: argparse.Namespace, log: Log) -> None:
+    """The shipped classifier's embedding taught symbol dice again, written into its ONNX file
+    (every other weight as shipped) and its torch weights."""
+    net = DiceClassifier(pretrained=False)
+    net.load_state_dict({k: v.float() for k, v in _weights(args.weights, "dice.pt").items()})
+    path = args.out / "dice.onnx"
+    _check_same_model(net, path)
+    training = json.loads(path.with_suffix(".json").read_text())["training"]
+    training |= icon_embedding.retrain(net, args.icon_dice, NUMBERED, args.seed, args.workers,
+                                       log)
+    ship_embedding(net.embed, path, training)
+    _save_half(net, args.weights / "dice.pt")
+
+
+def _check_same_model(net: DiceClassifier, path: Path) -> None:
+    """Refuse torch weights that are not the ONNX file's (an older run's dice.pt lying in
+    --weights): the embedding would be trained on other features than the file's. Half
+    precision moves kind logits by hundredths; another run's by tens."""
+    x = np.random.default_rng(0).uniform(0, 255, (4, 3, INPUT, INPUT)).astype(np.float32)
+    with torch.no_grad():
+        kind = net.eval()(torch.from_numpy(x))[0].numpy()
+    shipped = Classifier(path, threads=1).run(x)["kind"]
+    if np.abs(kind - shipped).max() > 0.5:
+        raise SystemExit(f"the torch weights are not {path}'s: use --weights with its dice.pt")
 
 
 def _checks(path: Path) -> dict | None:
@@ -167,6 +209,10 @@ def main(argv: list[str] | None = None) -> int:
     if missing_faces():
         log(f"TrueType faces missing ({', '.join(missing_faces())}): `make fonts`")
     torch.set_num_threads(max(1, args.workers))
+    if args.only == "embedding":
+        embedding_only(args, log)
+        log(f"shipped to {args.out}")
+        return 0
     if args.pack.exists():
         real = realsets.load(args.pack)
     else:
@@ -193,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.folds_only:
         args.out.mkdir(parents=True, exist_ok=True)
         train_pair(real, renders, scenes, trays, (), seconds, args.out, log, args.seed, VERSION,
-                   args.weights, args.init, parts)
+                   args.weights, args.init, parts, args.icon_dice, args.workers)
         log(f"shipped to {args.out}")
         if args.table_photos and "classifier" in parts:
             held = crossrig.read_crops(Classifier(args.out / "dice.onnx"),

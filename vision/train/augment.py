@@ -18,18 +18,20 @@ def _uniform(n: int, lo: float, hi: float, device: torch.device) -> torch.Tensor
     return torch.empty(n, device=device).uniform_(lo, hi)
 
 
-def photometric(x: torch.Tensor, strength: float = 1.0) -> torch.Tensor:
+def photometric(x: torch.Tensor, strength: float = 1.0, swap: bool = True) -> torch.Tensor:
     """Float BGR batch (N, 3, H, W) in 0-255 -> the same scenes under other lamps and cameras:
     white balance, exposure, gamma, contrast, saturation (sometimes grey), colour order of the
-    dice (channels swapped: a die's colour says nothing of its value), blur, noise."""
+    dice (channels swapped: a die's colour says nothing of its value; not with `swap` False),
+    blur, noise."""
     n, device = x.shape[0], x.device
     s = strength
     x = x / 255.0
     # channels swapped in some: red dice look blue, etc.
-    swap = torch.rand(n, device=device) < 0.25 * s
-    if swap.any():
-        order = torch.stack([torch.randperm(3, device=device) for _ in range(int(swap.sum()))])
-        x[swap] = torch.gather(x[swap], 1, order[:, :, None, None].expand(-1, -1, *x.shape[2:]))
+    swapped = torch.rand(n, device=device) < 0.25 * s * swap
+    if swapped.any():
+        order = torch.stack([torch.randperm(3, device=device) for _ in range(int(swapped.sum()))])
+        x[swapped] = torch.gather(x[swapped], 1,
+                                  order[:, :, None, None].expand(-1, -1, *x.shape[2:]))
     gains = torch.exp(torch.randn(n, 3, 1, 1, device=device) * 0.12 * s)  # white balance
     exposure = torch.exp(torch.randn(n, 1, 1, 1, device=device) * 0.35 * s)
     x = x * gains * exposure

@@ -127,8 +127,12 @@ class DiceClassifier(nn.Module):
         self.state = nn.Linear(256, len(STATES))
         self.embed = nn.Linear(c, EMBEDDING)
 
+    def features(self, x: torch.Tensor) -> torch.Tensor:
+        """The pooled backbone features (N, 320) the heads and the embedding read."""
+        return self.backbone(_bgr_to_lite0(x)).mean(dim=(2, 3))
+
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        f = self.backbone(_bgr_to_lite0(x)).mean(dim=(2, 3))
+        f = self.features(x)
         h = self.neck(f)
         return self.kind(h), self.value(h), self.state(h), F.normalize(self.embed(f), dim=1)
 

@@ -10,7 +10,10 @@ import json
 import warnings
 from pathlib import Path
 
+import onnx
 import torch
+from onnx import numpy_helper
+from torch import nn
 
 from vision.crops import CROP_MARGIN
 from vision.model_file import file_sha256
@@ -77,6 +80,27 @@ def ship_classifier(net: DiceClassifier, path: Path, version: str, size: int,
         "accuracy": accuracy or {"always_check": {kind: None for kind in KINDS}},
         "training": training,
     })
+
+
+def ship_embedding(embed: nn.Linear, path: Path, training: dict) -> dict:
+    """A retrained `embed` projection written into the shipped dice.onnx in place of its own,
+    every other weight left as it is (so kind, value and state read bit for bit as before: the
+    torch weights kept are half precision, an export from them would not be), and the card's
+    `training` replaced."""
+    model = onnx.load(str(path))
+    weights = {"embed.weight": embed.weight, "embed.bias": embed.bias}
+    found = [t for t in model.graph.initializer if t.name in weights]
+    if len(found) != len(weights):
+        raise ValueError(f"{path} has no embed.weight and embed.bias to replace")
+    for tensor in found:
+        new = weights[tensor.name].detach().float().numpy()
+        if tuple(tensor.dims) != new.shape:
+            raise ValueError(f"{path}: {tensor.name} is {tuple(tensor.dims)}, not {new.shape}")
+        tensor.CopyFrom(numpy_helper.from_array(new, tensor.name))
+    onnx.save(model, str(path))
+    card = json.loads(path.with_suffix(".json").read_text())
+    kept = {k: v for k, v in card.items() if k not in ("name", "file", "sha256", "size_bytes")}
+    return _card(path, {**kept, "training": training})
 
 
 def ship_detector(net: DiceDetector, path: Path, version: str, training: dict,
