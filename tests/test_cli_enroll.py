@@ -400,6 +400,7 @@ def test_a_store_from_another_model_is_embedded_again_from_its_shots(
     data = json.loads(store[0].read_text())
     rng = np.random.default_rng(5)
     data["model_sha256"] = "0" * 64
+    data["match_at"] = 0.85  # the bar stores kept for the embedding before it knew icons
     for face in data["faces"]:
         face["vector"] = rng.normal(size=len(face["vector"])).tolist()
     path = tmp_path / "old.json"
@@ -422,6 +423,7 @@ def test_a_store_from_another_model_is_embedded_again_from_its_shots(
     assert "embedded again" in capsys.readouterr().err
     again = Prototypes.load(path)
     assert again.model_sha256 == Prototypes.load(store[0]).model_sha256
+    assert again.match_at == Prototypes.load(store[0]).match_at  # this model's bar, not 0.85
     fresh = {f.face: f.vector for f in Prototypes.load(store[0]).faces}
     for face in again.faces:
         if face.die == "monster":

@@ -273,7 +273,9 @@ class Prototypes:
             crops = [decode_shot(shot) for shot in f.shots]
             vectors = classifier.run(classifier.preprocess(crops))["embedding"]
             faces.append(FacePrototype.from_embeddings(f.die, f.face, vectors, f.shots))
-        return Prototypes(faces, self.match_at, sha)
+        # the stored bar was set for the old model's embedding (0.85 before the embedding was
+        # trained on icons, which this one's taught crops almost never reach): this model's
+        return Prototypes(faces, MATCH_AT, sha)
 
 
 def load_taught(path: Path, classifier: Classifier) -> tuple[Prototypes, str | None]:
