@@ -6,9 +6,9 @@ of all seven kinds and synthetic whole scenes (vision.train.render, vision.train
 in worker processes), then the classifier (pretrained Lite0 fine-tuned) and the detector (from
 scratch) on everything, the classifier's embedding then taught symbol-die faces
 (vision.train.icon_embedding), written to --out with their cards. `--only embedding` does that
-last step alone on the shipped model (its torch weights in --weights), changing nothing else. With --folds, each group of rigs in
-realsets.RIG_FOLDS is then left out in turn: both models are trained again without it (shorter)
-and read it, crops and whole frames (vision.train.crossrig); the figures go into the cards and
+last step alone on the shipped model (its torch weights in --weights), changing nothing else.
+With --folds, each group of rigs in realsets.RIG_FOLDS is then left out in turn: both models
+are trained again without it (shorter) and read it, crops and whole frames (vision.train.crossrig); the figures go into the cards and
 cross_rig.json, which bench/cross_rig_bench.py prints.
 
 A CUDA GPU is used when there is one (the shipped models were trained on one); on this 2-core
