@@ -11,8 +11,8 @@ names), random plastic and ink, cubes, octahedra and d10s, some drawn in twins (
 in other colours, or mirrored) so the hardest pairs are seen; each (die, face) is a class of its
 own. Numbered renders keep their value labels, so standard faces stay apart too and far from
 taught ones (a crop is taken for a taught die only prototypes.MATCH_AT near a face). The
-backbone's features are extracted once, from augmented crops (frozen: forward only), then the projection is trained
-in seconds with a normalised softmax over all classes, with a margin.
+backbone's features are extracted once, from augmented crops (frozen: forward only), then the
+projection is trained in seconds with a normalised softmax over all classes, with a margin.
 
 Seeds are tuples (seed, die), never the bench's frame seeds (7,000,000-9,999,999), and no die
 is drawn in any of the bench's five dice's colours and icons but by chance.
