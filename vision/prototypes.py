@@ -18,7 +18,7 @@ import base64
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -105,6 +105,14 @@ class FacePrototype:
         return cls(die, face, _unit(_unit(embeddings).mean(axis=0)), tuple(shots))
 
 
+@lru_cache(maxsize=16)
+def _fitted_radius(shots: tuple[tuple[bytes, ...], ...]) -> float:
+    """fitted_radius for one die's shots (per face, PNG), kept for the dice seen last: a choice
+    takes about 0.25 s for 40 shots, and the taught faces are made again whenever a shot is
+    kept (and every reading takes the expected dice's faces apart), mostly with the same shots."""
+    return fitted_radius([[decode_shot(s) for s in face] for face in shots])
+
+
 def encode_shot(crop: np.ndarray) -> bytes:
     """A BGR crop as PNG bytes (lossless: embedded again, it gives the same vector)."""
     ok, data = cv2.imencode(".png", crop)
@@ -160,15 +168,11 @@ class Prototypes:
         faces: Sequence[FacePrototype],
         match_at: float = MATCH_AT,
         model_sha256: str | None = None,
-        radii: dict[str, float] | None = None,
     ) -> None:
-        """`model_sha256`: the model whose embeddings the vectors are (None: not known).
-        `radii`: icon discs already chosen per die, shared (by `of`) with these faces' subsets,
-        so a die's choice is made once, not once per reading."""
+        """`model_sha256`: the model whose embeddings the vectors are (None: not known)."""
         self.faces = tuple(faces)
         self.match_at = match_at
         self.model_sha256 = model_sha256
-        self._radii = {} if radii is None else radii
         self._matrix = np.stack([f.vector for f in self.faces]) if self.faces else np.zeros((0, 0))
 
     @cached_property
@@ -184,10 +188,8 @@ class Prototypes:
         return IconBank([f.icons(radius) for f in self.faces], radius)
 
     def radius(self, die: str) -> float:
-        """The icon disc for a die's faces, chosen from its own shots (made once)."""
-        if die not in self._radii:
-            self._radii[die] = fitted_radius([f.crops for f in self.faces if f.die == die])
-        return self._radii[die]
+        """The icon disc for a die's faces, chosen from its own shots."""
+        return _fitted_radius(tuple(f.shots for f in self.faces if f.die == die))
 
     @property
     def dice(self) -> set[str]:
@@ -197,7 +199,7 @@ class Prototypes:
         """Only the faces of these dice (an expected custom die is matched only against its own
         faces)."""
         return Prototypes(
-            [f for f in self.faces if f.die in dice], self.match_at, self.model_sha256, self._radii
+            [f for f in self.faces if f.die in dice], self.match_at, self.model_sha256
         )
 
     def nearest(
