@@ -12,7 +12,9 @@ small grid, since a tilted die's top face sits off the crop's middle.
 Sizes are fractions of the crop side, so any crop size works (the reader's are 96 px). Set on
 validation frames of the symbol dice bench (seeds neither taught nor read by it): the face
 nearest by icon alone was right for 94.5% of 599 crops within the expected die (the embedding
-alone: 76.0%).
+alone: 76.0%). The disc's size suits some solids better than others, so each taught die
+chooses its own from its shots (fitted_radius): the octahedron's small icons, close to its
+neighbours', want a smaller disc, cubes' plain icons a wider one.
 """
 
 from __future__ import annotations
