@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.icon_match import IconBank, similarities, template
+from vision.icon_match import RADII, RADIUS, IconBank, fitted_radius, similarities, template
 from vision.prototypes import FacePrototype, Prototypes, encode_shot
 
 SIDE = 96  # the reader's crop side
@@ -26,9 +26,11 @@ DRAWS = 12
 
 
 def die_crop(icon: str, plastic: tuple[int, int, int], ink: tuple[int, int, int],
-             rng: np.random.Generator, mirrored: bool = False) -> np.ndarray:
-    """A crop as the reader cuts it: a die 58 px across showing `icon` on top, turned to a random
-    angle, a few px off the middle, under light of a random colour and strength, with noise."""
+             rng: np.random.Generator, mirrored: bool = False, arc: float | None = None,
+             off: float = 4) -> np.ndarray:
+    """A crop as the reader cuts it: a die 58 px across showing `icon` on top (and a quarter
+    arc `arc` px right of the middle), turned to a random angle, up to `off` px off the middle,
+    under light of a random colour and strength, with noise."""
     layer = np.zeros((SIDE, SIDE, 3), np.float32)
     alpha = np.zeros((SIDE, SIDE), np.float32)
     middle = SIDE / 2
@@ -36,7 +38,10 @@ def die_crop(icon: str, plastic: tuple[int, int, int], ink: tuple[int, int, int]
     cv2.rectangle(alpha, (19, 19), (77, 77), 1.0, -1)
     points = np.array(ICONS[icon], np.float64) * (-1, 1) if mirrored else np.array(ICONS[icon])
     cv2.polylines(layer, [np.round(points + middle).astype(np.int32)], False, ink, 4, cv2.LINE_AA)
-    shift = rng.uniform(-4, 4, 2)
+    if arc is not None:
+        cv2.ellipse(layer, (round(middle), round(middle)), (round(arc), round(arc)), 0, -45, 45,
+                    ink, 4, cv2.LINE_AA)
+    shift = rng.uniform(-off, off, 2)
     turn = cv2.getRotationMatrix2D((middle, middle), float(rng.uniform(0, 360)), 1.0)
     turn[:, 2] += shift
     layer = cv2.warpAffine(layer, turn, (SIDE, SIDE), flags=cv2.INTER_LINEAR)
@@ -143,3 +148,52 @@ def test_a_face_taught_from_too_few_shots_is_never_sure(taught: int) -> None:
     assert match is not None and match.prototype.face == "flag"
     shot_word = "shots" if taught > 1 else "shot"
     assert match.doubt() == f"sigils:flag was taught from only {taught} {shot_word}"
+
+
+def test_a_die_whose_faces_differ_outside_the_usual_disc_chooses_a_wider_one() -> None:
+    """Two faces with the same icon in the middle, one with an arc 21 px out: inside the usual
+    disc (18 px) they look alike, and only the widest disc tried tells them apart. The die's
+    own shots choose that disc, and fresh crops are then read right and surely."""
+    rng = np.random.default_rng(13)
+
+    def crops(arc: float | None, count: int) -> list[np.ndarray]:
+        return [die_crop("flag", CREAM, BLACK, rng, arc=arc, off=1) for _ in range(count)]
+
+    taught = [crops(None, 4), crops(21, 4)]
+    assert fitted_radius(taught) == max(RADII) > RADIUS
+    assert fitted_radius([taught[0][:2], taught[1]]) == RADIUS  # too few shots to choose
+
+    def read(radius: float) -> tuple[int, int]:
+        """Of 12 fresh crops matched at `radius`: those read right, and right by 0.1 or more."""
+        bank = IconBank([np.stack([template(c, radius) for c in face]) for face in taught],
+                        radius)
+        right = sure = 0
+        for draw in range(DRAWS):
+            face = draw % 2
+            scores = bank.scores(crops([None, 21][face], 1)[0])
+            right, sure = right + (scores[face] > scores[1 - face]), sure + (
+                scores[face] > scores[1 - face] + 0.1)
+        return right, sure
+
+    right, sure = read(max(RADII))
+    assert right == DRAWS and sure >= DRAWS - 2
+    assert read(RADIUS)[1] == 0
+
+
+def test_prototypes_match_each_die_at_its_own_disc_chosen_once() -> None:
+    """Faces of a die that differ only far out, beside a die of plain icons: each die gets its
+    own disc, the same whether its faces are matched alone or among all taught faces."""
+    rng = np.random.default_rng(17)
+
+    def face(die: str, icon: str, arc: float | None) -> FacePrototype:
+        shots = [encode_shot(die_crop(icon, CREAM, BLACK, rng, arc=arc, off=1)) for _ in range(3)]
+        return FacePrototype.from_embeddings(die, f"{icon}{arc}", rng.normal(size=(1, 8)), shots)
+
+    taught = Prototypes([face("arced", "flag", None), face("arced", "flag", 21),
+                         face("plain", "hook", None), face("plain", "bolt", None)])
+    arced = taught.of({"arced"})
+    crop = die_crop("flag", CREAM, BLACK, rng, arc=21, off=1)
+    match = arced.nearest(np.stack([arced.faces[1].vector]), [crop])[0]
+    assert match.prototype.face == "flag21" and match.doubt() is None
+    assert taught.radius("arced") == arced.radius("arced") == max(RADII)
+    assert taught.radius("plain") in RADII
