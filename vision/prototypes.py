@@ -213,9 +213,7 @@ class Prototypes:
         use_icons = icons is not None
         matches = []
         for i, row in enumerate(similarity):
-            score = row
-            if icons is not None and crops is not None:
-                score = icons.scores(crops[i]) + ICON_EMBEDDING * row
+            score = row if icons is None else icons.scores(crops[i]) + ICON_EMBEDDING * row
             first, *rest = np.argsort(-score)
             rival = rest[0] if rest else None
             matches.append(Match(
@@ -255,7 +253,7 @@ class Prototypes:
             for f in self.faces
         ]
         store = {"format": STORE_FORMAT, "model_sha256": self.model_sha256}
-        path.write_text(json.dumps({**store, "match_at": self.match_at, "faces": faces}))
+        path.write_text(json.dumps({**store, "faces": faces}))
 
     @classmethod
     def load(cls, path: Path) -> Prototypes:
@@ -275,7 +273,9 @@ class Prototypes:
                 for f in data["faces"]
             ]
             sha = data.get("model_sha256")
-            return cls(faces, float(data.get("match_at", MATCH_AT)), str(sha) if sha else None)
+            # a "match_at" older stores kept is not read: the bar belongs to the model's
+            # embedding and this code (0.85 stores would never match the icon-trained one)
+            return cls(faces, MATCH_AT, str(sha) if sha else None)
         except (OSError, ValueError, KeyError, TypeError) as exc:  # binascii.Error too
             raise ModelError(f"taught faces {path} are unreadable: {exc}") from exc
 
@@ -294,12 +294,9 @@ class Prototypes:
             )
         faces = []
         for f in self.faces:
-            crops = [decode_shot(shot) for shot in f.shots]
-            vectors = classifier.run(classifier.preprocess(crops))["embedding"]
+            vectors = classifier.run(classifier.preprocess(f.crops))["embedding"]
             faces.append(FacePrototype.from_embeddings(f.die, f.face, vectors, f.shots))
-        # the stored bar was set for the old model's embedding (0.85 before the embedding was
-        # trained on icons, which this one's taught crops almost never reach): this model's
-        return Prototypes(faces, MATCH_AT, sha)
+        return Prototypes(faces, self.match_at, sha)
 
 
 def load_taught(path: Path, classifier: Classifier) -> tuple[Prototypes, str | None]:
