@@ -138,12 +138,6 @@ def render(dice: int, numbered: int, seed: int, workers: int
             tuple(np.concatenate(p) for p in zip(*number, strict=True)))
 
 
-def backbone_features(net: DiceClassifier) -> Features:
-    """The pooled features the classifier's `embed` reads, from its frozen backbone."""
-    net.eval()
-    return net.features
-
-
 @torch.no_grad()
 def extract(features: Features, images: np.ndarray, views: int, seed: int,
             batch: int = 256) -> torch.Tensor:
@@ -223,7 +217,7 @@ def retrain(net: DiceClassifier, dice: int, numbered: int, seed: int, workers: i
     within a die before and after; the card's account of it."""
     (images, faces, die_of), (numbered_images, values) = render(dice, numbered, seed, workers)
     log(f"embedding: {len(images)} symbol renders, {len(numbered_images)} numbered")
-    features = backbone_features(net)
+    features = net.eval().features  # the pooled features `embed` reads, backbone frozen
     symbol = extract(features, images, VIEWS, seed)
     faces, die_of = np.tile(faces, VIEWS), np.tile(die_of, VIEWS)
     number = extract(features, numbered_images, 1, seed + 1)
