@@ -37,21 +37,22 @@ def parse_options(game: type[Game], pairs: list[str]) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
-        item = schema.get(name.strip())
+        name = name.strip()
+        item = schema.get(name)
         if not sep or item is None:
             raise RulesError(f"--option {pair!r}: write NAME=VALUE with NAME one of "
                              f"{', '.join(schema) or 'nothing: ' + game.title + ' has no options'}")
         if item["type"] == "int":
             try:
-                options[name.strip()] = int(value)
+                options[name] = int(value)
             except ValueError:
                 raise RulesError(f"--option {pair!r}: {name} is a whole number") from None
         elif item["type"] == "bool":
             if value.lower() not in ("true", "false", "yes", "no"):
                 raise RulesError(f"--option {pair!r}: {name} is true or false")
-            options[name.strip()] = value.lower() in ("true", "yes")
+            options[name] = value.lower() in ("true", "yes")
         else:
-            options[name.strip()] = value
+            options[name] = value
     return options
 
 

@@ -65,7 +65,9 @@ def test_once_play_begins_a_bettor_only_adds_tokens_to_their_bet() -> None:
         "the kitty holds 11"
     for text, why in (("raise Dan: Ann 2", "Dan has no bet on Ann"),
                       ("raise Cat: Bob 2", "Cat has no bet on Bob"),
-                      ("raise cat: ann 0", "at least one token")):
+                      ("raise cat: ann 0", "at least one token"),
+                      ("raise ;", "one bet at a time"),
+                      ("raise cat: ann 2; gus: bob 2", "one bet at a time")):
         with pytest.raises(IllegalMove, match=why):
             state.apply_text(text)
     state.undo()

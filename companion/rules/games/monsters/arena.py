@@ -36,7 +36,10 @@ def parse_bets(text: str, names: list[str]) -> list[Bet]:
 def raised(bets: list[Bet], text: str, names: list[str]) -> Bet:
     """A raise typed once play has begun ('BETTOR: PLAYER TOKENS'): bets may then only be changed
     by adding tokens (Betting), so the bettor must already have a bet on that player."""
-    bettor, seat, tokens = parse_bets(text, names)[0]  # RulesError for a malformed one
+    bets_typed = parse_bets(text, names)  # RulesError for a malformed one
+    if len(bets_typed) != 1:
+        raise RulesError(f"raise one bet at a time: 'raise BETTOR: PLAYER TOKENS', not {text!r}")
+    bettor, seat, tokens = bets_typed[0]
     if not any(b.casefold() == bettor.casefold() and s == seat for b, s, _ in bets):
         raise RulesError(f"once play begins, bets may only be changed by adding tokens (Betting): "
                          f"{bettor} has no bet on {names[seat]}")
