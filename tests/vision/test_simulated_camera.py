@@ -75,8 +75,8 @@ def test_the_village_dice_are_drawn_and_thrown_by_their_faces() -> None:
     assert [k for k, _, _ in thrown] == kinds and thrown == SimulatedTray(seed=6).throw(kinds)
     for kind, face, _ in thrown:
         assert face in SHIPPED[kind].face_names
-    faces = Counter(face for _ in range(12) for k, face, _ in SimulatedTray(seed=_).throw(
-        ["village-day"] * 6))
+    faces = Counter(face for seed in range(12)
+                    for _, face, _ in SimulatedTray(seed=seed).throw(["village-day"] * 6))
     assert set(faces) == {"blank", "Defence"}  # the blank faces come up too
 
 
