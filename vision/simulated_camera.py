@@ -28,7 +28,7 @@ from companion.rules.symbol_dice import SHIPPED
 from vision.capture import ClosingSource, check_frame
 from vision.detect import skin_hand
 from vision.train.labels import KINDS
-from vision.train.render import BLANK, LETTERED, DieStyle, render_tray
+from vision.train.render import BLANK, LETTERED, DieStyle, render_tray, symbol_face
 
 SIZE = (1280, 960)  # the tray camera's frame (vision.capture's cameras ask for this)
 SLIDING_FRAMES = 4  # frames of dice still moving before they come to rest
@@ -136,7 +136,7 @@ class SimulatedTray(ClosingSource):
             raise UnreadableRoll(f"could not lay out {len(kinds)} dice: type this roll in")
         empty, _ = render_tray(0, seed, self.size)  # the same tray and light, no dice yet
         self._frames = [*_sliding(still, empty, dice, self._seeds), still]
-        self.thrown = [(k, cube[(v - 1) % len(cube)] if cube else v, box)
+        self.thrown = [(k, symbol_face(cube, v) if cube else v, box)
                        for k, cube, (_, v, box) in zip(kinds, cubes, dice, strict=True)]
         return self.thrown
 
@@ -210,7 +210,7 @@ def teach_drawn(teacher: Any, store: Any, per_face: int | None = None) -> int:
             tries, seed = tries - 1, seed + 1
             faces = drawing.cube(name, [f for f in drawing.icons if counts[f] < shots])
             frame, dice = render_tray(1, seed, SIZE, ["d6"], [drawing.style(faces)])
-            face = faces[dice[0][1] - 1] if dice else None
+            face = symbol_face(faces, dice[0][1]) if dice else None
             if face is None or counts[face] >= shots:
                 continue
             shot = teacher.check(frame, store, name)

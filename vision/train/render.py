@@ -246,6 +246,12 @@ BLANK = "blank"  # in a symbol die's faces: a face with no mark
 CHIRAL_SYMBOLS = ("bolt", "flag", "hook", "note", "boot", "windmill")
 
 
+def symbol_face(faces: Sequence[str], value: int) -> str:
+    """Which of a symbol die's `faces` (DieStyle.symbol_faces) shows where a d6 shows `value`:
+    fewer than six repeat."""
+    return faces[(value - 1) % len(faces)]
+
+
 @lru_cache(maxsize=256)  # the shapes and lettered symbols of the dice drawn, each thickness
 def symbol_glyph(name: str, thickness: int) -> np.ndarray:
     """A custom die's symbol on a GLYPH x GLYPH float mask: simple shapes, outlined or filled,
@@ -454,7 +460,7 @@ def decals(
     if value == 0:  # barrel d4 end caps carry no number
         return []
     if style.symbol_faces:
-        name = style.symbol_faces[(value - 1) % len(style.symbol_faces)]
+        name = symbol_face(style.symbol_faces, value)
         if name == BLANK:  # a face that carries nothing (Village Attacks' Day die has three)
             return []
         mask = symbol_glyph(name, style.thickness)
