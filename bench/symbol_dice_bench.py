@@ -12,7 +12,8 @@ alone in the tray, the shot checked, kept under its true face, at most MAX_SHOTS
 fresh frames (seeds never used for teaching) each hold that die beside two numbered polyhedral
 dice and are read whole by the reader with all five dice taught: once expecting nothing, once
 expecting what was rolled ("1xNAME,d20,d10"). A die counts right when its die name and face are
-right; sure-and-wrong when it is wrong and not flagged unsure. Printed, never asserted.
+right; sure-and-wrong when it is wrong and not flagged unsure. The numbered dice beside it read
+as any taught die are counted too. Printed, never asserted.
 
 `python -m bench symbol_dice` reads RENDERS frames per die (a few minutes on one core);
 `python -m bench.symbol_dice_bench --renders 500` is the issue's full measure. `--validation`
@@ -75,6 +76,7 @@ DICE = (
              ((60.0, 140.0, 40.0), (40.0, 230.0, 250.0))),
 )
 PAIRS = (("suns-red", "suns-blue"), ("twist", "twist-mirror"))
+NAMES = {die.name for die in DICE}
 
 
 def teach(teacher: Teacher, store: DiceStore, die: BenchDie, seconds: list[float]
@@ -109,11 +111,14 @@ class Tally:
     unsure: int = 0
     missed: int = 0  # no reading over the die's box
     as_twin: int = 0  # read surely as its confusable twin
+    companions: int = 0  # numbered dice beside it read ...
+    companions_taught: int = 0  # ... as a taught die (sure or not)
 
     def line(self) -> str:
         n = max(1, self.frames)
         return (f"right {self.right / n:.1%}, sure-and-wrong {self.sure_wrong / n:.2%}, "
-                f"unsure {self.unsure / n:.1%}, not found {self.missed / n:.1%}")
+                f"unsure {self.unsure / n:.1%}, not found {self.missed / n:.1%}, numbered "
+                f"dice read as taught {self.companions_taught / max(1, self.companions):.2%}")
 
 
 def read_die(reader: DiceReader, die: BenchDie, renders: int, first_seed: int,
@@ -139,6 +144,11 @@ def read_die(reader: DiceReader, die: BenchDie, renders: int, first_seed: int,
             start = time.perf_counter()
             dice_read = reader.read_frame(frame, wanted).dice
             seconds.append(time.perf_counter() - start)
+            for _, _, other in dice[1:]:
+                near = max(dice_read, key=lambda d: iou(d.box, other), default=None)
+                if near is not None and iou(near.box, other) >= 0.4:
+                    tally.companions += 1
+                    tally.companions_taught += near.die in NAMES
             read = max(dice_read, key=lambda d: iou(d.box, box), default=None)
             if read is None or iou(read.box, box) < 0.4:
                 tally.missed += 1

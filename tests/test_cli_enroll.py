@@ -346,7 +346,8 @@ def test_an_expected_taught_die_unlike_its_faces_is_still_that_die_but_unsure(
     taught = taught_on(pixels, ["cross", "star"], store[0])
     path = tmp_path / "strict.json"
     taught.save(path)
-    monkeypatch.setattr("vision.prototypes.MATCH_AT", 1.5)  # nothing is alike enough
+    monkeypatch.setattr("vision.prototypes.MATCH_AT", 1.5)  # nothing is alike enough ...
+    monkeypatch.setattr("vision.prototypes.TAUGHT_AT", 2.5)  # ... by embedding or by icons
     assert main(["read", "--json", "--taught", str(path), image]) == 0
     assert all(d["die"] != "monster" for d in json.loads(capsys.readouterr().out)["dice"])
     assert main(["read", "--json", "--taught", str(path), "--expect", "2xmonster", image]) == 0
