@@ -5,7 +5,8 @@ run (a small CenterNet: a heatmap of die centres, each cell's box size and offse
 (peaks over the card's threshold become boxes in frame pixels). Each die is one peak, so touching
 dice, a tray's rim, a hand or a coin need no rules of their own: they are what it was trained on
 (vision/train/scenes.py, nell-byler's real trays). When the game says how many dice were rolled
-and fewer peaks clear the threshold, the strongest peaks down to a floor are taken too.
+and fewer peaks clear the threshold, the strongest peaks down to a floor are taken too; a few
+more can be kept aside (`spare`) for an expected die none of those looks like.
 
 A hand over the tray (the dice are not settled) is found by its skin colour (`skin_hand`), only
 while waiting for the dice to settle.
@@ -55,6 +56,9 @@ class Detection:
     """The dice one frame shows, in reading order (rows a die's side high, left to right)."""
 
     dice: tuple[DieBox, ...]
+    # the next strongest peaks below those, strongest first, when asked for (`spare`): where a
+    # die the game expects may be, when no die found looks like it
+    spare: tuple[DieBox, ...] = ()
 
 
 def shrink(image: np.ndarray, side: int) -> tuple[np.ndarray, float]:
@@ -106,10 +110,10 @@ class Detector:
         batch[0, :, :sh, :sw] = small.transpose(2, 0, 1)
         return batch, scale
 
-    def boxes(self, frame: np.ndarray, at_least: int = 0) -> list[tuple[Box, float]]:
-        """Every die's box in frame pixels and its score, strongest first: the frame is read at
-        each of the card's scales (the half scale finds dice too big for the full one, as in a
-        close photo) and the peaks of all of them are taken together."""
+    def peaks(self, frame: np.ndarray) -> list[tuple[Box, float]]:
+        """Every peak down to the floor as a box in frame pixels with its score: the frame is
+        read at each of the card's scales (the half scale finds dice too big for the full one,
+        as in a close photo) and the peaks of all of them are taken together."""
         found: list[tuple[Box, float]] = []
         for share in self.scales:
             batch, scale = self.preprocess(frame, round(self.side * share))
@@ -119,7 +123,7 @@ class Detector:
                 peaks = [(box, score) for box, score in peaks
                          if max(box[2] - box[0], box[3] - box[1]) * scale >= BIG_DIE * share]
             found += peaks
-        return self.select(found, at_least)
+        return found
 
     def postprocess(
         self,
@@ -166,24 +170,28 @@ class Detector:
                 kept.append((box, score))
         return kept
 
-    def __call__(self, frame: np.ndarray, at_least: int = 0) -> Detection:
-        """Find every die in a BGR frame; `at_least`: how many dice the game says are there."""
+    def __call__(self, frame: np.ndarray, at_least: int = 0, spare: int = 0) -> Detection:
+        """Find every die in a BGR frame; `at_least`: how many dice the game says are there;
+        `spare`: how many of the next strongest peaks to keep aside (Detection.spare)."""
         if frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
             raise ValueError(f"expected a BGR frame, got shape {frame.shape}")
-        found = self.boxes(frame, at_least)
-        dice = [
-            DieBox(
-                box=box,
-                cut=bool(at_border(box[0], box[1], box[2] - box[0], box[3] - box[1], frame.shape)),
-                elongation=max(box[2] - box[0], box[3] - box[1])
-                / max(1, min(box[2] - box[0], box[3] - box[1])),
-            )
-            for box, _ in found
-        ]
+        peaks = self.peaks(frame)
+        found = self.select(peaks, at_least)
+        rest = [(box, score) for box, score in peaks
+                if all(iou(box, other) <= OVERLAP for other, _ in found)]
+        spares = self.select(rest, spare)[:spare] if spare else []
+        dice = [die_box(box, frame.shape) for box, _ in found]
         sides = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dice]
         row = max(1, int(np.median(sides))) if dice else 1
         dice.sort(key=lambda d: (d.box[1] // row, d.box[0]))
-        return Detection(dice=tuple(dice))
+        return Detection(tuple(dice), tuple(die_box(box, frame.shape) for box, _ in spares))
+
+
+def die_box(box: Box, shape: tuple[int, ...]) -> DieBox:
+    """A found box as a die: whether the frame's edge cuts it, and how long it is."""
+    width, height = box[2] - box[0], box[3] - box[1]
+    return DieBox(box=box, cut=bool(at_border(box[0], box[1], width, height, shape)),
+                  elongation=max(width, height) / max(1, min(width, height)))
 
 
 def at_border(x: Any, y: Any, w: Any, h: Any, shape: tuple[int, ...]) -> Any:

@@ -179,15 +179,33 @@ def test_a_detection_says_which_dice_are_cut_how_long_they_are_and_their_size(
     """The boxes become DieBoxes in reading order (rows of a die's side, then left to right),
     cut when at the frame's border, with their elongation."""
     boxes = [((400, 300, 480, 380), 0.9), ((0, 100, 60, 160), 0.8), ((100, 90, 160, 190), 0.7)]
-    monkeypatch.setattr(rules, "boxes", lambda frame, at_least=0: boxes)
+    monkeypatch.setattr(rules, "peaks", lambda frame: boxes)
     found = rules(np.full((480, 640, 3), 90, np.uint8))
     assert isinstance(found, Detection)
     assert [d.box for d in found.dice] == [(0, 100, 60, 160), (100, 90, 160, 190),
                                            (400, 300, 480, 380)]
     assert [d.cut for d in found.dice] == [True, False, False]
     assert [d.elongation for d in found.dice] == pytest.approx([1.0, 100 / 60, 1.0])
-    monkeypatch.setattr(rules, "boxes", lambda frame, at_least=0: [])
+    assert found.spare == ()
+    monkeypatch.setattr(rules, "peaks", lambda frame: [])
     assert rules(np.full((480, 640, 3), 90, np.uint8)) == Detection(())
+
+
+def test_weaker_boxes_are_kept_aside_when_asked_for(
+    rules: Detector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below the threshold (0.5 here), the strongest peaks that do not overlap a die found are
+    kept aside, strongest first, as many as asked; they never join the dice found."""
+    peaks = [((400, 300, 480, 380), 0.9), ((402, 302, 482, 382), 0.45),  # the same die again
+             ((100, 90, 160, 150), 0.3), ((200, 90, 260, 150), 0.4), ((300, 90, 360, 150), 0.2)]
+    monkeypatch.setattr(rules, "peaks", lambda frame: peaks)
+    frame = np.full((480, 640, 3), 90, np.uint8)
+    found = rules(frame, spare=2)
+    assert [d.box for d in found.dice] == [(400, 300, 480, 380)]
+    assert [d.box for d in found.spare] == [(200, 90, 260, 150), (100, 90, 160, 150)]
+    found = rules(frame, at_least=2, spare=5)
+    assert [d.box for d in found.dice] == [(200, 90, 260, 150), (400, 300, 480, 380)]
+    assert [d.box for d in found.spare] == [(100, 90, 160, 150), (300, 90, 360, 150)]
 
 
 def test_at_border_of_scalars_and_arrays() -> None:
