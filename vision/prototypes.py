@@ -147,6 +147,7 @@ class Match:
     # icons and embedding together (None: the faces have no shots, the embedding alone chose)
     score: float | None = None
     rival_score: float = -1.0
+    second_look: bool = False  # read from the die's box cut again (vision.reader), never sure
 
     def likeness(self) -> float:
         """How likely the crop shows this taught die at all, in (0, 1); 0.5 at the bar."""
@@ -157,6 +158,9 @@ class Match:
         """Why the match is not sure: its face was taught from too few shots, or another face
         lies within the margin of it; else None."""
         taught = len(self.prototype.shots)
+        if self.second_look:
+            return ("its face was in doubt until read from its box cut tighter or looser: "
+                    f"{self.prototype.face} ({self.score:.2f})")
         if 0 < taught < SURE_SHOTS:
             return (f"{self.prototype.die}:{self.prototype.face} was taught from only {taught} "
                     f"shot{'s' if taught > 1 else ''}")

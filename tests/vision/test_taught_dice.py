@@ -14,7 +14,7 @@ from companion.dice_store import MAX_SHOTS, DiceStore
 from vision.classify import DEFAULT_MODEL, Classifier
 from vision.detect import Detection, Detector, DieBox, iou
 from vision.prototypes import Prototypes, decode_shot, encode_shot
-from vision.reader import FAINT_BOX, DiceReader
+from vision.reader import FAINT_BOX, DiceReader, scaled
 from vision.taught_dice import Teacher, sharpness, store_prototypes
 from vision.train.render import DieStyle, render_tray
 
@@ -205,3 +205,34 @@ def test_an_expected_taught_die_the_detector_scored_low_is_found_among_the_spare
     assert cube.value == SYMBOLS[dice[0][1] - 1]
     assert cube.unsure and FAINT_BOX in cube.why_unsure
     assert all(d.box != boxes["d6"].box for d in reader.read_frame(frame).dice)
+
+
+def test_a_doubtful_taught_die_is_read_again_from_its_box_cut_tighter_or_looser(
+    teacher: Teacher, taught: DiceStore
+) -> None:
+    """Boxes a third looser than the detector's (the icon smaller than in the teaching shots):
+    a doubtful taught die is looked at again in its box cut tighter and looser, and the best
+    look's face is taken, never as sure. 34 of 40 faces were right without the second look."""
+    class Loose:
+        def __call__(self, frame: np.ndarray, at_least: int = 0, spare: int = 0) -> Detection:
+            found = teacher.detector(frame, at_least=at_least)
+            return Detection(tuple(DieBox(scaled(d.box, 1.3), cut=False, elongation=1.0)
+                                   for d in found.dice))
+
+    reader = DiceReader(classifier=teacher.classifier, detector=Loose(),
+                        prototypes=store_prototypes(taught, teacher.classifier))
+    frames = right = second = 0
+    for seed in range(8300, 8340):
+        frame, dice = render_tray(3, seed, SIZE, ["d6", "d20", "d10"], [STYLE])
+        if len(dice) != 3:
+            continue
+        frames += 1
+        read = reader.read_frame(frame, ["sigils", "d20", "d10"]).dice
+        cube = max(read, key=lambda d: iou(d.box, dice[0][2]))
+        right += (cube.die, cube.value) == ("sigils", SYMBOLS[dice[0][1] - 1])
+        if "cut tighter or looser" in cube.why_unsure:
+            second += 1
+            assert cube.unsure
+    assert frames == 40
+    assert second > 0
+    assert right >= 37, right
