@@ -1,11 +1,9 @@
 """Custom dice without retraining: faces taught from a few shots, matched by embedding.
 
 The classifier exposes an embedding of every crop. A custom die's face is stored as a prototype:
-the mean direction of the embeddings of a few crops of that face, with the shots' icons
-(vision.icon_match). With nothing expected, a crop whose embedding points close enough to a
-prototype (cosine similarity) reads as that die, and its face is chosen by icons and embedding
-together; anything else is left to the classifier's standard kinds. An expected taught die is
-found by how like its faces a crop looks (Match.likeness) in the reader's assignment instead.
+the mean direction of the embeddings of a few crops of that face. A crop whose embedding points
+close enough to a prototype (cosine similarity) reads as that die and face; anything else is
+left to the classifier's standard kinds.
 
 Embeddings belong to one model: the store records the sha256 of the model it was taught with,
 and keeps the shots themselves (the model-input crops, as PNG) so that a store taught with
@@ -249,13 +247,8 @@ class Prototypes:
         self, embeddings: np.ndarray, crops: Sequence[np.ndarray] | None = None
     ) -> list[Match | None]:
         """Per embedding: the closest taught face (see nearest) if the crop is close enough to
-        any taught face by embedding to be a taught die and its best face is likely that die
-        (Match.likeness), else None (icons are compared only for those).
-
-        Why both: by embedding alone, 68 of 951 numbered dice beside the bench's symbol dice
-        (100 validation frames a die, nothing expected) were read as a taught die, 6 of them
-        surely; with the likeness too, 9 (4 surely, all numbered d8s read as the octahedron's
-        skull), and the taught dice 441 -> 438 of 481 right."""
+        any taught face by embedding to be a taught die, else None (icons are compared only
+        for those)."""
         if not self.faces or len(embeddings) == 0:
             return [None] * len(embeddings)
         best = (_unit(embeddings) @ self._matrix.T).max(axis=1)
@@ -264,7 +257,7 @@ class Prototypes:
                              None if crops is None else [crops[i] for i in taught])
         matches: list[Match | None] = [None] * len(embeddings)
         for i, m in zip(taught, found, strict=True):
-            matches[i] = m if m.likeness() >= 0.5 else None
+            matches[i] = m
         return matches
 
     def save(self, path: Path) -> None:
