@@ -1,9 +1,11 @@
 """Custom dice without retraining: faces taught from a few shots, matched by embedding.
 
 The classifier exposes an embedding of every crop. A custom die's face is stored as a prototype:
-the mean direction of the embeddings of a few crops of that face. A crop whose embedding points
-close enough to a prototype (cosine similarity) reads as that die and face; anything else is
-left to the classifier's standard kinds.
+the mean direction of the embeddings of a few crops of that face, with the shots' icons
+(vision.icon_match). With nothing expected, a crop whose embedding points close enough to a
+prototype (cosine similarity) reads as that die, its face chosen by icons and embedding
+together; anything else is left to the classifier's standard kinds. An expected taught die is
+found by how like its faces a crop looks (Match.likeness) in the reader's assignment instead.
 
 Embeddings belong to one model: the store records the sha256 of the model it was taught with,
 and keeps the shots themselves (the model-input crops, as PNG) so that a store taught with
