@@ -4,6 +4,7 @@ numbered dice in whole frames."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -42,6 +43,15 @@ def _alone(seed: int) -> tuple[np.ndarray, str]:
     """A tray with the red symbol die alone, and the face it shows."""
     frame, [(_, value, _)] = render_tray(1, seed, SIZE, ["d6"], [STYLE])
     return frame, SYMBOLS[value - 1]
+
+
+def _trays(seeds: range, kinds: list[str]) -> Iterator[tuple[np.ndarray, list]]:
+    """Frames of the red symbol die (the first of `kinds`) beside numbered dice, and the dice
+    drawn; a frame that a die did not fit in is skipped."""
+    for seed in seeds:
+        frame, dice = render_tray(len(kinds), seed, SIZE, kinds, [STYLE])
+        if len(dice) == len(kinds):
+            yield frame, dice
 
 
 @pytest.fixture(scope="module")
@@ -131,10 +141,7 @@ def test_a_taught_die_is_read_beside_numbered_dice(teacher: Teacher, taught: Dic
     reader = DiceReader(classifier=teacher.classifier, detector=teacher.detector,
                         prototypes=store_prototypes(taught, teacher.classifier))
     frames = right = sure_wrong = kinds = 0
-    for seed in range(8000, 8012):
-        frame, dice = render_tray(3, seed, SIZE, ["d6", "d20", "d10"], [STYLE])
-        if len(dice) != 3:
-            continue
+    for frame, dice in _trays(range(8000, 8012), ["d6", "d20", "d10"]):
         frames += 1
         for expect in (None, ["sigils", "d20", "d10"]):
             read = reader.read_frame(frame, expect).dice
@@ -164,10 +171,7 @@ def test_an_expected_taught_die_is_told_from_a_d6_by_its_icons(
     reader = DiceReader(classifier=teacher.classifier, detector=teacher.detector,
                         prototypes=Prototypes(faces, match_at=1.5))
     frames = sure_right = 0
-    for seed in range(8100, 8110):
-        frame, dice = render_tray(3, seed, SIZE, ["d6", "d6", "d20"], [STYLE])
-        if len(dice) != 3:
-            continue
+    for frame, dice in _trays(range(8100, 8110), ["d6", "d6", "d20"]):
         frames += 1
         read = reader.read_frame(frame, ["sigils", "d6", "d20"]).dice
         cube, d6 = (max(read, key=lambda d: iou(d.box, box)) for _, _, box in dice[:2])
@@ -222,10 +226,7 @@ def test_a_doubtful_taught_die_is_read_again_from_its_box_cut_tighter_or_looser(
     reader = DiceReader(classifier=teacher.classifier, detector=Loose(),
                         prototypes=store_prototypes(taught, teacher.classifier))
     frames = right = second = 0
-    for seed in range(8300, 8340):
-        frame, dice = render_tray(3, seed, SIZE, ["d6", "d20", "d10"], [STYLE])
-        if len(dice) != 3:
-            continue
+    for frame, dice in _trays(range(8300, 8340), ["d6", "d20", "d10"]):
         frames += 1
         read = reader.read_frame(frame, ["sigils", "d20", "d10"]).dice
         cube = max(read, key=lambda d: iou(d.box, dice[0][2]))
