@@ -232,8 +232,8 @@ class DiceReader:
         dice = self._read_dice(frame, found, expect)
         if self.photo_fallback:
 
-            def read_as(box: DieBox) -> list[DieReading]:
-                return self._read_dice(frame, replace(found, dice=(box,)), expect)
+            def read_as(box: DieBox) -> list[DieReading]:  # that box alone: no spare boxes
+                return self._read_dice(frame, Detection((box,)), expect)
 
             dice = photo_dice(frame, found.dice, dice, read_as)
         return self._tray(frame, dice)
@@ -352,13 +352,10 @@ class DiceReader:
                     if m is not None and m.score is not None and (m.likeness() < 0.5 or m.doubt())]
         if not doubtful:
             return custom
-        again = [scaled(boxes[i], s) for i, _ in doubtful for s in RESCALES]
-        crops = self.classifier.crops(frame, again)
-        embeddings = self.classifier.look(crops)["embedding"]
         better = list(custom)
-        for k, (i, first) in enumerate(doubtful):
-            part = slice(k * len(RESCALES), (k + 1) * len(RESCALES))
-            looks = self.prototypes.of({first.prototype.die}).nearest(embeddings[part], crops[part])
+        for i, first in doubtful:
+            die = first.prototype.die
+            looks = self._look_taught(frame, [scaled(boxes[i], s) for s in RESCALES], {die})[die]
             best = max(looks, key=lambda m: m.score or -1.0)
             if (best.score or -1.0) > first.score:
                 better[i] = replace(best, second_look=True)
@@ -380,12 +377,11 @@ class DiceReader:
                    for _ in range(expect.count(d) - seen[d])]
         if not missing:
             return []
-        crops = self.classifier.crops(frame, [die.box for die in spare])
-        embeddings = self.classifier.look(crops)["embedding"]
+        looks = self._look_taught(frame, [die.box for die in spare], set(missing))
         taken: set[int] = set()
         dice = []
         for name in missing:
-            matches = self.prototypes.of({name}).nearest(embeddings, crops)
+            matches = looks[name]
             best = max((i for i in range(len(spare)) if i not in taken),
                        key=lambda i: matches[i].likeness(), default=None)
             if best is None or matches[best].likeness() < 0.5:
@@ -397,6 +393,14 @@ class DiceReader:
             dice.append(DieReading(name, match.prototype.face, max(0.0, match.similarity),
                                    spare[best].box, True, why))
         return dice
+
+    def _look_taught(self, frame: np.ndarray, boxes: Sequence[Box], dice: set[str]
+                     ) -> dict[str, list[Match]]:
+        """Per taught die: each box's crop as that die's nearest face (the crops cut and
+        embedded once)."""
+        crops = self.classifier.crops(frame, boxes)
+        embeddings = self.classifier.look(crops)["embedding"]
+        return {die: self.prototypes.of({die}).nearest(embeddings, crops) for die in dice}
 
     def read_settled(
         self,
