@@ -123,6 +123,8 @@ def test_a_new_game_asks_first_and_the_old_one_resumes_exactly(server, browser, 
         first, before["state"], before["scores"])
     expect(me.locator("#moves-total")).to_have_text("(56, best first)")
     me.locator(".move").first.click()  # it plays on from there
+    # the click's request is answered in its own time: the page asks for a roll once it is in
+    expect(me.locator("#wanted")).to_contain_text("Roll: ")
     expect(me.locator("#wanted")).to_have_text("Roll: " + ", ".join(  # a team: one die a hero
         table.snapshot()["roll_wanted"]["dice"]))
     assert errors == []
