@@ -39,12 +39,20 @@ def shot(name: str, size: dict) -> str:
 
 
 def assert_fits(page) -> None:
-    """No sideways scroll, and every die number inside the picture and clear of the others."""
+    """No sideways scroll, and every die number inside the picture and clear of the others.
+
+    The picture and its numbers are measured in one script, once the picture has loaded, so a
+    re-render between two measures (the page redraws on every update) cannot mix two layouts."""
+    harness.wait_for_image(page, ".tray-image img")
+    sync_api.expect(page.locator(".tray-image")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), \
         "the table page scrolls sideways"
-    picture = page.locator(".tray-image").bounding_box()
-    numbers = [page.locator(".die-number").nth(i).bounding_box()
-               for i in range(page.locator(".die-number").count())]
+    picture, numbers = page.evaluate("""() => {
+        const box = (e) => { const r = e.getBoundingClientRect();
+                             return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+        const tray = document.querySelector(".tray-image");
+        return [box(tray), [...tray.querySelectorAll(".die-number")].map(box)];
+    }""")
     assert numbers, "no die numbers drawn"
     left, top = picture["x"] - 0.5, picture["y"] - 0.5
     right, bottom = left + picture["width"] + 1, top + picture["height"] + 1
@@ -83,7 +91,6 @@ def test_the_demo_plays_a_roll_through_the_simulated_camera(browser, tmp_path, s
         expect(page.locator(".tray-image img")).to_be_visible(timeout=20_000)
         shown = table.snapshot()["reading"]
         expect(page.locator(".die")).to_have_count(len(shown["dice"]))
-        harness.wait_for_image(page, ".tray-image img")
         assert_fits(page)
         page.screenshot(path=shot(f"demo-{game}-read", size))
         if shown["pending"]:  # the players check every die, and put right what is wrong
