@@ -11,6 +11,7 @@ photos of several dice apart still read as several dice.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import cache
 
 import numpy as np
@@ -59,9 +60,15 @@ def photo_dice(
             if whole and (len(sure) < 2 or whole[0].confidence > max(sure)):
                 return whole
     if not dice:
-        # nothing read: no outline found, or only parts of a die that fills the photo
-        # (its pips), which the classifier saw hold no die
-        return read_as(middle_of(frame))
+        # nothing read: no outline found (a plain die the detector scores low, on a plain table:
+        # the region unlike the corners is where it is), or only parts of a die that fills the
+        # photo (its pips), which the classifier saw hold no die
+        region = unlike()
+        if shot is None and region is not None:
+            whole = read_as(guessed_box(frame, region))
+            if whole:
+                return whole
+        return read_as(guessed_box(frame, middle_box(frame)))
     if crowded_marks(dice):
         # boxes overlapping like no dice can: one die's marks; read it whole (flagged if the
         # classifier doubts it) rather than report its marks as dice
@@ -187,9 +194,13 @@ def close_up_box(frame: np.ndarray, box: Box) -> DieBox:
     )
 
 
-def middle_of(frame: np.ndarray) -> DieBox:
-    """The middle of a photo, where its one die most likely is (marked as a guess)."""
+def middle_box(frame: np.ndarray) -> Box:
+    """The middle of a photo, where its one die most likely is."""
     h, w = frame.shape[:2]
     side = int(FALLBACK_SIDE * min(h, w))
-    box = ((w - side) // 2, (h - side) // 2, (w + side) // 2, (h + side) // 2)
-    return DieBox(box=box, cut=False, elongation=1.0, guessed=True)
+    return ((w - side) // 2, (h - side) // 2, (w + side) // 2, (h + side) // 2)
+
+
+def guessed_box(frame: np.ndarray, box: Box) -> DieBox:
+    """A box read as a die that the detector did not find (marked as a guess)."""
+    return replace(close_up_box(frame, box), guessed=True)

@@ -48,7 +48,8 @@ KEPT_CROP_QUALITY = 90
 CUT_AWAY = "cut by the frame edge"
 NOT_EXPECTED = "not among the expected dice"
 COCKED_D6 = "d6 looks cocked (outline not square)"
-GUESSED_BOX = "no die outline found: the middle of the image was read as one die"
+GUESSED_BOX = ("no die outline found: the part of the photo unlike the table, or its middle, "
+               "was read as one die")
 FAINT_BOX = "found only faintly, where an expected taught die was missing"
 RESCALES = (0.8, 1.25)  # a doubtful taught die's box is cut again at these sizes
 SPARE_BOXES = 5  # weaker boxes looked at for an expected taught die that no box held

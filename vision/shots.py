@@ -32,6 +32,7 @@ class Found(Enum):
     """How a shot's die was found."""
 
     TRAY = "tray detector"
+    UNLIKE_TABLE = "unlike the table"
     CLOSE_UP = "close-up"
     FILLS_FRAME = "fills the frame"
 
@@ -138,6 +139,12 @@ def locate_one_die(frame: np.ndarray, detector: Detector) -> ShotDie:
     if shot is not None:
         return shot
     dice = detector(frame, at_least=1).dice  # a shot shows one die
+    if not dice:
+        # the detector, trained on numbered dice, finds no peak at all on some plain symbol
+        # dice (a lone circle); on the plain table of a shot, the region unlike it is the die
+        region = unlike_corners(frame)
+        if region is not None:
+            return ShotDie(region, Found.UNLIKE_TABLE)
     if len(dice) != 1:
         found = "no die found" if not dice else f"{len(dice)} dice found"
         raise ShotError(f"{found}; a shot must show the one die being taught")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.reading import DieReading
-from vision.detect import DieBox
+from vision.detect import DieBox, iou
 from vision.photo_mode import (
     crowded_marks,
     die_of_marks,
@@ -152,6 +152,30 @@ def test_a_photo_with_no_die_read_is_read_as_its_middle_flagged_a_guess() -> Non
     dice = photo_dice(photo, [], [], read_as)
     assert [b.box for b in asked] == [(110, 60, 290, 240)] and asked[0].guessed
     assert [d.box for d in dice] == [(110, 60, 290, 240)]
+
+
+def test_a_photo_with_no_die_read_is_read_where_it_is_unlike_the_table_first() -> None:
+    """A die off the middle that the detector boxed nothing on: the part of the photo unlike
+    its corners is read as the die, flagged a guess; when that holds no die, the middle."""
+    photo = np.full((300, 400, 3), 160, np.uint8)
+    photo[40:100, 280:340] = (200, 90, 30)  # a die of 60 px, up and right
+    asked: list[DieBox] = []
+
+    def read_as(box: DieBox) -> list[DieReading]:
+        asked.append(box)
+        return [DieReading("d6", 4, 0.4, box.box, unsure=True, why_unsure="low confidence")]
+
+    dice = photo_dice(photo, [], [], read_as)
+    (region,) = asked
+    assert iou(region.box, (280, 40, 340, 100)) > 0.8 and region.guessed
+    assert [d.box for d in dice] == [region.box]
+
+    def no_die_there(box: DieBox) -> list[DieReading]:
+        return [] if box.box == region.box else read_as(box)
+
+    asked.clear()
+    dice = photo_dice(photo, [], [], no_die_there)
+    assert [d.box for d in dice] == [b.box for b in asked] == [(110, 60, 290, 240)]
 
 
 def test_a_close_up_cut_by_the_photos_edge_is_read_whole_and_cut() -> None:

@@ -16,7 +16,7 @@ from companion.reading import DieReading
 from vision.classify import FaceReading
 from vision.detect import DieBox, skin_hand
 from vision.errors import ImageError, ModelError, VisionError
-from vision.photo_mode import middle_of
+from vision.photo_mode import guessed_box, middle_box
 from vision.reader import (
     COCKED_D6,
     CUT_AWAY,
@@ -201,6 +201,7 @@ def test_unsure_reasons_are_all_given() -> None:
 
 
 def test_photo_fallback_box_is_the_middle_and_flagged() -> None:
-    box = middle_of(np.zeros((200, 300, 3), np.uint8))
+    frame = np.zeros((200, 300, 3), np.uint8)
+    box = guessed_box(frame, middle_box(frame))
     assert box.box == (90, 40, 210, 160) and box.guessed and not box.cut
     assert unsure_reasons(*_face("d12"), box, unexpected=False) == GUESSED_BOX

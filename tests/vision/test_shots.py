@@ -120,3 +120,18 @@ def test_no_die_or_several_dice_are_refused(detector: Detector) -> None:
         except ShotError as exc:
             refused += "dice found" in str(exc)
     assert refused >= 5, f"{refused} of 6 shots of three dice refused"
+
+
+def test_a_die_the_detector_finds_nothing_on_is_the_part_unlike_the_table() -> None:
+    """A plain die (a lone circle) on which the detector has no peak at all: on a shot's plain
+    table it is the region unlike the corners; a table with nothing on it is still refused."""
+    def nothing(frame: np.ndarray, at_least: int = 0) -> Detection:
+        return Detection(())
+
+    image = np.clip(table(7), 0, 255).astype(np.uint8)
+    with pytest.raises(ShotError, match="no die found"):
+        locate_one_die(image, nothing)  # type: ignore[arg-type]
+    cv2.rectangle(image, (380, 150), (470, 240), (200, 90, 30), -1)  # a blue die, 90 px
+    cv2.circle(image, (425, 195), 28, (245, 245, 245), 4)
+    found = locate_one_die(image, nothing)  # type: ignore[arg-type]
+    assert found.how is Found.UNLIKE_TABLE and iou(found.box, (380, 150, 471, 241)) > 0.8
