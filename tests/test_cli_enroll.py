@@ -83,8 +83,8 @@ def photo_reader() -> DiceReader:
 
 def one_die_shots(face: str, first_seed: int, die: DieStyle = DIE) -> Iterator[np.ndarray]:
     """Shots of `face` from seed `first_seed` on, those in which enroll finds the one die: a
-    symbol d6 at tray distance is boxed as two dice about one shot in eleven (400 seeds), and
-    a fixture must not hang on which (the close-up test keeps that as its goal)."""
+    symbol d6 at tray distance is now and then boxed as two dice, and a fixture must not hang
+    on which (the close-up test keeps that as its goal)."""
     def found_alone(shot: np.ndarray) -> bool:
         try:
             locate_one_die(shot, photo_reader().detector)
