@@ -31,7 +31,7 @@ import numpy as np
 from companion.reading import DieReading, TrayReading, join_reasons
 from vision.capture import FrameSource
 from vision.classify import Classifier, FaceReading
-from vision.crops import square_crop
+from vision.crops import square_crop, widened
 from vision.detect import Box, Detection, Detector, DieBox, shrink, skin_hand
 from vision.errors import ImageError, VisionError
 from vision.imagefile import read_image
@@ -356,7 +356,7 @@ class DiceReader:
         better = list(custom)
         for i, first in doubtful:
             die = first.prototype.die
-            looks = self._look_taught(frame, [scaled(boxes[i], s) for s in RESCALES], {die})[die]
+            looks = self._look_taught(frame, [widened(boxes[i], s) for s in RESCALES], {die})[die]
             best = max(looks, key=lambda m: m.score or -1.0)
             if (best.score or -1.0) > first.score:
                 better[i] = replace(best, second_look=True)
@@ -395,7 +395,7 @@ class DiceReader:
                                    spare[best].box, True, why))
         return dice
 
-    def _look_taught(self, frame: np.ndarray, boxes: Sequence[Box], dice: set[str]
+    def _look_taught(self, frame: np.ndarray, boxes: Sequence[Sequence[float]], dice: set[str]
                      ) -> dict[str, list[Match]]:
         """Per taught die: each box's crop as that die's nearest face (the crops cut and
         embedded once)."""
@@ -431,13 +431,6 @@ class DiceReader:
                 raise SettleTimeout(
                     "a hand is over the tray" if hand else "the dice are still moving"
                 )
-
-
-def scaled(box: Box, factor: float) -> Box:
-    """The box grown (or shrunk) about its centre by `factor`."""
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    half_w, half_h = (box[2] - box[0]) * factor / 2, (box[3] - box[1]) * factor / 2
-    return (round(cx - half_w), round(cy - half_h), round(cx + half_w), round(cy + half_h))
 
 
 def own_kind(

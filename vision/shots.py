@@ -111,14 +111,9 @@ def unlike_corners(frame: np.ndarray) -> tuple[int, int, int, int] | None:
     )
 
 
-def close_up(frame: np.ndarray) -> ShotDie | None:
-    """The die of a close-up photo (one region unlike the corners spanning CLOSE_UP of the short
-    side or more), or None when the photo is not a close-up."""
-    return close_up_in(frame.shape, unlike_corners(frame))
-
-
 def close_up_in(shape: tuple[int, ...], region: tuple[int, int, int, int] | None) -> ShotDie | None:
-    """close_up for a photo of `shape` whose region unlike the corners is already known."""
+    """The die of a close-up photo of `shape` (`region`, the one unlike its corners, spanning
+    CLOSE_UP of the short side or more), or None when the photo is not a close-up."""
     h, w = shape[:2]
     if region is None:
         return None
@@ -133,18 +128,18 @@ def close_up_in(shape: tuple[int, ...], region: tuple[int, int, int, int] | None
 
 def locate_one_die(frame: np.ndarray, detector: Detector) -> ShotDie:
     """The die of a one-die shot: a close-up by its contrast with the corners, else the tray
-    detector's one die (the caller loads it once for all its shots). ShotError when there is no
-    die or there are several."""
-    shot = close_up(frame)
+    detector's one die (the caller loads it once for all its shots), else, when the detector
+    has no peak at all, the region unlike the corners. ShotError when there is no die or there
+    are several."""
+    region = unlike_corners(frame)
+    shot = close_up_in(frame.shape, region)
     if shot is not None:
         return shot
     dice = detector(frame, at_least=1).dice  # a shot shows one die
-    if not dice:
+    if not dice and region is not None:
         # the detector, trained on numbered dice, finds no peak at all on some plain symbol
         # dice (a lone circle); on the plain table of a shot, the region unlike it is the die
-        region = unlike_corners(frame)
-        if region is not None:
-            return ShotDie(region, Found.UNLIKE_TABLE)
+        return ShotDie(region, Found.UNLIKE_TABLE)
     if len(dice) != 1:
         found = "no die found" if not dice else f"{len(dice)} dice found"
         raise ShotError(f"{found}; a shot must show the one die being taught")

@@ -13,9 +13,10 @@ import pytest
 
 from companion.dice_store import MAX_SHOTS, DiceStore
 from vision.classify import DEFAULT_MODEL, Classifier
+from vision.crops import widened
 from vision.detect import Detection, Detector, DieBox, iou
 from vision.prototypes import Prototypes, decode_shot, encode_shot
-from vision.reader import FAINT_BOX, DiceReader, scaled
+from vision.reader import FAINT_BOX, DiceReader
 from vision.taught_dice import Teacher, sharpness, store_prototypes
 from vision.train.render import DieStyle, render_tray
 
@@ -220,7 +221,7 @@ def test_a_doubtful_taught_die_is_read_again_from_its_box_cut_tighter_or_looser(
     class Loose:
         def __call__(self, frame: np.ndarray, at_least: int = 0, spare: int = 0) -> Detection:
             found = teacher.detector(frame, at_least=at_least)
-            return Detection(tuple(DieBox(scaled(d.box, 1.3), cut=False, elongation=1.0)
+            return Detection(tuple(DieBox(widened(d.box, 1.3), cut=False, elongation=1.0)
                                    for d in found.dice))
 
     reader = DiceReader(classifier=teacher.classifier, detector=Loose(),
