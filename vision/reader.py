@@ -36,6 +36,7 @@ from vision.detect import Box, Detection, Detector, DieBox, shrink, skin_hand
 from vision.errors import ImageError, VisionError
 from vision.imagefile import read_image
 from vision.model_file import softmax
+from vision.numerals import NUMBERED, NumeralReader
 from vision.photo_mode import photo_dice
 from vision.prototypes import Match, Prototypes
 
@@ -196,15 +197,18 @@ class DiceReader:
         photo_fallback: bool = False,
         prototypes: Prototypes | None = None,
         keep_crops: bool = False,
+        numerals: NumeralReader | None = None,
     ) -> None:
         """`photo_fallback`: when no die is read, read the middle of the image as one
         die (flagged unsure) - for photos of a single die filling the frame, never for a tray
         camera, where an empty tray must read as no dice. `prototypes`: taught faces of custom
         dice (vision.prototypes), read by embedding before the standard kinds. `keep_crops`: each
         reading carries a JPEG crop of each die (the table keeps them for training; about 0.15 ms
-        a die, which `rollscribe read` need not spend)."""
+        a die, which `rollscribe read` need not spend). `numerals`: the text recognizer that
+        reads numbered dice's values (vision.numerals)."""
         self.classifier = classifier or Classifier(model_path, threads=threads)
         self.detector = detector or Detector(threads=threads)
+        self.numerals = numerals or NumeralReader(threads=threads)
         self.settling = settling or Settling()
         self.clock = clock
         self.photo_fallback = photo_fallback
@@ -247,11 +251,12 @@ class DiceReader:
                              spare=SPARE_BOXES if taught else 0)
 
     def _tray(self, frame: np.ndarray, dice: Sequence[DieReading]) -> TrayReading:
-        """The frame's reading, with every die of a kind the model card says to always check
-        flagged for a player; done last, so the choices before it weigh the model's own doubts."""
+        """The frame's reading, with every die the classifier read of a kind its card says to
+        always check flagged for a player (numbered dice are the recognizer's, with its own
+        rule); done last, so the choices before it weigh the model's own doubts."""
         checked = []
         for die in dice:
-            why = self.classifier.check_reason(die.die)
+            why = None if die.die in NUMBERED else self.classifier.check_reason(die.die)
             if why is not None:
                 die = replace(die, unsure=True, why_unsure=join_reasons(die.why_unsure, why))
             checked.append(die)
@@ -292,11 +297,23 @@ class DiceReader:
             else:
                 row = {key: values[i : i + 1] for key, values in outputs.items()}
                 face, kind_why = own_kind(clf, row, kinds[i])
-                name, value, confidence = face.die, face.value, face.confidence
-                why = unsure_reasons(join_reasons(face.why_unsure or "", kind_why), name, die,
+                name, value, confidence, face_why = self._value(frame, die.box, face)
+                why = unsure_reasons(join_reasons(face_why, kind_why), name, die,
                                      unexpected=i in unexpected)
             dice.append(DieReading(name, value, confidence, die.box, bool(why), why))
         return dice + self._spare_taught(frame, found.spare, expect, custom)
+
+    def _value(self, frame: np.ndarray, box: Box, face: FaceReading
+               ) -> tuple[str, int, float, str]:
+        """(kind, value, confidence, why unsure) of a standard die the classifier read as
+        `face`: a numbered die's value is the recognizer's, read from the full frame, its
+        confidence the numeral's share times the kind's; a d6's is the classifier's."""
+        if face.die not in NUMBERED:
+            return face.die, face.value, face.confidence, face.why_unsure or ""
+        numeral = self.numerals.read(frame, box, face.die)
+        lying = face.why_unsure if face.state != "flat" else ""
+        confidence = round(numeral.share * face.best_kind_p, 4)
+        return face.die, numeral.value, confidence, join_reasons(lying or "", numeral.why_unsure)
 
     def _match_expected(
         self, outputs: dict[str, np.ndarray], crops: list[np.ndarray], empty: np.ndarray,

