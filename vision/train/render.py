@@ -9,7 +9,7 @@ in the world, whatever the camera tilt.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.util import find_spec
@@ -117,6 +117,23 @@ class DieStyle:
 
 
 @dataclass(frozen=True)
+class Numeral:
+    """Where the numeral that tells a die's value lies in an image, known exactly from the pose:
+    what a top-face locator learns. `angle` (degrees) is the one cv2.getRotationMatrix2D turns
+    the image by, about (x, y), to stand the numeral upright (0: upright; 90: its top points
+    right); `facing` is the cosine between its face's normal and the view (1: face-on)."""
+
+    x: float
+    y: float
+    angle: float
+    facing: float
+
+    def moved(self, dx: float, dy: float, scale: float = 1.0) -> Numeral:
+        """The same numeral in an image offset by (dx, dy) and then scaled."""
+        return Numeral((self.x + dx) * scale, (self.y + dy) * scale, self.angle, self.facing)
+
+
+@dataclass(frozen=True)
 class Sprite:
     """A rendered die: premultiplied colour, alpha, and where its centre sits in the sprite."""
 
@@ -124,6 +141,7 @@ class Sprite:
     alpha: np.ndarray  # float32 (h, w) in [0, 1]
     kind: str
     value: int
+    numeral: Numeral | None = None  # in sprite pixels; None: pips, a blank face, not rendered
 
 
 @dataclass(frozen=True)
@@ -567,7 +585,38 @@ def render_die(spec: DieSpec, rng: np.random.Generator, style: DieStyle | None =
         paint = cv2.resize(ink, (size, size), interpolation=cv2.INTER_AREA)
         colour = grainy(colour, paint, style.grain, rng)
     label_kind = "d4" if kind == "d4-barrel" else kind
-    return Sprite(colour * opacity[..., None], opacity, label_kind, spec.value)
+    numeral = value_numeral(body, rot, spec, style, lambda p: (project(p) + 0.5) / ss - 0.5)
+    return Sprite(colour * opacity[..., None], opacity, label_kind, spec.value, numeral)
+
+
+def value_numeral(
+    body: Solid,
+    rot: np.ndarray,
+    spec: DieSpec,
+    style: DieStyle,
+    project: Callable[[np.ndarray], np.ndarray],
+) -> Numeral | None:
+    """The numeral a player reads the value by, `project`ed into the image: the one on the face
+    pointing up in the world (the label's face, even where the camera's tilt turns another face
+    more towards it), and for a tetrahedral d4 the one at its top vertex on the face turned most
+    towards the camera. None for a d6's pips and a blank face."""
+    if body.kind == "d6" and style.pips:
+        return None
+    if body.kind == "d4":
+        top = next(v for v in range(len(body.vertices))
+                   if v not in body.faces[body.rest_face(spec.value)])
+        faces = [f for f, verts in enumerate(body.faces) if top in verts]
+        face = max(faces, key=lambda f: float((rot @ body.normal(f))[2]))
+        marks = [decals(body, face, style)[list(body.faces[face]).index(top)]]
+    else:
+        face = body.rest_face(spec.value)
+        marks = decals(body, face, style)
+    if not marks:
+        return None
+    centre, up, size = marks[0][:3]
+    at, tip = project(centre), project(centre + size * up)
+    angle = np.degrees(np.arctan2(tip[0] - at[0], at[1] - tip[1]))
+    return Numeral(float(at[0]), float(at[1]), float(angle), float((rot @ body.normal(face))[2]))
 
 
 def curvature(light: np.ndarray, side: int, strength: float) -> np.ndarray:
@@ -702,6 +751,7 @@ class Crop:
     value: int
     state: str  # "flat" (readable), "cocked" (leaning, no face up) or "empty" (no die)
     level: bool = False  # seen from the side by a level camera: not to be turned in training
+    numeral: Numeral | None = None  # the die's (Sprite.numeral) in crop pixels; None when empty
 
 
 def render_crop(
@@ -759,7 +809,15 @@ def render_crop(
     region, (rx, ry) = crop_region(scene, box)
     image = camera_effects(region, rng)
     crop = square_crop(image, (box[0] - rx, box[1] - ry, box[2] - rx, box[3] - ry), size)
-    return Crop(crop, main_sprite.kind, main_sprite.value, state, main.level and state != "empty")
+    numeral = None
+    if state != "empty" and main_sprite.numeral is not None:
+        sx, sy, side = square_bounds(box)
+        h, w = main_sprite.alpha.shape
+        numeral = main_sprite.numeral.moved(
+            round(centre[0] - w / 2) - sx + 0.5, round(centre[1] - h / 2) - sy + 0.5, size / side
+        ).moved(-0.5, -0.5)
+    return Crop(crop, main_sprite.kind, main_sprite.value, state,
+                main.level and state != "empty", numeral)
 
 
 # Pixels kept round a crop's square when the camera's effects are drawn on that part of the
