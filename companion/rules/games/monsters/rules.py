@@ -130,6 +130,9 @@ ASSUMPTIONS: dict[str, str] = {
                    "raises health by one up to the maximum, or removes one stun effect (the "
                    "die back in the pool); with the heal option 'health-and-stun' each does "
                    "both.",
+    "UNSTUN_HEALS": "Removing a stun effect gives back the point of health the stun took ('If "
+                    "a player receives stun damage, their health is reduced by one'), up to "
+                    "the maximum: a Plus in battle, Bloodborne and Invasion's Plus agree.",
     "MEND_RESTORES_HEALTH": "A Potion or Wand used after the attack returns a die to the pool "
                             "with the health it cost (1 stunned, 2 wounded), up to the maximum.",
     "LUNGS_REROLL": "A defender's Lungs makes the attacker reroll the attack die; an attacker's "
@@ -190,6 +193,13 @@ ASSUMPTIONS: dict[str, str] = {
                                 "for feasting.",
     "INVASION_UNSTUN_TO_BAG": "A stun removed with a Plus puts the die back in the bag and "
                               "gives back its point of health.",
+    "INVASION_EMPTY_BAG": "A monster with no die in its bag draws nothing; with a Plus or "
+                          "Minus in its bank its turn goes on from the bank (steps 2 and 3 "
+                          "spend a die 'from either your bank or your dice pool').",
+    "INVASION_OUT_OF_DICE": "A monster with nothing to draw and nothing in its bank to spend "
+                            "has run out of dice: 'the player loses 1 turn', and its stunned "
+                            "dice go back to the bag with their health so it can play on (the "
+                            "book's 'Running Out of Dice' section is missing from the text).",
     "FACE_CARDS_FEAST": "The Minus a card lets feast are its face value (Aces 1, Jacks 11, "
                         "Queens 12, Kings 13); each takes the pile's top card, face-down ones "
                         "typed as they are taken.",
