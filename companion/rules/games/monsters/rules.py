@@ -173,8 +173,11 @@ ASSUMPTIONS: dict[str, str] = {
                     "scores nothing.",
     "WARGAME_CORNERS": "In the Wargame the first player's token starts on square 1 (top left), "
                        "then square 16, 4 and 13, down the turn order.",
-    "WARGAME_MOVE": "A Wargame move goes one to the rolled number of squares along rows and "
-                    "columns (never diagonally), ending on any square that far.",
+    "WARGAME_MOVE": "A Wargame move goes exactly the rolled number of squares ('Roll the die "
+                    "and move that many spaces') along rows and columns, never diagonally and "
+                    "never into a square twice in one move; a roll that cannot be walked so "
+                    "ends the turn. The move option 'up-to' is the house rule of one to that "
+                    "many squares.",
     "WARGAME_ROUNDS": "A Wargame fight is the acting player's whole turn: both roll, then three "
                       "rounds of an attack and a counterattack, no disengaging, no healing; it "
                       "ends early when neither can attack.",
@@ -246,6 +249,8 @@ OPTIONS_SCHEMA: Schema = [
      "choices": ["battle", "wargame", "invasion"],
      "help": "The Battle System alone (the Arena with bets), the Wargame on a 4x4 grid of "
              "playing cards (2-4 players), or Invasion on a 3x4 grid of card piles."},
+    {"name": "move", "type": "choice", "default": "exact", "choices": ["exact", "up-to"],
+     "help": "The Wargame: the die's number of squares exactly (the book), or one up to it."},
     {"name": "quick", "type": "bool", "default": False,
      "help": "Invasion's quick game: one card a pile."},
     {"name": "bets", "type": "str", "default": "",
@@ -267,6 +272,7 @@ class Options(SchemaOptions):
     heal: str = "health"
     grapple: str = "next-turn"
     scenario: str = "battle"
+    move: str = "exact"
     quick: bool = False
     bets: str = ""
     split: str = "even"
