@@ -21,15 +21,23 @@ from .errors import RulesError
 from .registry import get_game
 
 Policy = Callable[[GameState, random.Random], Move]
+SURRENDER = "surrender"  # the move text of leaving the game (Monsters!)
 MAX_STEPS = 100_000  # a game still running after this many steps is a bug, not a long game
 
 
 def greedy(state: GameState, rng: random.Random) -> Move:
-    return state.best_move()
+    """The best-ranked move; between moves ranked equal (equal targets) a seeded draw, so win
+    rates by seat measure the game rather than the ranking's order."""
+    best = state.best_moves()
+    return best[0] if len(best) == 1 else rng.choice(best)
 
 
 def uniform(state: GameState, rng: random.Random) -> Move:
-    return rng.choice(state.legal_moves())
+    """Any legal move but surrendering: a random player that gives up ends games in a few
+    turns and measures nothing."""
+    moves = state.legal_moves()
+    playing = [m for m in moves if m.text() != SURRENDER]
+    return rng.choice(playing or moves)
 
 
 POLICIES: dict[str, Policy] = {"greedy": greedy, "random": uniform}

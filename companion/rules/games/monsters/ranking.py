@@ -32,6 +32,20 @@ def ranked(pos: Position) -> list[RankedMove]:
     return moves
 
 
+TARGETS = frozenset({"attack", "fight"})  # moves that choose whom to fight
+
+
+def tied_best(pos: Position) -> list[Act]:
+    """The best-ranked move and the targets ranked equal to it (the same worth: equal health
+    and dice ready in battle), so self-play does not always pick the lowest seat."""
+    moves = ranked(pos)
+    top = moves[0]
+    if top.move.verb not in TARGETS:
+        return [top.move]
+    return [m.move for m in moves if m.move.verb == top.move.verb
+            and (m.points, m.extra) == (top.points, top.extra)]
+
+
 def _faces(pos: Position, seat: int, dice: tuple[int, ...]) -> str:
     return " + ".join(str(pos.s["shown"][seat][d]).title() for d in dice)
 
