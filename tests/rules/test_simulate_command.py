@@ -7,6 +7,7 @@ import gc
 import pytest
 
 from companion.cli import main
+from companion.rules import simulation
 from companion.rules.simulation import simulate
 
 
@@ -70,3 +71,16 @@ def test_simulate_plays_a_game_s_options(capsys: pytest.CaptureFixture[str]) -> 
         assert main(["simulate", "monsters", "--players", "2", "--games", "1",
                      "--option", option]) == 2
         assert why in capsys.readouterr().out
+
+
+def test_a_game_random_play_cannot_finish_is_counted_not_an_error(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Fantahzee ends only "after three Boss Monsters have been defeated"; random play may
+    never get there. Such games are counted unfinished in plain words, not an error exit (here
+    the step cap is cut to 200 so no game of two can end)."""
+    monkeypatch.setattr(simulation, "MAX_STEPS", 200)
+    assert main(["simulate", "fantahzee", "--players", "2", "--games", "2", "--seed", "1",
+                 "--policy", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "unfinished:          2 of 2 games had no end after 200 steps" in out
+    assert "seat 1:  0.0%  seat 2:  0.0%" in out
