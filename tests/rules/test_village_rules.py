@@ -20,6 +20,7 @@ from village_helpers import (
 )
 
 from companion.rules.errors import IllegalMove, RulesError
+from companion.rules.games.village_attacks.state import VillageState
 from companion.rules.games.village_attacks.template import TEMPLATE
 
 # -- the dice pool ---------------------------------------------------------------------------
@@ -204,6 +205,32 @@ def test_the_event_dial_advances_by_the_monsters_and_draws_at_the_trigger():
     assert state.describe()["event"] == "Fog" and state.describe()["step"] == "effects"
     play(state, "mark library darkness", "done")
     assert s(state)["conditions"] == {"library": ["darkness"]}
+
+
+def _at_the_event(event: str) -> VillageState:
+    """One Monster, the dial one short of the first event: its turn draws `event`, whose
+    effects mark the Library (Darkness for Fog, Unlucky for anything else)."""
+    state = table("banshee", change={"dial": 5})
+    roll(state, "Magic", "Magic", "Melee", "Ranged", "Retaliate", "Retaliate")
+    play(state, "end")
+    while state.describe()["step"] != "event":
+        play(state, next(m for m in ("spawn 0 0", "done", "end") if m in moves(state)))
+    play(state, f"event {event}",
+         f"mark library {'darkness' if event == 'fog' else 'unlucky'}", "done")
+    return state
+
+
+def test_a_persistent_event_keeps_its_zone_conditions_through_clean_up():
+    """Zone status conditions: "These status conditions expire at the end of the round, unless
+    a Village Event causes them to persist." Fog, a persistent event ("the effects of the card
+    continue until the next Village Event card is drawn"), keeps its Darkness; Bad Omen's
+    Unlucky expires with the round."""
+    fog = _at_the_event("fog")
+    through_villager_phase(fog)
+    assert s(fog)["conditions"] == {"library": ["darkness"]} and s(fog)["round"] == 2
+    omen = _at_the_event("bad_omen")
+    through_villager_phase(omen)
+    assert s(omen)["conditions"] == {}
 
 
 def test_a_town_hero_is_worth_two_morale_and_three_experience_to_its_nemesis():

@@ -207,4 +207,7 @@ def record(pos: Position, move: Act) -> None:
         else:
             m[args[1]] += 1
     elif verb == "mark":
-        pos.s["conditions"].setdefault(args[0], []).append(args[1])
+        s, step = pos.s, pos.step
+        s["conditions"].setdefault(args[0], []).append(args[1])
+        if step.get("event") and s["event"] == step["why"]:  # EVENT_CONDITIONS_LAST
+            s["lasting"].setdefault(args[0], []).append(args[1])

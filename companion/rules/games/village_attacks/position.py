@@ -15,6 +15,7 @@ state's undo is the list of old positions.
     hero_damage: {hero id: damage}   event_deck: {event id: copies left}   notes: [lines]
     offered: [trap ids on the Game Overview tile]   placed: {zone: trap id}
     conditions: {zone: [unlucky | darkness]}   done: [objective ids]
+    lasting: {zone: [conditions]} marked by the persistent event in play: they outlast Clean Up
     turn: {rolled [[die, face]] (this turn's results), spent [[face, use]], total (results
            this turn: rolled + kept Reserve), moved, night_heart (began in the Heart at Night),
            villager_zone (where this turn's Villager results act)}
@@ -34,6 +35,13 @@ from .rules import Options
 class Position(DataPosition[Options]):
     options_type = Options
     game_name = "village-attacks"
+
+    @classmethod
+    def fields_from_json(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """A game saved before persistent events kept zone conditions has none kept."""
+        fields = super().fields_from_json(data)
+        fields["s"].setdefault("lasting", {})
+        return fields
 
     @property
     def data(self) -> TableData:

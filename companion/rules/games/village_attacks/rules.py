@@ -68,6 +68,10 @@ ASSUMPTIONS: dict[str, str] = {
                         "once, before anything else is played.",
     "SCORE_IS_KILLS": "A Monster's score is the Villagers it slew; the win or the loss is "
                       "shared by every player.",
+    "EVENT_CONDITIONS_LAST": "Zone conditions 'expire at the end of the round, unless a "
+                             "Village Event causes them to persist': those marked while a "
+                             "persistent event's effects are played stay through Clean Up until "
+                             "the next Village Event card is drawn.",
     "EVENT_TEXT_BY_HAND": "A Village Event's effects are resolved by the players; the "
                           "companion records the card, keeps a persistent one until the next, "
                           "and flips Day and Night when the card says so.",

@@ -118,9 +118,10 @@ def play(pos: Position, move: Act) -> None:
             s["event_deck"] = {e.id: e.copies for e in pos.data.events.values()}
         s["drawn"] += 1
         s["event"] = event.id if event.persistent else None
+        s["lasting"] = {}  # the last persistent event ends "until the next ... is drawn"
         if event.flips_time and pos.options.day_night:
             s["night"] = not s["night"]
-        s["step"] = {"kind": "effects", "why": event.id}  # EVENT_TEXT_BY_HAND
+        s["step"] = {"kind": "effects", "why": event.id, "event": True}  # EVENT_TEXT_BY_HAND
     elif verb in ("hit", "miss"):
         zone, villager = step["queue"].pop(0)
         if verb == "hit":
@@ -262,10 +263,11 @@ def settle(pos: Position) -> bool:
 
 
 def cleanup(pos: Position) -> None:
-    """Zone conditions expire, Defence slots and used abilities clear; a Trap card is dealt if
-    the tile has room."""
+    """Zone conditions expire ("unless a Village Event causes them to persist": those the
+    persistent event in play marked stay), Defence slots and used abilities clear; a Trap card
+    is dealt if the tile has room."""
     s = pos.s
-    s["conditions"] = {}
+    s["conditions"] = {zone: list(marks) for zone, marks in s["lasting"].items()}
     for m in s["monsters"]:
         m["guard"], m["used"] = [], []
     s["phase"] = "cleanup"
