@@ -413,6 +413,8 @@ class Game(ABC):
     purple): every page draws a seat in its team's colour."""
     score_floor: ClassVar[int | None] = 0
     """The lowest score a seat can have (None: no floor, as where penalties subtract)."""
+    cooperative: ClassVar[bool] = False
+    """The whole table wins or loses together (every seat a winner, or none)."""
 
     @classmethod
     def options_schema(cls) -> list[JSON]:

@@ -21,6 +21,7 @@ from .registry import get_game
 
 Policy = Callable[[GameState, random.Random], Move]
 SURRENDER = "surrender"  # the move text of leaving the game (Monsters!)
+TOO_EASY = 0.95  # a cooperative table winning this often tells nothing about balance
 MAX_STEPS = 100_000  # a game still running after this many steps is counted unfinished
 
 
@@ -182,6 +183,13 @@ class Summary:
              f"process{'es' if self.jobs > 1 else ''} ({self.seconds:.2f} s wall; "
              f"{self.games_per_cpu_second:.0f} games per CPU-second)"),
         ]
+        if get_game(self.game).cooperative:
+            table = self.win_rate[0] * self.players  # a shared win counts 1/players a seat
+            lines.insert(3, f"table win rate:      {table:5.1%}")
+            if table >= TOO_EASY:
+                lines.append(f"warning: the table wins {table:.0%} of games: too easy to judge "
+                             "balance (the template's numbers are guesses; enter the "
+                             "scenario's own)")
         if self.tally.unfinished:
             lines.insert(1, f"unfinished:          {self.tally.unfinished} of {self.games} "
                             f"games had no end after {MAX_STEPS} steps: nobody won "

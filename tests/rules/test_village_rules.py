@@ -233,6 +233,18 @@ def test_a_persistent_event_keeps_its_zone_conditions_through_clean_up():
     assert s(omen)["conditions"] == {}
 
 
+def test_morale_grows_with_the_monsters_by_the_scenarios_number():
+    """"Each scenario will tell you where to set the starting values of the Castle Heart health
+    and Village Morale"; the book has no player-count rule, so the template's guess adds 10
+    Morale for each Monster after the first (it was 20 whatever the player count, and the
+    table won every greedy game with two or more Monsters)."""
+    assert s(table("banshee"))["morale"] == 20
+    assert s(table("banshee,lich,vampire"))["morale"] == 40
+    scenario = {**TEMPLATE["scenarios"][0], "morale_per_monster": 0}
+    flat = table("banshee,lich", data=json.dumps({**TEMPLATE, "scenarios": [scenario]}))
+    assert s(flat)["morale"] == 20
+
+
 def test_a_town_hero_is_worth_two_morale_and_three_experience_to_its_nemesis():
     state = table("lich", zones={0: "library"}, villagers={"library": {"hero:arcane_town_hero": 1}},
                   change={"hero_damage": {"arcane_town_hero": 3}})

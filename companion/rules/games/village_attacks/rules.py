@@ -72,6 +72,10 @@ ASSUMPTIONS: dict[str, str] = {
                              "Village Event causes them to persist': those marked while a "
                              "persistent event's effects are played stay through Clean Up until "
                              "the next Village Event card is drawn.",
+    "MORALE_BY_PLAYERS": "The book sets the starting Morale by scenario only, never by the "
+                         "number of players; a scenario may add Morale for each Monster after "
+                         "the first (morale_per_monster). The template's 20 + 10 a Monster is "
+                         "a guess.",
     "EVENT_TEXT_BY_HAND": "A Village Event's effects are resolved by the players; the "
                           "companion records the card, keeps a persistent one until the next, "
                           "and flips Day and Night when the card says so.",
