@@ -41,7 +41,7 @@ def start_position(names: list[str], options: Options, data: TableData) -> Posit
         "round": 0, "first": 0, "seat": 0, "acted": 0, "phase": "setup",
         "heart": scenario.heart, "morale": starting_morale(scenario, len(names)), "dial": 0, "drawn": 0,
         "event": None, "night": bool(options.night), "monsters": monsters, "villagers": {},
-        "hero_damage": {}, "offered": [], "placed": {}, "conditions": {}, "lasting": {}, "done": [],
+        "hero_damage": {}, "offered": [], "placed": {}, "conditions": {}, "lasting": {}, "stunned": {}, "done": [],
         "event_deck": {e.id: e.copies for e in data.events.values()},
         "step": {"kind": "spawn", "zones": list(scenario.spawns)}, "queue": [{"kind": "deal"}],
         "turn": {}, "notes": [], "winners": None, "reason": "",
