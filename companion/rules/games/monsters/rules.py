@@ -160,6 +160,12 @@ ASSUMPTIONS: dict[str, str] = {
                    "real dice instead.",
     "KINDS_DECLARED": "Each player names their kind (and a secondary after a '+'); the book's "
                       "'highest kind' is left to the players.",
+    "KINDS_MAY_CHOOSE": "The powers a monster 'may' use are choices: once a defence is made, "
+                        "the attacker's Void, the defender's Void and Frozen, then the "
+                        "attacker's Flame are each offered, when they would change what gets "
+                        "through, to use for a token or keep. Disease ('For every point of "
+                        "wounds received') and Bloodborne ('Whenever a bloodborne monster "
+                        "wounds a die') say no 'may' and fire by themselves.",
     "DECAY_BEFORE_STRIKING": "A Decay monster uses its power when it is about to strike: one of "
                              "the foe's stunned dice becomes wounded (health -1), then it still "
                              "strikes.",
