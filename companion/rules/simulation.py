@@ -187,7 +187,7 @@ class Summary:
             table = self.win_rate[0] * self.players  # a shared win counts 1/players a seat
             lines.insert(3, f"table win rate:      {table:5.1%}")
             if table >= TOO_EASY:
-                lines.append(f"warning: the table wins {table:.0%} of games: too easy to judge "
+                lines.append(f"warning: the table wins {table:.1%} of games: too easy to judge "
                              "balance (the template's numbers are guesses; enter the "
                              "scenario's own)")
         if self.tally.unfinished:
