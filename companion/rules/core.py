@@ -233,6 +233,12 @@ class GameState(ABC):
         """The first of `ranked_moves()`; games may find it without ranking every move."""
         return self.ranked_moves()[0].move
 
+    def best_moves(self) -> list[Move]:
+        """The best move and those the ranking holds equal to it (equal targets), for
+        self-play to draw between so no seat is favoured by its number; games with such ties
+        override this, the default is the best move alone."""
+        return [self.best_move()]
+
     @abstractmethod
     def parse_move(self, text: str) -> Move | Roll:
         """Turn a move's (or roll's) text form back into the value."""
@@ -407,6 +413,8 @@ class Game(ABC):
     purple): every page draws a seat in its team's colour."""
     score_floor: ClassVar[int | None] = 0
     """The lowest score a seat can have (None: no floor, as where penalties subtract)."""
+    cooperative: ClassVar[bool] = False
+    """The whole table wins or loses together (every seat a winner, or none)."""
 
     @classmethod
     def options_schema(cls) -> list[JSON]:

@@ -17,19 +17,27 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .core import CHANCE, JSON, GameState, Move
-from .errors import RulesError
 from .registry import get_game
 
 Policy = Callable[[GameState, random.Random], Move]
-MAX_STEPS = 100_000  # a game still running after this many steps is a bug, not a long game
+SURRENDER = "surrender"  # the move text of leaving the game (Monsters!)
+TOO_EASY = 0.95  # a cooperative table winning this often tells nothing about balance
+MAX_STEPS = 100_000  # a game still running after this many steps is counted unfinished
 
 
 def greedy(state: GameState, rng: random.Random) -> Move:
-    return state.best_move()
+    """The best-ranked move; between moves ranked equal (equal targets) a seeded draw, so win
+    rates by seat measure the game rather than the ranking's order."""
+    best = state.best_moves()
+    return best[0] if len(best) == 1 else rng.choice(best)
 
 
 def uniform(state: GameState, rng: random.Random) -> Move:
-    return rng.choice(state.legal_moves())
+    """Any legal move but surrendering: a random player that gives up ends games in a few
+    turns and measures nothing."""
+    moves = state.legal_moves()
+    playing = [m for m in moves if m.text() != SURRENDER]
+    return rng.choice(playing or moves)
 
 
 POLICIES: dict[str, Policy] = {"greedy": greedy, "random": uniform}
@@ -37,29 +45,32 @@ POLICIES: dict[str, Policy] = {"greedy": greedy, "random": uniform}
 
 @dataclass(frozen=True)
 class GameResult:
-    """One finished game: winners, final scores, turns each seat took, steps applied."""
+    """One game: winners, scores, turns each seat took, steps applied; an unfinished game
+    (no end after MAX_STEPS) has no winner and the scores it stopped at."""
 
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     turns: int
     steps: int
+    finished: bool = True
 
 
 def play_game(state: GameState, rng: random.Random, policy: Policy) -> GameResult:
-    """Play `state` to its end: rolls from `rng`, choices from `policy`."""
+    """Play `state` to its end, or MAX_STEPS: rolls from `rng`, choices from `policy`. Random
+    play may never end a game the book ends only by winning (Fantahzee's three bosses); such
+    a game is reported unfinished rather than stopping the run."""
     steps = 0
-    while (actor := state.current_player) is not None:
-        if steps >= MAX_STEPS:
-            raise RulesError(f"{state.game.name}: no end after {MAX_STEPS} steps")
+    while (actor := state.current_player) is not None and steps < MAX_STEPS:
         if actor == CHANCE:
             state.apply(state.seeded_roll(rng))
         else:
             state.apply(state.dealt(rng) or policy(state, rng))
         steps += 1
-    outcome = state.outcome
-    assert outcome is not None
     described = state.describe()
     turns = sum(p.get("turns", 0) for p in described.get("players", []))
+    outcome = state.outcome
+    if outcome is None:
+        return GameResult((), tuple(state.scores()), turns, steps, finished=False)
     return GameResult(outcome.winners, tuple(state.scores()), turns, steps)
 
 
@@ -72,12 +83,14 @@ class Tally:
     scores: tuple[int, ...]
     turns: int
     cpu_seconds: float
+    unfinished: int = 0
 
     def __add__(self, other: Tally) -> Tally:
         return Tally(self.games + other.games,
                      tuple(a + b for a, b in zip(self.wins, other.wins)),
                      tuple(a + b for a, b in zip(self.scores, other.scores)),
-                     self.turns + other.turns, self.cpu_seconds + other.cpu_seconds)
+                     self.turns + other.turns, self.cpu_seconds + other.cpu_seconds,
+                     self.unfinished + other.unfinished)
 
 
 def play_batch(name: str, players: int, seed: int, policy: str, indices: range,
@@ -88,7 +101,7 @@ def play_batch(name: str, players: int, seed: int, policy: str, indices: range,
     chooser = POLICIES[policy]
     wins = [0.0] * players
     scores = [0] * players
-    turns = 0
+    turns = unfinished = 0
     cpu = time.process_time()
     with _rare_collections():
         for index in indices:
@@ -100,7 +113,9 @@ def play_batch(name: str, players: int, seed: int, policy: str, indices: range,
             for seat, score in enumerate(result.scores):
                 scores[seat] += score
             turns += result.turns
-    return Tally(len(indices), tuple(wins), tuple(scores), turns, time.process_time() - cpu)
+            unfinished += not result.finished
+    return Tally(len(indices), tuple(wins), tuple(scores), turns, time.process_time() - cpu,
+                 unfinished)
 
 
 @contextmanager
@@ -158,7 +173,7 @@ class Summary:
     def text(self) -> str:
         seats = "  ".join(f"seat {i + 1}: {r:5.1%}" for i, r in enumerate(self.win_rate))
         scores = "  ".join(f"{s:6.1f}" for s in self.mean_score)
-        return "\n".join([
+        lines = [
             f"{self.game}: {self.games} games, {self.players} players, policy {self.policy}",
             (f"mean turns per game: {self.mean_turns:.1f} "
              f"({self.mean_turns / self.players:.1f} per player)"),
@@ -167,7 +182,19 @@ class Summary:
             (f"speed:               {self.games_per_second:.0f} games/s with {self.jobs} "
              f"process{'es' if self.jobs > 1 else ''} ({self.seconds:.2f} s wall; "
              f"{self.games_per_cpu_second:.0f} games per CPU-second)"),
-        ])
+        ]
+        if get_game(self.game).cooperative:
+            table = self.win_rate[0] * self.players  # a shared win counts 1/players a seat
+            lines.insert(3, f"table win rate:      {table:5.1%}")
+            if table >= TOO_EASY:
+                lines.append(f"warning: the table wins {table:.1%} of games: too easy to judge "
+                             "balance (the template's numbers are guesses; enter the "
+                             "scenario's own)")
+        if self.tally.unfinished:
+            lines.insert(1, f"unfinished:          {self.tally.unfinished} of {self.games} "
+                            f"games had no end after {MAX_STEPS} steps: nobody won "
+                            "them, so the win rates add up to less than 100%")
+        return "\n".join(lines)
 
 
 def simulate(name: str, players: int, games: int, seed: int, policy: str = "greedy",

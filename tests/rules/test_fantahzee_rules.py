@@ -95,6 +95,21 @@ def test_two_steam_sources_add_up_only_when_pooled() -> None:
         assert ("activate steamasaur steam" in moves(state)) is pays
 
 
+def test_pooled_steam_spends_only_the_sources_it_needs() -> None:
+    """The steam option 'pooled' lets "several cards' steam ... add up for one hero": paying
+    the Steamasaur's 4 with two Kettles' 2 + 2 leaves the third Kettle's 2 for another hero
+    (paying one hero used to empty every source, so pooling was stricter than the default)."""
+    cards = json.loads(BOOK_GAME["cards"])
+    cards["heroes"] += [{"name": "Kettle", "strength": 0, "cost": "X", "steam": 2, "copies": 3},
+                        {"name": "Whistle", "strength": 1, "cost": "steam 2", "copies": 1}]
+    state = at_turn(options={"cards": json.dumps(cards), "steam": "pooled"},
+                    party=["kettle", "kettle", "kettle", "steamasaur", "whistle"], stacks=QUIET)
+    play(state, "dice", [1, 2, 3, 4, 5], "activate kettle with 1", "activate kettle-2 with 2",
+         "activate kettle-3 with 3", "activate steamasaur steam")
+    assert state.describe()["dice"]["steam"] == [2]
+    assert "activate whistle steam" in moves(state)
+
+
 def test_the_party_may_attack_several_stacks_until_it_flips_into_one() -> None:
     state = at_turn(party=["steam_brute", "steam_brute"], stacks=QUIET)
     play(state, "dice", [4, 4, 4, 4, 1], "activate steam_brute with 4 4",
@@ -201,6 +216,20 @@ def test_hand_limit_discards_down_to_five() -> None:
     assert state.describe()["asking"] == "Maureen: discard down to 5 cards"
     play(state, "discard sergeant", "discard sergeant")
     assert state.describe()["turn"] == 1
+
+
+def test_an_effect_raises_the_hand_limit() -> None:
+    """End Phase: "you must discard down to five (unless you have an effect that increases your
+    maximum hand size)": 'adjust hand +1' makes it six until typed back."""
+    state = at_turn(party=["steam_brute"], hand=["sergeant"] * 3, stacks=QUIET)
+    play(state, "adjust hand +1", *BRUTE_CLEARS_THE_VANGUARD, "card paladin", "card steamsmith",
+         "card steam_brute", "card alchemist")
+    assert state.describe()["asking"] == "Maureen: discard down to 6 cards"
+    assert state.describe()["players"][0]["hand_limit"] == 6
+    play(state, "discard sergeant")
+    assert state.describe()["turn"] == 1
+    with pytest.raises(IllegalMove, match="below zero"):
+        play(state, "adjust hand -6")
 
 
 def test_the_game_ends_after_the_last_players_turn_once_three_bosses_fell() -> None:

@@ -403,6 +403,25 @@ def test_the_clerics_heal_is_immediate_so_the_healed_can_be_inspired() -> None:
     assert state.scores()[0] == 10
 
 
+def test_a_heal_with_dice_may_come_before_the_paladins_inspiration() -> None:
+    # "If a player has the option of using more than one special ability in a turn, they may
+    # perform the abilities in any order", and step 4 is "Use the characters to attack, heal,
+    # and/or perform special abilities" with no order between heals and abilities: the Rogue,
+    # Cleric and Druid (5 + 7 + 8 = 20) heal the Barbarian at once, then the Paladin inspires it.
+    state = new_game((5, 9, 12, 14))
+    play(state, "team barbarian", roll("d20=1"), "keep", "end")
+    play(state, "team wizard", roll("d4=3"), "keep", "end")
+    play(state, "team rogue cleric druid paladin", roll("d6=5", "d8=7", "d10=8", "d12=12"),
+         "keep")
+    assert "aid barbarian=rogue,cleric,druid" in move_texts(state)
+    play(state, "aid barbarian=rogue,cleric,druid")
+    assert not character(state, 0, "barbarian")["wounded"] and state.current_player == 0
+    with pytest.raises(IllegalMove, match="not available"):
+        state.apply_text("attack e1=rogue")  # the healers sit the play out
+    play(state, "inspire barbarian", roll("d20=14"), "attack e4=barbarian")
+    assert state.scores()[0] == 10
+
+
 def test_before_the_line_up_is_rolled_no_enemy_is_shown_defeated():
     state = get_game("monstrous-horde")().new_state(["Polly", "Pip"])
     assert state.describe()["enemies"] == []

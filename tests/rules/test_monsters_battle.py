@@ -206,6 +206,9 @@ def test_a_tentacle_that_holds_a_die_can_itself_be_grappled_and_lets_go() -> Non
 
 
 def test_a_plus_after_the_attack_heals_a_point_or_removes_a_stun() -> None:
+    """A Plus "is used to add one to a given attack die or to remove a stun effect", and "If a
+    player receives stun damage, their health is reduced by one": removing the stun gives the
+    point back, as Bloodborne and Invasion's Plus do."""
     state = ann_attacks_bob(monster(), monster(), ("plus",), ())
     state = with_die(state, 0, 5, "stunned", 15)
     state.apply_text("pass")
@@ -213,4 +216,4 @@ def test_a_plus_after_the_attack_heals_a_point_or_removes_a_stun() -> None:
     assert [m.text() for m in state.legal_moves()] == ["heal 1", "unstun 6", "end"]
     state.apply_text("unstun 6")
     ann = player(state, 0)
-    assert ann["pools"]["stunned"] == 0 and ann["health"] == 15  # the health is not healed
+    assert ann["pools"]["stunned"] == 0 and ann["health"] == 16

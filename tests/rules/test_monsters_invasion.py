@@ -171,9 +171,61 @@ def test_greedy_invasions_end_with_every_card_eaten(monkeypatch: pytest.MonkeyPa
     first and last never ended with moves to exhausted sections ranked above ending the turn,
     the second with steps towards the cards ranked below a fight. The slowest of them takes
     about 1,100 steps now."""
-    monkeypatch.setattr(simulation, "MAX_STEPS", 5_000)  # play_game fails past it
+    monkeypatch.setattr(simulation, "MAX_STEPS", 5_000)  # play_game stops there, unfinished
     for game in games:
         state = GAME.new_state([f"P{i + 1}" for i in range(players)],
                                {"scenario": "invasion", "quick": quick})
-        simulation.play_game(state, random.Random(f"{seed}:{game}"), simulation.greedy)
+        assert simulation.play_game(state, random.Random(f"{seed}:{game}"),
+                                    simulation.greedy).finished
         assert all(section(state, n).startswith("token") for n in range(1, 13))
+
+
+def _bags_empty(bank: str) -> MonstersState:
+    """Ann to act with nothing drawn; both monsters' bags empty: three dice banked showing
+    `bank` for Bob (Block for Ann), the other thirteen stunned, health 3."""
+    state = invasion()
+    roll(state)
+    held = ["bank"] * 3 + ["stunned"] * 13
+    return edited(state, pool=[held, list(held)], health=[3, 3],
+                  shown=[["block"] * 3 + [None] * 13, [bank] * 3 + [None] * 13])
+
+
+def test_running_out_of_dice_loses_one_turn_and_play_goes_on() -> None:
+    """The book (Invasion, Battle): "running out of dice does not remove the player from the
+    game. Instead, the player loses 1 turn." With every bag empty, ending a turn used to hand
+    from one empty bag to the next for ever (a RecursionError)."""
+    state = _bags_empty("block")
+    state.apply_text("end")
+    state.apply_text("end")  # Ann banks nothing; Bob, then Ann, run out of dice
+    assert "Bob has run out of dice and loses the turn" in state.describe()["news"]
+    assert state.roll_wanted().player == 1  # Bob draws again
+    for seat in (0, 1):
+        p = state.describe()["players"][seat]
+        assert p["pools"]["bag"] == 13 and p["pools"]["stunned"] == 0 and p["health"] == 16
+
+
+def test_a_plus_in_the_bank_removes_a_stun_when_the_bag_is_empty() -> None:
+    """Invasion's step 2: "Spend either 1 plus from either your bank or your dice pool to
+    remove a stun effect." A banked Plus still acts when the bag is empty."""
+    state = _bags_empty("plus")
+    state.apply_text("end")
+    state.apply_text("end")
+    assert state.describe()["phase"] == "act" and "unstun 4" in {
+        m.text() for m in state.legal_moves()}
+    state.apply_text("unstun 4")
+    bob = state.describe()["players"][1]
+    assert bob["health"] == 4 and bob["pools"]["stunned"] == 12 and bob["pools"]["bank"] == 2
+
+
+def test_a_stun_is_removed_before_moving_not_after() -> None:
+    """Invasion's turn: "2. Spend either 1 plus from either your bank or your dice pool to
+    remove a stun effect. 3. You may spend 1 plus or 1 minus die to: Move ..." Step 2 comes
+    before step 3, so once Ann has moved no stun can be removed that turn."""
+    state = edited(invasion(), pool=[["bag"] * 15 + ["stunned"], ["bag"] * 16],
+                   health=[15, 16])
+    roll(state, "plus", "plus", "block", "block", "block")
+    assert "unstun 16" in {m.text() for m in state.legal_moves()}
+    state.apply_text("go 6")
+    state.apply_text("card 2H")  # a Two, and no Minus to feast with
+    moves = {m.text() for m in state.legal_moves()}
+    assert "end" in moves and "unstun 16" not in moves

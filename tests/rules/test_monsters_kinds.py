@@ -22,15 +22,40 @@ def test_frozen_turns_a_wound_that_gets_through_into_a_stun() -> None:
     state.apply_text("hit 1")
     assert titles(state)["take"] == "No defence: 1 stun through (health -1)"
     state.apply_text("take")
+    state.apply_text("frozen")
     state.apply_text("hurt 4")
     assert player(state, 1)["pools"]["stunned"] == 1 and player(state, 1)["health"] == 15
     assert player(state, 1)["tokens"]["primary"] == 0
 
 
+def test_frozen_is_offered_and_the_token_may_be_kept() -> None:
+    """Kinds of Monsters: "A frozen monster may convert one point of undefended wound damage to
+    one point of stun damage." May, not must: Bob is asked, and keeping the token lets the
+    wound land."""
+    state = ann_attacks_bob(monster(CLAW), monster(), ("claw",), (), kinds="none\nfrozen")
+    state.apply_text("hit 1")
+    state.apply_text("take")
+    assert state.current_player == 1 and [m.text() for m in state.legal_moves()] == [
+        "frozen", "keep"]
+    assert titles(state)["frozen"].startswith("Frozen: 1 stun through (health -1)")
+    state.apply_text("keep")
+    state.apply_text("hurt 4")
+    assert player(state, 1)["pools"]["wounded"] == 1 and player(state, 1)["health"] == 14
+    assert player(state, 1)["tokens"]["primary"] == 1
+
+
 def test_flame_turns_a_stun_that_gets_through_into_a_wound() -> None:
+    """"A flame monster may convert one point of undefended stun damage to one wound damage":
+    Ann, striking, chooses."""
     state = ann_attacks_bob(monster(), monster(), ("leg",), (), kinds="flame\nnone")
     state.apply_text("hit 1")
     assert titles(state)["take"] == "No defence: 1 wound through (health -2)"
+    state.apply_text("take")
+    assert state.current_player == 0 and {m.text() for m in state.legal_moves()} == {
+        "flame", "keep"}
+    state.apply_text("flame")
+    state.apply_text("hurt 4")
+    assert player(state, 1)["pools"]["wounded"] == 1 and player(state, 0)["tokens"]["primary"] == 0
 
 
 def test_disease_gives_the_attacker_a_stun_for_each_wound() -> None:
@@ -53,10 +78,17 @@ def test_a_demonic_eye_is_a_ray_that_block_cannot_stop_but_dodge_can() -> None:
 
 
 def test_void_defender_takes_a_point_off_what_gets_through() -> None:
+    """"A void monster may reduce an attack or defense by one point": offered to Bob once he
+    takes the blow."""
     state = ann_attacks_bob(monster(CLAW, f"thagomizer {POSTURES}"), monster(),
                             ("claw", "thagomizer"), (), kinds="none\nvoid")
     state.apply_text("hit 1+2")
     assert titles(state)["take"] == "No defence: 1 wound through (health -2)"
+    state.apply_text("take")
+    assert [m.move.text() for m in state.ranked_moves()] == ["void", "keep"]
+    state.apply_text("void")
+    state.apply_text("hurt 4")
+    assert player(state, 1)["health"] == 14 and player(state, 1)["tokens"]["primary"] == 0
 
 
 def test_decay_wounds_a_stunned_die_before_striking() -> None:

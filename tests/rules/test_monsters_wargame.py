@@ -11,10 +11,10 @@ from companion.rules.errors import BadMoveText, IllegalMove, RulesError
 from companion.rules.games.monsters.wargame import DECK
 
 
-def wargame(players: tuple[str, ...] = ("Ann", "Bob")):  # type: ignore[no-untyped-def]
+def wargame(players: tuple[str, ...] = ("Ann", "Bob"), **options: str):  # type: ignore[no-untyped-def]
     """Ann wins initiative; her token on square 1, Bob's on 16; Ann to choose."""
     state = GAME.new_state(list(players), {"scenario": "wargame", "monsters": " | ".join(
-        monster().replace("\n", "; ") for _ in players)})
+        monster().replace("\n", "; ") for _ in players), **options})
     roll(state, "plus")
     for _ in players[1:]:
         roll(state)
@@ -40,15 +40,31 @@ def test_tokens_start_on_the_corners_and_a_turn_is_move_fight_or_flip() -> None:
         GAME.new_state(["A", "B", "C", "D", "E"], {"scenario": "wargame"})
 
 
-def test_the_d6_moves_up_to_that_many_squares_along_rows_and_columns() -> None:
+def test_the_d6_moves_exactly_that_many_squares_along_rows_and_columns() -> None:
+    """The Wargame's Game Play: "Roll the die and move that many spaces." From square 1 a 2
+    ends on a square two steps away, never on one a single step away."""
     state = wargame()
     state.apply_text("move")
     assert state.roll_wanted().dice == ("d6",)
     d6(state, 2)
-    assert sorted(m.numbers[0] for m in state.legal_moves()) == [2, 3, 5, 6, 9]
+    assert sorted(m.numbers[0] for m in state.legal_moves()) == [3, 6, 9]
     state.apply_text("go 6")
     assert state.describe()["players"][0]["square"] == 6
     assert state.current_player == 1  # Bob's turn
+
+
+def test_a_walk_of_three_never_enters_a_square_twice_and_up_to_is_an_option() -> None:
+    """"move that many spaces": three steps from square 1 cannot step out and back, so they
+    end on squares 4, 7, 10 and 13 (three away) or 2 and 5 (round a corner); the option
+    'up-to' keeps the house rule of one to three squares."""
+    state = wargame()
+    state.apply_text("move")
+    d6(state, 3)
+    assert sorted(m.numbers[0] for m in state.legal_moves()) == [2, 4, 5, 7, 10, 13]
+    loose = wargame(move="up-to")
+    loose.apply_text("move")
+    d6(loose, 2)
+    assert sorted(m.numbers[0] for m in loose.legal_moves()) == [2, 3, 5, 6, 9]
 
 
 def test_a_red_card_scores_its_rank_and_is_typed_from_the_cards_still_face_down() -> None:

@@ -7,6 +7,7 @@ import gc
 import pytest
 
 from companion.cli import main
+from companion.rules import simulation
 from companion.rules.simulation import simulate
 
 
@@ -70,3 +71,30 @@ def test_simulate_plays_a_game_s_options(capsys: pytest.CaptureFixture[str]) -> 
         assert main(["simulate", "monsters", "--players", "2", "--games", "1",
                      "--option", option]) == 2
         assert why in capsys.readouterr().out
+
+
+def test_a_game_random_play_cannot_finish_is_counted_not_an_error(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Fantahzee ends only "after three Boss Monsters have been defeated"; random play may
+    never get there. Such games are counted unfinished in plain words, not an error exit (here
+    the step cap is cut to 200 so no game of two can end)."""
+    monkeypatch.setattr(simulation, "MAX_STEPS", 200)
+    assert main(["simulate", "fantahzee", "--players", "2", "--games", "2", "--seed", "1",
+                 "--policy", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "unfinished:          2 of 2 games had no end after 200 steps" in out
+    assert "seat 1:  0.0%  seat 2:  0.0%" in out
+
+
+def test_a_cooperative_table_that_nearly_always_wins_is_flagged() -> None:
+    """Village Attacks is won or lost by the whole table: the summary gives the table's win
+    rate and warns when it is 95% or more, too easy for the figures to say anything."""
+    def text(wins: float) -> str:
+        tally = simulation.Tally(10, (wins, wins), (0, 0), 100, 0.1)
+        return simulation.Summary("village-attacks", 2, "greedy", 1, tally, 1.0).text()
+
+    assert "table win rate:      95.0%" in text(4.75)
+    assert "warning: the table wins 95.0%" in text(4.75)
+    assert "table win rate:      90.0%" in text(4.5) and "warning" not in text(4.5)
+    assert "table win rate" not in simulation.Summary(
+        "monsters", 2, "greedy", 1, simulation.Tally(10, (5, 5), (0, 0), 100, 0.1), 1.0).text()

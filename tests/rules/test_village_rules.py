@@ -20,6 +20,7 @@ from village_helpers import (
 )
 
 from companion.rules.errors import IllegalMove, RulesError
+from companion.rules.games.village_attacks.state import VillageState
 from companion.rules.games.village_attacks.template import TEMPLATE
 
 # -- the dice pool ---------------------------------------------------------------------------
@@ -129,6 +130,18 @@ def test_hindered_cannot_leave_while_villagers_outnumber_its_health():
         play(state, "move great_hall Magic")
 
 
+def test_a_stunned_villager_does_not_hinder():
+    """Villager Stun: stunned Villagers "are not added to the total Villager count when
+    deciding whether a Monster is Hindered": with one of the two Peasants stunned, the Banshee
+    (2 health left) may leave."""
+    state = table("banshee", zones={0: "library"}, villagers={"library": {"peasant": 2}},
+                  change={"monsters": [dashboard("banshee", zone="library", damage=4)],
+                          "stunned": {"library": {"peasant": 1}}})
+    roll(state, "Magic", "Magic", "Defence", "Defence", "Retaliate", "Ranged")
+    play(state, "move great_hall Magic")
+    assert monster(state)["zone"] == "great_hall"
+
+
 def test_a_trap_needs_an_eligible_room_and_one_trap_a_room():
     state = table("vampire", zones={0: "great_hall"})
     roll(state, "Magic", "Magic", "Melee", "Melee", "Defence", "Defence")
@@ -204,6 +217,73 @@ def test_the_event_dial_advances_by_the_monsters_and_draws_at_the_trigger():
     assert state.describe()["event"] == "Fog" and state.describe()["step"] == "effects"
     play(state, "mark library darkness", "done")
     assert s(state)["conditions"] == {"library": ["darkness"]}
+
+
+def _at_the_event(event: str) -> VillageState:
+    """One Monster, the dial one short of the first event: its turn draws `event`, whose
+    effects mark the Library (Darkness for Fog, Unlucky for anything else)."""
+    state = table("banshee", change={"dial": 5})
+    roll(state, "Magic", "Magic", "Melee", "Ranged", "Retaliate", "Retaliate")
+    play(state, "end")
+    while state.describe()["step"] != "event":
+        play(state, next(m for m in ("spawn 0 0", "done", "end") if m in moves(state)))
+    play(state, f"event {event}",
+         f"mark library {'darkness' if event == 'fog' else 'unlucky'}", "done")
+    return state
+
+
+def test_a_persistent_event_keeps_its_zone_conditions_through_clean_up():
+    """Zone status conditions: "These status conditions expire at the end of the round, unless
+    a Village Event causes them to persist." Fog, a persistent event ("the effects of the card
+    continue until the next Village Event card is drawn"), keeps its Darkness; Bad Omen's
+    Unlucky expires with the round."""
+    fog = _at_the_event("fog")
+    through_villager_phase(fog)
+    assert s(fog)["conditions"] == {"library": ["darkness"]} and s(fog)["round"] == 2
+    omen = _at_the_event("bad_omen")
+    through_villager_phase(omen)
+    assert s(omen)["conditions"] == {}
+
+
+def test_a_stunned_villager_misses_its_activation_and_stands_at_clean_up():
+    """Villager Stun: "The Villager misses its next activation ... Stunned Villagers are
+    returned to a standing position once they have missed their activation." Of two Peasants
+    in the Library, the one an event stunned stays while the other marches on."""
+    state = table("banshee", villagers={"library": {"peasant": 2}}, change={"dial": 5})
+    roll(state, "Magic", "Magic", "Melee", "Ranged", "Retaliate", "Retaliate")
+    play(state, "end")
+    while state.describe()["step"] != "event":
+        play(state, next(m for m in ("spawn 0 0", "done", "end") if m in moves(state)))
+    play(state, "event bad_omen")
+    assert "stun library peasant" in moves(state)
+    play(state, "stun library peasant", "done")
+    through_villager_phase(state)
+    assert s(state)["villagers"] == {"library": {"peasant": 1}, "great_hall": {"peasant": 1}}
+    assert s(state)["stunned"] == {}
+
+
+def test_a_heave_is_recorded_one_villager_one_zone():
+    """Heave: "a Villager of the same type is forced 1 zone towards the Castle Heart by the
+    shortest route possible"; the companion cannot see a full tile, so the table types it."""
+    state = table("banshee", villagers={"library": {"peasant": 2}})
+    roll(state, "Magic", "Magic", "Melee", "Ranged", "Retaliate", "Retaliate")
+    play(state, "heave library peasant great_hall")
+    assert s(state)["villagers"] == {"library": {"peasant": 1}, "great_hall": {"peasant": 1}}
+    with pytest.raises(IllegalMove, match="not next to"):
+        play(state, "heave library peasant gatehouse")
+    assert "heave" not in " ".join(moves(state))  # typed, never offered
+
+
+def test_morale_grows_with_the_monsters_by_the_scenarios_number():
+    """"Each scenario will tell you where to set the starting values of the Castle Heart health
+    and Village Morale"; the book has no player-count rule, so the template's guess adds 10
+    Morale for each Monster after the first (it was 20 whatever the player count, and the
+    table won every greedy game with two or more Monsters)."""
+    assert s(table("banshee"))["morale"] == 20
+    assert s(table("banshee,lich,vampire"))["morale"] == 40
+    scenario = {**TEMPLATE["scenarios"][0], "morale_per_monster": 0}
+    flat = table("banshee,lich", data=json.dumps({**TEMPLATE, "scenarios": [scenario]}))
+    assert s(flat)["morale"] == 20
 
 
 def test_a_town_hero_is_worth_two_morale_and_three_experience_to_its_nemesis():

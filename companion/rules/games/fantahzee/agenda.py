@@ -146,7 +146,7 @@ def _ambush(pos: Position) -> None:
 
 
 def _limit(pos: Position) -> None:
-    if len(pos.s["hands"][pos.seat]) > HAND:
+    if len(pos.s["hands"][pos.seat]) > pos.hand_limit(pos.seat):
         pos.s["step"] = {"kind": "limit"}
 
 

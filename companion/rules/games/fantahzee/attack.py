@@ -8,7 +8,6 @@ from ...errors import IllegalMove
 from .agenda import AFTER_ATTACK, run
 from .party import remove_hero
 from .position import Position
-from .rules import HAND
 
 # Attack Step
 
@@ -128,5 +127,5 @@ def discard(pos: Position, card: str = "", *rest: str) -> Position:
         raise IllegalMove(f"{card!r} is not in {pos.names[pos.seat]}'s hand")
     hand.remove(card)
     s["discard"].append(card)  # HAND_LIMIT_DISCARD
-    return pos if len(hand) > HAND else run(pos)
+    return pos if len(hand) > pos.hand_limit(pos.seat) else run(pos)
 

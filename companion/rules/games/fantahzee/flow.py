@@ -158,10 +158,16 @@ def _adjust(pos: Position, move: Act) -> Position:
     if kind in ("over", "first"):
         raise IllegalMove("adjustments are made during a player's turn")
     turn = pos.turn
-    if what != "xp" and not turn:
-        raise IllegalMove(f"{what} is adjusted during a turn; before the first one only XP")
+    if what not in ("xp", "hand") and not turn:
+        raise IllegalMove(f"{what} is adjusted during a turn; before the first one only XP "
+                          "and the hand limit")
     if what == "xp":
         pos.s["adjust"][actor(pos)] += amount
+    elif what == "hand":  # HAND_LIMIT_EFFECTS
+        seat = actor(pos)
+        if pos.hand_limit(seat) + amount < 0:
+            raise IllegalMove("the hand limit cannot fall below zero")
+        pos.s["hand_extra"][seat] += amount
     elif what == "strength":
         # in the Attack Step what is left to spend, before it the party's strength to come
         key = "left" if kind == "attack" else "strength"

@@ -8,7 +8,7 @@
     lose KEY                       damage: the hero discarded
     attach KEY | discard           a treasure drawn
     discard ID                     down to the hand limit
-    adjust xp|strength|shield|dice|rolls|steam +N            by hand (MANUAL_ADJUSTMENTS)
+    adjust xp|strength|shield|dice|rolls|steam|hand +N       by hand (MANUAL_ADJUSTMENTS)
 
 KEY names a hero of the party: its card id, 'sergeant-2' for a second Sergeant.
 """
@@ -20,7 +20,7 @@ from ...verbs import VerbMove, split_verb
 
 VERBS = frozenset({"card", "recruit", "play", "dice", "activate", "reroll", "attack", "fight",
                    "flip", "banish", "stop", "lose", "attach", "discard", "adjust"})
-ADJUSTABLE = ("xp", "strength", "shield", "dice", "rolls", "steam")
+ADJUSTABLE = ("xp", "strength", "shield", "dice", "rolls", "steam", "hand")
 
 
 class Act(VerbMove):

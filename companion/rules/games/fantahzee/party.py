@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 from ...errors import IllegalMove
@@ -151,16 +152,16 @@ def activate(pos: Position, key: str = "", how: str = "", *words: str) -> Positi
 
 def pay_steam(sources: list[int], need: int, pooled: bool) -> bool:
     """Spend steam for one hero (STEAM_ONE_SOURCE): the smallest card's steam that covers it,
-    or with pooling every source; what is left is lost. False if it cannot be paid."""
-    if pooled:
-        if sum(sources) < need:
-            return False
-        sources.clear()
-        return True
-    fits = sorted(s for s in sources if s >= need)  # STEAM_ONE_SOURCE
-    if not fits:
+    or with pooling the fewest sources adding up to it with least left over; what is left of
+    the sources spent is lost, the others stay for other heroes. False if it cannot be paid."""
+    sizes = range(1, len(sources) + 1) if pooled else (1,)  # STEAM_ONE_SOURCE
+    spends = [c for k in sizes for c in combinations(range(len(sources)), k)
+              if sum(sources[i] for i in c) >= need]
+    if not spends:
         return False
-    sources.remove(fits[0])
+    cheapest = min(spends, key=lambda c: (sum(sources[i] for i in c), len(c)))
+    for i in sorted(cheapest, reverse=True):
+        del sources[i]
     return True
 
 

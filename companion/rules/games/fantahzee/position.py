@@ -20,7 +20,7 @@ from typing import Any
 
 from ...positions import DataPosition
 from .cards import CardSet, card_set_from_text
-from .rules import Options
+from .rules import HAND, Options
 
 
 @dataclass
@@ -39,7 +39,7 @@ class Position(DataPosition[Options]):
         makes on every step."""
         s = self.s
         new = dict(s)
-        for key in ("turns", "adjust", "discard", "treasure_discard", "box", "agenda"):
+        for key in ("turns", "adjust", "hand_extra", "discard", "treasure_discard", "box", "agenda"):
             new[key] = s[key].copy()
         for key in ("deck", "towns", "treasures"):
             new[key] = s[key].copy()
@@ -88,6 +88,18 @@ class Position(DataPosition[Options]):
         """Heroes of the acting party activated this turn and still in it."""
         uids = self.turn["active"]
         return [m for m in self.party() if m["uid"] in uids]
+
+    @classmethod
+    def fields_from_json(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """A game saved before hand limits could be raised has none raised."""
+        fields = super().fields_from_json(data)
+        fields["s"].setdefault("hand_extra", [0] * len(fields["names"]))
+        return fields
+
+    def hand_limit(self, seat: int) -> int:
+        """Five, "unless you have an effect that increases your maximum hand size" (typed as
+        'adjust hand +N', HAND_LIMIT_EFFECTS)."""
+        return HAND + self.s["hand_extra"][seat]
 
     # -- scores ------------------------------------------------------------------------------
 

@@ -37,7 +37,9 @@ ASSUMPTIONS: dict[str, str] = {
                      "off an N-of-a-kind cost (the Paladin's four of a kind becomes three), never "
                      "off a specific number; one use per ability.",
     "STEAM_ONE_SOURCE": "Each card's steam pays one hero whole and what is left of it is lost, "
-                        "unless the steam option pools sources for one hero.",
+                        "unless the steam option pools sources for one hero: then the fewest "
+                        "sources that add up to the cost with least left over are spent, the "
+                        "rest kept for other heroes.",
     "WAKE_ONCE": "'Activate a hero of equal or lower strength' activates one other hero of the "
                  "party without dice, once per use.",
     "BANISH_FACE_UP": "'Put a monster of strength N or less in your victory pile' takes a face-"
@@ -52,12 +54,16 @@ ASSUMPTIONS: dict[str, str] = {
     "LOST_HERO_TO_DISCARD": "A hero lost to damage goes to the hero discard pile; its treasure "
                             "goes back to the box.",
     "HAND_LIMIT_DISCARD": "Cards discarded down to the hand limit go to the hero discard pile.",
+    "HAND_LIMIT_EFFECTS": "An effect that raises a player's maximum hand size ('unless you "
+                          "have an effect that increases your maximum hand size') is typed as "
+                          "'adjust hand +N' and lasts until typed back with 'adjust hand -N'.",
     "NO_CARDS_NO_DRAW": "When the hero deck and the discard pile are both empty, no more cards "
                         "are drawn.",
     "SCORE_IS_XP": "A player's score is XP from monsters, minus destroyed town cards, plus "
                    "adjustments typed on the panel; it may fall below zero.",
     "MANUAL_ADJUSTMENTS": "An ability the engine cannot apply is resolved by the players and "
-                          "typed as 'adjust WHAT +N' (xp, strength, shield, dice, rolls, steam); "
+                          "typed as 'adjust WHAT +N' (xp, strength, shield, dice, rolls, steam, "
+                          "hand); "
                           "the history keeps it.",
     "STACK_REMOVED_WHEN_EMPTY": "A horde stack whose last card leaves is removed at once and "
                                 "the stacks to its left move up; the rightmost is the vanguard.",

@@ -32,7 +32,7 @@ def start_position(names: list[str], options: Options, cards: CardSet) -> Positi
         "seat": 0, "first": 0, "last": n - 1, "turns": [0] * n, "doom": 0, "uid": 1,
         "step": {"kind": "first", "contenders": list(range(n)), "rolls": []}, "agenda": [],
         "hands": [[] for _ in range(n)], "party": [[] for _ in range(n)],
-        "victory": [[] for _ in range(n)], "adjust": [0] * n,
+        "victory": [[] for _ in range(n)], "adjust": [0] * n, "hand_extra": [0] * n,
         "deck": deck, "discard": [], "towns": cards.counts("towns"),
         "treasures": cards.counts("treasures"), "treasure_discard": [], "box": [],
         "unseen": unseen, "stacks": stacks, "turn": {}, "winners": None, "reason": "",

@@ -10,7 +10,7 @@ from . import flow, ranking, words
 from .legal import activations, legal
 from .moves import Act, act, parse_move
 from .position import Position
-from .rules import DOOM, HAND
+from .rules import DOOM
 
 
 class FantahzeeState(SteppedState):
@@ -86,7 +86,8 @@ def describe(state: FantahzeeState, pos: Position) -> JSON:
             "active": seat == pos.seat, "last_player": seat == s["last"],
             # Hands are private: the panel names the cards of the player to act only.
             "hand": [cards.name(c) for c in s["hands"][seat]] if seat == pos.seat else [],
-            "hand_size": len(s["hands"][seat]), "party": party,
+            "hand_size": len(s["hands"][seat]), "hand_limit": pos.hand_limit(seat),
+            "party": party,
             "monsters": sum(1 for k, _ in victory if k == "m"),
             "towns": [cards.name(c) for k, c in victory if k == "t"],
         })
@@ -103,7 +104,8 @@ def describe(state: FantahzeeState, pos: Position) -> JSON:
         "game": state.game.name, "phase": step["kind"], "turn": pos.seat,
         "current_player": current, "roll_wanted": wanted.to_json() if wanted else None,
         "asking": _asking(pos), "doom": s["doom"], "doom_tokens": DOOM,
-        "first_player": s["first"], "last_player": s["last"], "hand_limit": HAND,
+        "first_player": s["first"], "last_player": s["last"],
+        "hand_limit": pos.hand_limit(pos.seat),
         "players": players, "stacks": stacks, "details": words.details(pos),
         "decks": {"hero": sum(s["deck"].values()), "discard": len(s["discard"]),
                   "town": sum(s["towns"].values()), "treasure": sum(s["treasures"].values())},
@@ -170,7 +172,7 @@ def _asking(pos: Position) -> str:
     if kind == "damage":
         return f"{pos.names[pos.seat]} takes {step['left']} {step['source']} damage: lose a hero"
     if kind == "limit":
-        return f"{pos.names[pos.seat]}: discard down to {HAND} cards"
+        return f"{pos.names[pos.seat]}: discard down to {pos.hand_limit(pos.seat)} cards"
     if kind == "attach":
         return f"{pos.names[pos.seat]}: attach the treasure to an active hero, or discard it"
     return ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import flow, invasion, kinds
+from . import flow, invasion, kinds, powers
 from .combat import Blow, Guard, Through, blow, describe_blow, describe_through, guard, through
 from .moves import Act
 from .position import BAG, BANK, GRAPPLED, READY, STUNNED, WOUNDED, Position
@@ -63,6 +63,8 @@ def actor(pos: Position) -> int:
     kind = step["kind"]
     if kind in ("strike", "grab"):
         return int(combat["by"])
+    if kind == "power":
+        return int(step["seat"])
     if kind == "defend":
         return other(pos, combat["by"])
     return int(step["chooser"] if kind == "hurt" else step["asks"])
@@ -139,6 +141,8 @@ def legal(pos: Position) -> list[Act]:
         return [Act("hurt", (d + 1,)) for d in hurtable(pos, victim)]
     if kind == "grab":
         return [Act("grab", (d + 1,)) for d in grabbable(pos, other(pos, combat["by"]))]
+    if kind == "power":
+        return powers.legal(pos)
     return [Act("continue"), Act("disengage")]
 
 
@@ -198,6 +202,8 @@ def apply(pos: Position, act: Act) -> Position:
         return _hurt(new, act.numbers[0] - 1)
     if kind == "grab":
         return _grab(new, act.numbers[0] - 1)
+    if kind == "power":
+        return powers.apply(new, act)
     asker = pos.step["asks"]
     if act.verb == "disengage":
         s["news"] = f"{pos.names[asker]} disengages"
@@ -308,10 +314,10 @@ def chosen_guard(pos: Position) -> Guard | None:
 
 def outcome_of(pos: Position, seat: int, made: Blow,
                chosen: Guard | None) -> tuple[Through, list[tuple[int, str]]]:
-    """What gets through to `seat`, with the kinds' powers that change it, and the powers
-    used (seat, power): each costs a token and is used whenever it helps. A Void attacker takes
-    a point off the defence, a Void defender one off what gets through (wounds first); Frozen
-    turns a wound that gets through into a stun, Flame a stun into a wound."""
+    """What gets through to `seat` if each kind's power that helps is used, and those powers
+    (seat, power): the ranking's forecast (in play each is offered, `powers`). A Void attacker
+    takes a point off the defence, a Void defender one off what gets through (wounds first);
+    Frozen turns a wound that gets through into a stun, Flame a stun into a wound."""
     striker = other(pos, seat)
     used: list[tuple[int, str]] = []
     result = through(made, chosen)
@@ -337,16 +343,23 @@ def _resolve(pos: Position) -> Position:
     s, combat = pos.s, pos.combat
     assert combat is not None
     striker = combat["by"]
-    victim = other(pos, striker)
     faces = pos.faces(striker, combat["blow"])
     made = blow(faces[0], faces[1] if len(faces) > 1 else None, combat["ray"])
     if made is None:
         s["news"] += f"; the {faces[0]} no longer attacks"
         return _after(pos, landed=False)
-    result, used = outcome_of(pos, victim, made, chosen_guard(pos))
-    for seat, power in used:
-        kinds.spend(pos, seat, power)
-        s["news"] += f"; {pos.names[seat]}'s {power.title()}"
+    return powers.start(pos, through(made, chosen_guard(pos)))
+
+
+def land(pos: Position) -> Position:
+    """Changes `pos`: what got through (the powers chosen) lands: a grab holds, or the damage
+    waits to be placed; a Disease defender's backlash is counted."""
+    s, combat = pos.s, pos.combat
+    assert combat is not None
+    striker = combat["by"]
+    victim = other(pos, striker)
+    made = current_blow(pos)
+    result = powers.now(pos)
     if made.grab and result.grab and grabbable(pos, victim):
         s["news"] += "; the Tentacle's grab holds"
         s["step"] = {"kind": "grab"}

@@ -301,6 +301,8 @@ def unstuns(pos: Position) -> list[int]:
 
 
 def unstun(pos: Position, die: int) -> Position:
+    """A Plus removes a stun effect: the die back in the pool and the point of health the stun
+    took ("If a player receives stun damage, their health is reduced by one") given back."""
     seat = pos.seat
     new = pos.copy()
     s = new.s
@@ -308,7 +310,9 @@ def unstun(pos: Position, die: int) -> Position:
     s["spent"][seat][plus] = True
     s["pool"][seat][die] = READY
     s["shown"][seat][die] = None
-    s["news"] = f"{pos.names[seat]} spends a Plus: die {die + 1} is no longer stunned"
+    s["health"][seat] = min(len(pos.dice(seat)), s["health"][seat] + 1)  # UNSTUN_HEALS
+    s["news"] = (f"{pos.names[seat]} spends a Plus: die {die + 1} is no longer stunned: "
+                 f"health {s['health'][seat]}")
     return _heal_or_next(new)
 
 

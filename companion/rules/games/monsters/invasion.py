@@ -55,12 +55,29 @@ def begin_turn(pos: Position, seat: int) -> Position:
         s["returning"][seat] = False
         s["pool"][seat] = [BAG] * len(s["pool"][seat])
         s["health"][seat] = len(pos.dice(seat))  # INVASION_RETURN_FULL_HEALTH
-    if not pos.in_pool(seat, BAG):
-        s["news"] += f"; {pos.names[seat]} has no dice to draw and loses the turn"
-        return flow.next_turn(pos)
-    s["step"] = {"kind": "draw"}
     s["turn"] = {"unstunned": False, "acted": False}
-    return pos
+    if pos.in_pool(seat, BAG):
+        s["step"] = {"kind": "draw"}
+        return pos
+    if payer(pos, seat, ("plus", "minus")) is not None:  # INVASION_EMPTY_BAG
+        s["step"] = {"kind": "act"}
+        s["news"] += f"; {pos.names[seat]} has no dice to draw and plays from the bank"
+        return pos
+    return _out_of_dice(pos, seat)
+
+
+def _out_of_dice(pos: Position, seat: int) -> Position:
+    """Changes `pos`: "running out of dice does not remove the player from the game. Instead,
+    the player loses 1 turn": the turn is lost and the stunned dice go back to the bag with
+    their health, so the monster draws again next turn."""
+    s = pos.s
+    stunned = pos.in_pool(seat, STUNNED)  # INVASION_OUT_OF_DICE
+    for die in stunned:
+        spend(pos, seat, die)
+    s["health"][seat] = min(len(pos.dice(seat)), s["health"][seat] + len(stunned))
+    s["news"] += (f"; {pos.names[seat]} has run out of dice and loses the turn"
+                  + (f" ({len(stunned)} stunned dice back in the bag)" if stunned else ""))
+    return flow.next_turn(pos)
 
 
 def drawn(pos: Position, seat: int, shown: dict[int, str]) -> None:
@@ -135,7 +152,8 @@ def legal(pos: Position) -> list[Act]:
     if step.get("forced"):  # "if you are not alone at the card, you must fight one player"
         return [Act("fight", (p + 1,)) for p in others_at(pos, seat)]
     moves = []
-    if not s["turn"]["unstunned"] and payer(pos, seat, ("plus",)) is not None:
+    first = not (s["turn"]["unstunned"] or s["turn"]["acted"])  # step 2 comes before step 3
+    if first and payer(pos, seat, ("plus",)) is not None:
         moves += [Act("unstun", (d + 1,)) for d in pos.in_pool(seat, STUNNED)]
     if not s["turn"]["acted"] and payer(pos, seat, ("plus", "minus")) is not None:
         moves += [Act("go", (sq + 1,)) for sq in neighbours(s["at"][seat])]

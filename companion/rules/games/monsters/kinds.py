@@ -1,8 +1,9 @@
 """Kinds of monsters: which powers a monster may use now, and the token each use removes.
 
 The primary kind's tokens (one per 16 points) may all be used; a secondary kind has one token,
-once a game. Powers that are always worth using are used as soon as they apply; Pain is an
-attack action the player chooses.
+once a game. The powers the book says a monster "may" use are choices (Pain and Decay as
+attacks, Void, Frozen and Flame offered in `powers`); Disease and Bloodborne, which happen
+"for every point of wounds" and "whenever", fire as they apply.
 """
 
 from __future__ import annotations

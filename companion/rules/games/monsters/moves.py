@@ -5,6 +5,8 @@
     hit 3 | hit 3+9   attack with die 3 (and die 9 as its supplement or Plus)
     pain              a Pain monster's attack action: one stun nobody can stop
     decay 4           a Decay monster turns the foe's stunned die 4 into a wound
+    void | frozen | flame | keep   a kind's power offered once the defence is made: use it
+                      (a token) or keep the token
     pass              no attack (or counterattack) now
     defend 4+7+8      defend with these dice; take: no defence
     hurt 5            put one point of damage on die 5 of the monster hurt
@@ -31,7 +33,7 @@ from ...errors import BadMoveText, RulesError
 from .scoring import parse_card
 
 ALONE = frozenset({"end", "surrender", "pain", "pass", "take", "continue", "disengage", "move",
-                   "flip", "feast", "stop"})
+                   "flip", "feast", "stop", "void", "frozen", "flame", "keep"})
 ONE = frozenset({"attack", "hurt", "grab", "heal", "mend", "decay", "go", "fight", "unstun",
                  "bank", "unbank"})
 MANY = frozenset({"hit", "defend", "swap"})

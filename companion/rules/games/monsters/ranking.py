@@ -5,7 +5,7 @@ gets through, and the smaller choices (whom to attack, which die takes a point, 
 from __future__ import annotations
 
 from ...core import RankedMove
-from . import exchange, flow, invasion
+from . import exchange, flow, invasion, powers
 from .combat import Blow, describe_blow, describe_through
 from .exchange import attacks, defences, other, outcome_of
 from .moves import Act
@@ -22,6 +22,8 @@ def ranked(pos: Position) -> list[RankedMove]:
         return _defences(pos)
     if kind in ("hurt", "grab"):
         return _dice(pos, kind)
+    if kind == "power":
+        return _power(pos)
     if pos.scenario == "invasion" and kind in flow.INVASION_STEPS:
         return _invasion(pos)
     if kind in ("place", "card") or (kind == "act" and pos.scenario == "wargame"):
@@ -30,6 +32,20 @@ def ranked(pos: Position) -> list[RankedMove]:
     if kind == "act":  # the weakest monster first: least health, then fewest dice ready
         moves.sort(key=lambda m: m.extra.get("order", (99, 99)))
     return moves
+
+
+TARGETS = frozenset({"attack", "fight"})  # moves that choose whom to fight
+
+
+def tied_best(pos: Position) -> list[Act]:
+    """The best-ranked move and the targets ranked equal to it (the same worth: equal health
+    and dice ready in battle), so self-play does not always pick the lowest seat."""
+    moves = ranked(pos)
+    top = moves[0]
+    if top.move.verb not in TARGETS:
+        return [top.move]
+    return [m.move for m in moves if m.move.verb == top.move.verb
+            and (m.points, m.extra) == (top.points, top.extra)]
 
 
 def _faces(pos: Position, seat: int, dice: tuple[int, ...]) -> str:
@@ -99,6 +115,23 @@ def _defences(pos: Position) -> list[RankedMove]:
 def die_worth(pos: Position, seat: int, die: int) -> int:
     """How much a die can do: its faces that attack or defend."""
     return sum(1 for f in pos.dice(seat)[die] if f in ATTACKS or f in DEFENCES)
+
+
+def _power(pos: Position) -> list[RankedMove]:
+    """A kind's power offered: using it first when it saves its owner health or costs the foe
+    more (points: the health it changes), keeping the token after."""
+    step = pos.step
+    power, who = step["power"], step["who"]
+    before = powers.now(pos)
+    after = powers.changed(pos, who, power)
+    assert after is not None
+    gain = before.health - after.health if who == "victim" else after.health - before.health
+    use = RankedMove(Act(power), gain, "one token", {},
+                     f"{power.title()}: {describe_through(after)} (health -{after.health}) "
+                     f"instead of {describe_through(before)}")
+    keep = RankedMove(Act("keep"), 0, "", {},
+                      f"Keep the {power.title()} token: {describe_through(before)}")
+    return sorted([use, keep], key=lambda m: -m.points)
 
 
 def _dice(pos: Position, kind: str) -> list[RankedMove]:

@@ -130,6 +130,9 @@ ASSUMPTIONS: dict[str, str] = {
                    "raises health by one up to the maximum, or removes one stun effect (the "
                    "die back in the pool); with the heal option 'health-and-stun' each does "
                    "both.",
+    "UNSTUN_HEALS": "Removing a stun effect gives back the point of health the stun took ('If "
+                    "a player receives stun damage, their health is reduced by one'), up to "
+                    "the maximum: a Plus in battle, Bloodborne and Invasion's Plus agree.",
     "MEND_RESTORES_HEALTH": "A Potion or Wand used after the attack returns a die to the pool "
                             "with the health it cost (1 stunned, 2 wounded), up to the maximum.",
     "LUNGS_REROLL": "A defender's Lungs makes the attacker reroll the attack die; an attacker's "
@@ -157,6 +160,12 @@ ASSUMPTIONS: dict[str, str] = {
                    "real dice instead.",
     "KINDS_DECLARED": "Each player names their kind (and a secondary after a '+'); the book's "
                       "'highest kind' is left to the players.",
+    "KINDS_MAY_CHOOSE": "The powers a monster 'may' use are choices: once a defence is made, "
+                        "the attacker's Void, the defender's Void and Frozen, then the "
+                        "attacker's Flame are each offered, when they would change what gets "
+                        "through, to use for a token or keep. Disease ('For every point of "
+                        "wounds received') and Bloodborne ('Whenever a bloodborne monster "
+                        "wounds a die') say no 'may' and fire by themselves.",
     "DECAY_BEFORE_STRIKING": "A Decay monster uses its power when it is about to strike: one of "
                              "the foe's stunned dice becomes wounded (health -1), then it still "
                              "strikes.",
@@ -170,8 +179,11 @@ ASSUMPTIONS: dict[str, str] = {
                     "scores nothing.",
     "WARGAME_CORNERS": "In the Wargame the first player's token starts on square 1 (top left), "
                        "then square 16, 4 and 13, down the turn order.",
-    "WARGAME_MOVE": "A Wargame move goes one to the rolled number of squares along rows and "
-                    "columns (never diagonally), ending on any square that far.",
+    "WARGAME_MOVE": "A Wargame move goes exactly the rolled number of squares ('Roll the die "
+                    "and move that many spaces') along rows and columns, never diagonally and "
+                    "never into a square twice in one move; a roll that cannot be walked so "
+                    "ends the turn. The move option 'up-to' is the house rule of one to that "
+                    "many squares.",
     "WARGAME_ROUNDS": "A Wargame fight is the acting player's whole turn: both roll, then three "
                       "rounds of an attack and a counterattack, no disengaging, no healing; it "
                       "ends early when neither can attack.",
@@ -190,6 +202,13 @@ ASSUMPTIONS: dict[str, str] = {
                                 "for feasting.",
     "INVASION_UNSTUN_TO_BAG": "A stun removed with a Plus puts the die back in the bag and "
                               "gives back its point of health.",
+    "INVASION_EMPTY_BAG": "A monster with no die in its bag draws nothing; with a Plus or "
+                          "Minus in its bank its turn goes on from the bank (steps 2 and 3 "
+                          "spend a die 'from either your bank or your dice pool').",
+    "INVASION_OUT_OF_DICE": "A monster with nothing to draw and nothing in its bank to spend "
+                            "has run out of dice: 'the player loses 1 turn', and its stunned "
+                            "dice go back to the bag with their health so it can play on (the "
+                            "book's 'Running Out of Dice' section is missing from the text).",
     "FACE_CARDS_FEAST": "The Minus a card lets feast are its face value (Aces 1, Jacks 11, "
                         "Queens 12, Kings 13); each takes the pile's top card, face-down ones "
                         "typed as they are taken.",
@@ -236,6 +255,8 @@ OPTIONS_SCHEMA: Schema = [
      "choices": ["battle", "wargame", "invasion"],
      "help": "The Battle System alone (the Arena with bets), the Wargame on a 4x4 grid of "
              "playing cards (2-4 players), or Invasion on a 3x4 grid of card piles."},
+    {"name": "move", "type": "choice", "default": "exact", "choices": ["exact", "up-to"],
+     "help": "The Wargame: the die's number of squares exactly (the book), or one up to it."},
     {"name": "quick", "type": "bool", "default": False,
      "help": "Invasion's quick game: one card a pile."},
     {"name": "bets", "type": "str", "default": "",
@@ -257,6 +278,7 @@ class Options(SchemaOptions):
     heal: str = "health"
     grapple: str = "next-turn"
     scenario: str = "battle"
+    move: str = "exact"
     quick: bool = False
     bets: str = ""
     split: str = "even"

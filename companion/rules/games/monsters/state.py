@@ -32,6 +32,9 @@ class MonstersState(SteppedState):
         # a chance step or the end; the moves are not listed first just to see that.
         return ranking.ranked(self._pos)
 
+    def best_moves(self) -> list[Move]:
+        return ranking.tied_best(self._pos)
+
     def rolled(self, roll: Roll) -> Position:
         return flow.apply_roll(self._pos, roll)
 

@@ -8,6 +8,8 @@ Squares are numbered 1-16 row by row (0-15 here); cards are typed as 'QH', '10S'
 
 from __future__ import annotations
 
+from functools import cache
+
 from ...errors import IllegalMove
 from . import exchange, flow
 from .moves import Act
@@ -30,11 +32,33 @@ def place_tokens(pos: Position) -> None:
         pos.s["at"][seat] = corner
 
 
-def reach(at: int, roll: int) -> list[int]:
-    """The squares one to `roll` steps away along rows and columns."""
-    row, col = divmod(at, SIDE)  # WARGAME_MOVE
-    return [sq for sq in range(SIDE * SIDE)
-            if 1 <= abs(sq // SIDE - row) + abs(sq % SIDE - col) <= roll]
+def _beside(sq: int) -> list[int]:
+    row, col = divmod(sq, SIDE)
+    return [r * SIDE + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1),
+                                      (row, col + 1)) if 0 <= r < SIDE and 0 <= c < SIDE]
+
+
+@cache
+def reach(at: int, roll: int, up_to: bool = False) -> tuple[int, ...]:
+    """Where the token can end: "Roll the die and move that many spaces", exactly `roll` steps
+    along rows and columns, never entering a square twice in one move; with the move option
+    'up-to', any square one to `roll` steps away."""
+    if up_to:  # WARGAME_MOVE
+        row, col = divmod(at, SIDE)
+        return tuple(sq for sq in range(SIDE * SIDE)
+                     if 1 <= abs(sq // SIDE - row) + abs(sq % SIDE - col) <= roll)
+    ends: set[int] = set()
+
+    def walk(path: list[int]) -> None:
+        if len(path) == roll + 1:
+            ends.add(path[-1])
+            return
+        for sq in _beside(path[-1]):
+            if sq not in path:
+                walk([*path, sq])
+
+    walk([at])
+    return tuple(sorted(ends))
 
 
 def unseen(pos: Position) -> list[str]:
@@ -46,7 +70,8 @@ def unseen(pos: Position) -> list[str]:
 def legal(pos: Position) -> list[Act]:
     s, seat, kind = pos.s, pos.seat, pos.step["kind"]
     if kind == "place":
-        return [Act("go", (sq + 1,)) for sq in reach(s["at"][seat], pos.step["roll"])]
+        up_to = pos.options.move == "up-to"
+        return [Act("go", (sq + 1,)) for sq in reach(s["at"][seat], pos.step["roll"], up_to)]
     if kind == "card":
         return [Act("card", card=card) for card in unseen(pos)]
     here = s["at"][seat]

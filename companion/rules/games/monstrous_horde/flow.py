@@ -16,7 +16,7 @@ from ...core import RankedMove, RollRequest
 from ...errors import IllegalMove
 from ...words import joined
 from .assign import Board
-from .moves import Ability, Play, Reroll, Team
+from .moves import Ability, Aid, DieUse, Group, Play, Reroll, Team
 from .position import Draft, Enemy, Position, Showdown, Task, Turn, built
 from .rules import (
     BEAR_DICE,
@@ -389,6 +389,8 @@ def apply_move(pos: Position, move: object) -> Position:
         return _ability(pos, move)
     if pos.phase == "act" and isinstance(move, Play):
         return _play(pos, move)
+    if pos.phase == "act" and isinstance(move, Aid):
+        return _aid(pos, move)
     wanted = {"team": "choose a melee team ('team ...')", "reroll": "reroll some dice or 'keep'",
               "act": "use an ability or play the dice ('attack ...', 'end')"}
     raise IllegalMove(f"not now: {wanted.get(pos.phase, 'no move is wanted')}")
@@ -479,6 +481,23 @@ def _restore(pos: Position, turn: Turn, target: str) -> Position:
     return d.freeze()
 
 
+def _aid(pos: Position, move: Aid) -> Position:
+    """A heal with dice made at once (HEAL_BEFORE_INSPIRE): checked as a play of that heal
+    alone; the healed character is back in the party and the healers leave the play (Holy
+    Guidance in it uses the Cleric's crit)."""
+    turn = _turn(pos)
+    seat = pos.seat
+    assert seat is not None
+    board(pos).resolve(Play(heals=(move.group,)))  # HEAL_BEFORE_INSPIRE
+    healers = tuple(ROLE_INDEX[use.die] for use in move.group.dice)
+    guided = any(use.mods for use in move.group.dice)
+    d = Draft(pos)
+    d.turn = _with(turn, aided=turn.aided + healers,
+                   used=turn.used + ((CLERIC,) if guided else ()))
+    d.set_status(seat, ROLE_INDEX[move.group.target], READY)
+    return d.freeze()
+
+
 def _sleep_slot(pos: Position, target: str) -> int:
     if not (target.startswith("e") and target[1:].isdigit()) or not (
             1 <= int(target[1:]) <= ENEMY_DICE):
@@ -545,7 +564,35 @@ def ranked(pos: Position) -> list[RankedMove]:
         return []
     plays = board(pos).ranked(showdown=pos.showdown is not None)
     first, later = _ability_moves(pos)
-    return first + [m for m in plays if not _heal_alone(m.move)] + later
+    return first + [m for m in plays if not _heal_alone(m.move)] + later + _aids(pos)
+
+
+def _aids(pos: Position) -> list[RankedMove]:
+    """Each heal with dice, made at once: offered only while the Paladin's Inspiration could
+    then roll the healed character (a healed die rejoins the team no other way), so never with
+    the Paladin's own die; Holy Guidance may nudge one die."""
+    turn = _turn(pos)
+    seat = pos.seat
+    if seat is None or not turn.crit(PALADIN) or pos.monster_alive("wraith"):
+        return []
+    healers = [ROLES[r].name for r in turn.active() if r != PALADIN]
+    nudges = [(), ("+1",), ("-1",)] if turn.crit(CLERIC) else [()]
+    found = []
+    for wounded in (ROLES[r].name for r, s in enumerate(pos.status[seat]) if s == WOUNDED):
+        for size in range(1, len(healers) + 1):
+            for dice in combinations(healers, size):
+                for at, mods in ((at, m) for at in range(size) for m in nudges if m or at == 0):
+                    uses = tuple(DieUse(d, mods if i == at else ()) for i, d in enumerate(dice))
+                    group = Group(wounded, uses)
+                    try:
+                        board(pos).resolve(Play(heals=(group,)))
+                    except IllegalMove:
+                        continue
+                    found.append(RankedMove(Aid(group), 0, "", {"group": "Abilities"},
+                                            f"Heal the {wounded.capitalize()} at once with "
+                                            f"{'+'.join(u.text() for u in uses)} (then inspire "
+                                            "it?)"))
+    return found
 
 
 def best(pos: Position) -> RankedMove:

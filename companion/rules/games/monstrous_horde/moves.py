@@ -4,6 +4,7 @@
     keep | reroll wizard druid               the one optional reroll of a subset
     firebolt | bear | sleep e2 | inspire rogue   abilities that roll dice, used before the play
     restore rogue                            the Cleric's Heal on its own: at once, turn goes on
+    aid druid=wizard,rogue                   a heal with dice at once, so the healed can be inspired
     attack e2=wizard,bolt1; attack h3=rogue*2; heal druid=cleric,paladin+1; rage e4; restore rogue
     end                                      the play that does nothing (ends the turn)
 
@@ -95,6 +96,17 @@ class Group:
 
 
 @dataclass(frozen=True, slots=True)
+class Aid(Move):
+    """A heal with dice made at once, before the play: the healed character is back in the
+    party, so the Paladin may inspire it; the healers sit the play out (HEAL_BEFORE_INSPIRE)."""
+
+    group: Group
+
+    def text(self) -> str:
+        return f"aid {self.group.text()}"
+
+
+@dataclass(frozen=True, slots=True)
 class Play(Move):
     """The whole assignment of a turn: attacks, heals, Rage and the Cleric's Heal; ends the turn."""
 
@@ -154,6 +166,11 @@ def parse_move(text: str) -> Move:
         return Ability(head, rest[0])
     if head == "end" and not rest:
         return Play()
+    if head == "aid":
+        play = _parse_play("heal " + " ".join(rest)) if rest and ";" not in text else Play()
+        if len(play.heals) != 1:
+            raise BadMoveText("write 'aid WOUNDED=die,die': one heal with dice, made at once")
+        return Aid(play.heals[0])
     if head in ("attack", "heal", "rage", "restore"):
         return _parse_play(text)
     raise BadMoveText(f"cannot read move {text!r}")

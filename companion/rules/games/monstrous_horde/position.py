@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
 from .rules import (
+    CLERIC,
     HEAD_POINTS,
     MONSTER_POINTS,
     MONSTER_TITLES,
@@ -80,16 +81,19 @@ class Turn:
     bear: tuple[int, ...] = ()  # Bear Form d10s from the pool
     regen: int | None = None  # slot of a defeated Troll awaiting its regeneration roll
     kills: int = 0  # enemies (and heads) defeated this turn
+    aided: tuple[int, ...] = ()  # characters whose dice healed before the play (`aid`)
 
     def active(self) -> tuple[int, ...]:
-        """Team members that may act: in the team and not paralyzed."""
-        return tuple(c for c in self.team if c not in self.paralyzed)
+        """Team members that may act: in the team, not paralyzed, not spent on an aid."""
+        return tuple(c for c in self.team if c not in self.paralyzed and c not in self.aided)
 
     def crit(self, role: int) -> bool:
         """A crit usable now: active, showing its highest face, ability not used yet."""
         # ABILITY_ONCE_PER_TURN: `used` keeps a re-inspired crit from acting twice.
+        # "They may not use their special ability and also heal" (the Cleric excepted).
         return (
             role in self.team and role not in self.paralyzed and role not in self.used
+            and (role not in self.aided or role == CLERIC)
             and self.values[role] == ROLES[role].sides
         )
 
@@ -245,5 +249,7 @@ def _freeze(value: Any) -> Any:
 
 
 def _rows(items: list[dict[str, Any]], cls: type) -> list[tuple[Any, ...]]:
+    """Each item's fields in order; a field added since the item was saved (always last, with
+    a default) is left to its default."""
     names = [f.name for f in fields(cls)]
-    return [tuple(_freeze(item[name]) for name in names) for item in items]
+    return [tuple(_freeze(item[name]) for name in names if name in item) for item in items]

@@ -66,8 +66,14 @@ ASSUMPTIONS: dict[str, str] = {
                         "doubled, never heal.",
     "PREVIOUS_WOUNDS_ONLY": "Heals (dice or the Cleric's) mend dice wounded on earlier turns.",
     "ROLLING_ABILITIES_FIRST": "Fire Bolts, Sleep, Bear Form and Inspiration roll dice, so they "
-                               "come before the play; dice heals take effect with the play, the "
-                               "Cleric's Heal ('restore X' on its own) at once.",
+                               "come before the play; the Cleric's Heal ('restore X' on its own) "
+                               "takes effect at once.",
+    "HEAL_BEFORE_INSPIRE": "Step 4 is 'Use the characters to attack, heal, and/or perform "
+                           "special abilities' with no order, and abilities go 'in any order': "
+                           "a heal with dice may be made at once ('aid X=dice') before the "
+                           "play, so the Paladin may then inspire the healed character; its "
+                           "healers leave the play and, but the Cleric, lose their ability "
+                           "('They may not use their special ability and also heal').",
     "BEAR_DICE_WITH_DRUID": "The Druid's die and the bear d10s it uses attack one enemy; the "
                             "Druid's die is not used elsewhere.",
     "MONSTERS_ACT_ON_ARRIVAL": "A monster woken mid-turn (by Sleep) acts from then on; its "

@@ -44,6 +44,7 @@ class VillageAttacks(Game):
     readings = ASSUMPTIONS
     turn_enders = frozenset({"end"})
     table_data = "data"
+    cooperative = True
 
     @classmethod
     def read_table_data(cls, data: Any, form: str = "json") -> str:

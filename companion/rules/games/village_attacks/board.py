@@ -22,12 +22,32 @@ def add(pos: Position, zone: str, kind: str, count: int = 1) -> None:
 
 
 def remove(pos: Position, zone: str, kind: str, count: int = 1) -> None:
+    """Villagers off `zone`: those standing first, so the stunned stay down."""
     here = pos.s["villagers"][zone]
     here[kind] -= count
+    down = pos.s["stunned"].get(zone, {})
+    if down.get(kind, 0) > max(here[kind], 0):
+        down[kind] = max(here[kind], 0)
     if here[kind] <= 0:
         del here[kind]
+        down.pop(kind, None)
     if not here:
         del pos.s["villagers"][zone]
+    if zone in pos.s["stunned"] and not down:
+        del pos.s["stunned"][zone]
+
+
+def stun(pos: Position, zone: str, kind: str) -> None:
+    """One standing Villager of `kind` in `zone` is laid on its side until Clean Up."""
+    down = pos.s["stunned"].setdefault(zone, {})
+    down[kind] = down.get(kind, 0) + 1
+
+
+def heave(pos: Position, zone: str, kind: str, dest: str) -> None:
+    """A Villager forced one zone by a Heave: "a Villager of the same type is forced 1 zone
+    towards the Castle Heart by the shortest route possible" (or away, when pushed back)."""
+    remove(pos, zone, kind)
+    add(pos, dest, kind)
 
 
 def first_targets(pos: Position, zone: str, affects: tuple[str, ...] = LESSER) -> list[str]:
@@ -123,7 +143,7 @@ def activation_choices(pos: Position) -> list[tuple[str, str, str]]:
     the lesser enemy first; equal zones and forks are the coin's to decide."""
     heart = pos.scenario.heart_zone
     dist = pos.distance
-    zones = [z for z in pos.s["villagers"] if z != heart]
+    zones = [z for z in pos.s["villagers"] if z != heart and pos.standing(z)]
     if not zones:
         return []
     far = max(dist[z] for z in zones)
@@ -133,7 +153,7 @@ def activation_choices(pos: Position) -> list[tuple[str, str, str]]:
     if pos.turn.get("villager_zone") in furthest:
         furthest = [pos.turn["villager_zone"]]
     for level in LESSER:
-        picks = [(z, k) for z in furthest for k in sorted(pos.in_zone(z)) if rank(k) == level]
+        picks = [(z, k) for z in furthest for k in sorted(pos.standing(z)) if rank(k) == level]
         if picks:
             return [(z, k, d) for z, k in picks for d in pos.scenario.zone(z).toward]
     return []

@@ -128,6 +128,7 @@ class Scenario:
     zones: tuple[Zone, ...]
     spawns: tuple[str, ...]
     tiers: tuple[int, ...] = ()  # Morale at or below which tier 2, tier 3 spawn
+    morale_per_monster: int = 0  # MORALE_BY_PLAYERS: added for each Monster after the first
     objectives: tuple[Objective, ...] = ()
     text: str = ""
     source: str = "table"
@@ -308,6 +309,7 @@ def _scenario(r: dict[str, Any]) -> Scenario:
     events = tuple(sorted(_numbers(rid, r, "events")))
     scenario = Scenario(**_common(rid, r), heart=_int(rid, r, "heart", low=1),
                         morale=_int(rid, r, "morale", low=1), events=events,
+                        morale_per_monster=_int(rid, r, "morale_per_monster", 0),
                         trap_slots=_int(rid, r, "trap_slots", 3, 1),  # TRAP_SLOTS_GUESSED
                         zones=tuple(zones),
                         spawns=spawns, tiers=_numbers(rid, r, "tiers"),
@@ -407,7 +409,8 @@ HINTS = {  # by field, or kind.field where two kinds' fields share a name
     "affects": "some of peasant hunter hero (all when empty)", "copies": "1 when empty",
     "flips_time": "a Day/Night card", "persistent": "stays in play",
     "speed": "1 when empty", "heroes.damage": "1 when empty", "range": "0 when empty",
-    "heart": "starting dial", "morale": "starting dial",
+    "heart": "starting dial", "morale": "starting dial (one Monster)",
+    "morale_per_monster": "Morale added for each Monster after the first (0 when empty)",
     "events": "dial values that draw a Village Event: 6 12 18", "trap_slots": "3 when empty",
     "tiers": "Morale at or below which tier 2, then 3, spawn: 12 6",
     "zones": "room: exactly one heart; toward: the zone ids one door nearer the Heart",

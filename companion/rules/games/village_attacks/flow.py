@@ -71,6 +71,8 @@ def apply_roll(pos: Position, faces: list[tuple[str, str]]) -> Position:
 
 
 def apply_move(pos: Position, move: Move) -> Position:
+    if isinstance(move, Act) and move.verb == "heave":
+        return heave(pos, move)
     if not isinstance(move, Act) or move not in legal(pos):
         raise IllegalMove(why_not(pos, move))
     new = pos.copy()
@@ -106,6 +108,24 @@ def apply_move(pos: Position, move: Move) -> Position:
     return new
 
 
+def heave(pos: Position, move: Act) -> Position:
+    """A Heave the table saw (a zone too full for one more miniature), typed at any step a
+    player answers and never offered: how full a tile is the board shows, not the companion
+    (HEAVE_BY_HAND)."""
+    if len(move.args) != 3:  # HEAVE_BY_HAND
+        raise IllegalMove("write 'heave ZONE KIND DEST': the Villager forced one zone on")
+    zone, kind, dest = move.args
+    if not pos.in_zone(zone).get(kind):
+        raise IllegalMove(f"no {kind} stands in {zone!r} to be heaved")
+    if dest not in pos.adjacent(zone):
+        raise IllegalMove(f"a Heave forces a Villager 1 zone: {dest!r} is not next to {zone!r}")
+    new = pos.copy()
+    new.s["notes"] = []
+    board.heave(new, zone, kind, dest)
+    settle(new)
+    return new
+
+
 RULES = {
     "move": "movement goes to an adjacent zone, one usable result a zone, within the "
             "dashboard's Movement slots less Slow",
@@ -129,7 +149,7 @@ def why_not(pos: Position, move: Move) -> str:
     text = move.text()
     verb = move.verb if isinstance(move, Act) else ""
     if kind == "spend" and verb == "move" and pos.monster()["zone"] and \
-            pos.villager_count(pos.monster()["zone"]) >= pos.health_left():
+            sum(pos.standing(pos.monster()["zone"]).values()) >= pos.health_left():
         return (f"{text!r}: Hindered: to leave a zone a Monster's health must be greater "
                 f"than the number of Villagers in it")
     if verb in RULES and kind in ("spend", "rolled"):

@@ -86,7 +86,7 @@ def spending(pos: Position) -> list[Act]:
     if zone is None:
         return [act("end")]
     limit = max(1, dash.movement - m["slow"])  # "a Monster must always have at least 1"
-    hindered = pos.villager_count(zone) >= pos.health_left()
+    hindered = sum(pos.standing(zone).values()) >= pos.health_left()
     if pos.turn["moved"] < limit and not hindered:
         moves += [act("move", z, f) for z in pos.adjacent(zone) for f in sorted(have)]
     tails = ("", "miss") if pos.has(zone, "unlucky") else ("",)
@@ -131,6 +131,8 @@ def by_hand(pos: Position) -> list[Act]:
     # ABILITY_EFFECTS_BY_HAND: slain, afflicted, marked, as the players read the card.
     moves = [act("slay", z, k) for z in sorted(pos.s["villagers"]) for k in
              sorted(pos.in_zone(z))]
+    moves += [act("stun", z, k) for z in sorted(pos.s["villagers"]) for k in
+              sorted(pos.standing(z))]
     moves += [act("afflict", seat, st) for seat, m in enumerate(pos.s["monsters"])
               if m["zone"] is not None for st in (*STATUSES, "stun")]
     moves += [act("mark", z.id, c) for z in pos.scenario.zones for c in ZONE_CONDITIONS
@@ -206,5 +208,10 @@ def record(pos: Position, move: Act) -> None:
             m["stun"] = True
         else:
             m[args[1]] += 1
+    elif verb == "stun":
+        board.stun(pos, args[0], args[1])
     elif verb == "mark":
-        pos.s["conditions"].setdefault(args[0], []).append(args[1])
+        s, step = pos.s, pos.step
+        s["conditions"].setdefault(args[0], []).append(args[1])
+        if step.get("event") and s["event"] == step["why"]:  # EVENT_CONDITIONS_LAST
+            s["lasting"].setdefault(args[0], []).append(args[1])

@@ -5,8 +5,9 @@
     advance ZONE KIND DEST              a Villager result: which Villager steps nearer the Heart
     move ZONE FACE | melee KIND [miss] | ranged ZONE KIND [miss] | guard FACE | reserve FACE
     ability ID | trap ID | objective ID | heal damage|STATUS | end           spending the dice
-    slay ZONE KIND | afflict SEAT STATUS | mark ZONE CONDITION | done   what an ability or an
-                                        event did (by hand)
+    slay ZONE KIND | stun ZONE KIND | afflict SEAT STATUS | mark ZONE CONDITION | done
+                                        what an ability or an event did (by hand)
+    heave ZONE KIND DEST                a Heave, typed at any step a player answers (by hand)
     learn ID | mend damage|STATUS       a level-up
     event ID                            the Village Event card drawn
     hit heart | hit SEAT [block] [retaliate] | miss              a Villager's attack
@@ -25,7 +26,7 @@ from ...verbs import VerbMove, split_verb
 VERBS = frozenset({"keep", "discard", "reroll", "accept", "advance", "move", "melee", "ranged",
                    "guard", "reserve", "ability", "trap", "objective", "heal", "end", "slay",
                    "afflict", "mark", "learn", "mend", "event", "hit", "miss", "path", "spring",
-                   "spawn", "type", "hero", "deal", "done"})
+                   "spawn", "type", "hero", "deal", "done", "stun", "heave"})
 
 
 class Act(VerbMove):

@@ -15,6 +15,8 @@ state's undo is the list of old positions.
     hero_damage: {hero id: damage}   event_deck: {event id: copies left}   notes: [lines]
     offered: [trap ids on the Game Overview tile]   placed: {zone: trap id}
     conditions: {zone: [unlucky | darkness]}   done: [objective ids]
+    lasting: {zone: [conditions]} marked by the persistent event in play: they outlast Clean Up
+    stunned: {zone: {kind: count}} Villagers laid on their side until Clean Up
     turn: {rolled [[die, face]] (this turn's results), spent [[face, use]], total (results
            this turn: rolled + kept Reserve), moved, night_heart (began in the Heart at Night),
            villager_zone (where this turn's Villager results act)}
@@ -34,6 +36,15 @@ from .rules import Options
 class Position(DataPosition[Options]):
     options_type = Options
     game_name = "village-attacks"
+
+    @classmethod
+    def fields_from_json(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """A game saved before persistent events kept zone conditions, or Villagers could be
+        stunned, has none kept and none stunned."""
+        fields = super().fields_from_json(data)
+        fields["s"].setdefault("lasting", {})
+        fields["s"].setdefault("stunned", {})
+        return fields
 
     @property
     def data(self) -> TableData:
@@ -66,6 +77,14 @@ class Position(DataPosition[Options]):
 
     def villager_count(self, zone: str) -> int:
         return sum(self.in_zone(zone).values())
+
+    def standing(self, zone: str) -> dict[str, int]:
+        """The Villagers of `zone` not stunned: a stunned Villager "misses its next activation"
+        and is "not added to the total Villager count when deciding whether a Monster is
+        Hindered" (VILLAGER_STUN)."""
+        down = self.s["stunned"].get(zone, {})
+        return {k: n - down.get(k, 0) for k, n in self.in_zone(zone).items()
+                if n > down.get(k, 0)}
 
     def monsters_in(self, zone: str) -> list[int]:
         return [seat for seat, m in enumerate(self.s["monsters"]) if m["zone"] == zone]

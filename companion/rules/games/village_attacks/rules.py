@@ -68,6 +68,21 @@ ASSUMPTIONS: dict[str, str] = {
                         "once, before anything else is played.",
     "SCORE_IS_KILLS": "A Monster's score is the Villagers it slew; the win or the loss is "
                       "shared by every player.",
+    "EVENT_CONDITIONS_LAST": "Zone conditions 'expire at the end of the round, unless a "
+                             "Village Event causes them to persist': those marked while a "
+                             "persistent event's effects are played stay through Clean Up until "
+                             "the next Village Event card is drawn.",
+    "MORALE_BY_PLAYERS": "The book sets the starting Morale by scenario only, never by the "
+                         "number of players; a scenario may add Morale for each Monster after "
+                         "the first (morale_per_monster). The template's 20 + 10 a Monster is "
+                         "a guess.",
+    "VILLAGER_STUN": "A stunned Villager (recorded with 'stun ZONE KIND' after the ability "
+                     "that stunned it) neither attacks nor marches in the Villager Phase, is "
+                     "not moved by Villager results, does not count towards Hindered, and "
+                     "stands again at Clean Up; Monsters may still strike it ('Stunned "
+                     "Villagers can be targeted by Monsters attacks and abilities').",
+    "HEAVE_BY_HAND": "How full a tile is the companion cannot see: a Heave is typed as 'heave "
+                     "ZONE KIND DEST' at any step a player answers, one Villager one zone.",
     "EVENT_TEXT_BY_HAND": "A Village Event's effects are resolved by the players; the "
                           "companion records the card, keeps a persistent one until the next, "
                           "and flips Day and Night when the card says so.",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import RulesError
-from .data import TableData
+from .data import Scenario, TableData
 from .position import Position
 from .rules import Options
 
@@ -39,11 +39,17 @@ def start_position(names: list[str], options: Options, data: TableData) -> Posit
                 for d in chosen_monsters(names, options, data)]
     s: dict[str, Any] = {
         "round": 0, "first": 0, "seat": 0, "acted": 0, "phase": "setup",
-        "heart": scenario.heart, "morale": scenario.morale, "dial": 0, "drawn": 0,
+        "heart": scenario.heart, "morale": starting_morale(scenario, len(names)), "dial": 0, "drawn": 0,
         "event": None, "night": bool(options.night), "monsters": monsters, "villagers": {},
-        "hero_damage": {}, "offered": [], "placed": {}, "conditions": {}, "done": [],
+        "hero_damage": {}, "offered": [], "placed": {}, "conditions": {}, "lasting": {}, "stunned": {}, "done": [],
         "event_deck": {e.id: e.copies for e in data.events.values()},
         "step": {"kind": "spawn", "zones": list(scenario.spawns)}, "queue": [{"kind": "deal"}],
         "turn": {}, "notes": [], "winners": None, "reason": "",
     }
     return Position(list(names), options, s)
+
+
+def starting_morale(scenario: Scenario, monsters: int) -> int:
+    """The scenario's Morale for one Monster and its `morale_per_monster` for each other: the
+    book sets Morale by scenario only, with no word on the number of players."""
+    return scenario.morale + scenario.morale_per_monster * (monsters - 1)  # MORALE_BY_PLAYERS

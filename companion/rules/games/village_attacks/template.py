@@ -86,9 +86,10 @@ TEMPLATE: dict[str, Any] = {
     ],
     "scenarios": [
         {"name": "Example: the Siege of the Library", "source": "guessed",
-         "heart": 10, "morale": 20, "events": "6 12 18 24 30 36", "trap_slots": 3,
-         "tiers": "12 6",
-         "guessed": "heart morale events trap_slots tiers zones spawns objectives",
+         "heart": 10, "morale": 20, "morale_per_monster": 10, "events": "6 12 18 24 30 36",
+         "trap_slots": 3, "tiers": "12 6",
+         "guessed": "heart morale morale_per_monster events trap_slots tiers zones spawns "
+                    "objectives",
          "text": "Only the rooms the book names; its layout, numbers and objective are guesses. "
                  "Win when the Villagers' Morale breaks; lose when the Heart falls.",
          "zones": [

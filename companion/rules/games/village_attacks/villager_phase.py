@@ -118,9 +118,10 @@ def play(pos: Position, move: Act) -> None:
             s["event_deck"] = {e.id: e.copies for e in pos.data.events.values()}
         s["drawn"] += 1
         s["event"] = event.id if event.persistent else None
+        s["lasting"] = {}  # the last persistent event ends "until the next ... is drawn"
         if event.flips_time and pos.options.day_night:
             s["night"] = not s["night"]
-        s["step"] = {"kind": "effects", "why": event.id}  # EVENT_TEXT_BY_HAND
+        s["step"] = {"kind": "effects", "why": event.id, "event": True}  # EVENT_TEXT_BY_HAND
     elif verb in ("hit", "miss"):
         zone, villager = step["queue"].pop(0)
         if verb == "hit":
@@ -181,7 +182,7 @@ def march_groups(pos: Position) -> list[list[Any]]:
     heart = pos.scenario.heart_zone
     order = sorted(pos.s["villagers"], key=pos.distance.__getitem__, reverse=True)
     return [[z, k, n, speed(pos, k)] for z in order if z != heart
-            for k, n in sorted(pos.s["villagers"][z].items(), key=lambda kv: _rank(kv[0]))]
+            for k, n in sorted(pos.standing(z).items(), key=lambda kv: _rank(kv[0]))]
 
 
 def _rank(kind: str) -> tuple[int, str]:
@@ -196,7 +197,7 @@ def speed(pos: Position, kind: str) -> int:
 
 def march_group(pos: Position, group: list[Any], dest: str) -> None:
     zone, kind, count = group[0], group[1], group[2]
-    count = min(count, pos.in_zone(zone).get(kind, 0))
+    count = min(count, pos.standing(zone).get(kind, 0))
     if count:
         board.remove(pos, zone, kind, count)
         board.add(pos, dest, kind, count)
@@ -228,12 +229,12 @@ def settle(pos: Position) -> bool:
     if kind == "attack":
         if step["queue"] is None:
             order = sorted(pos.s["villagers"], key=pos.distance.__getitem__, reverse=True)  # ATTACKS_FURTHEST_FIRST
-            step["queue"] = [[z, k] for z in order for k, n in
-                             sorted(pos.in_zone(z).items(), key=lambda kv: _rank(kv[0]))
+            step["queue"] = [[z, k] for z in order for k, n in  # VILLAGER_STUN
+                             sorted(pos.standing(z).items(), key=lambda kv: _rank(kv[0]))
                              for _ in range(n)]
         while step["queue"]:
             zone, villager = step["queue"][0]
-            if pos.in_zone(zone).get(villager) and board.attack_targets(pos, zone, villager):
+            if pos.standing(zone).get(villager) and board.attack_targets(pos, zone, villager):
                 return False
             step["queue"].pop(0)
         return True
@@ -243,7 +244,7 @@ def settle(pos: Position) -> bool:
         heart = pos.scenario.heart_zone
         while step["groups"]:
             group = step["groups"][0]
-            if group[3] <= 0 or group[0] == heart or not pos.in_zone(group[0]).get(group[1]):
+            if group[3] <= 0 or group[0] == heart or not pos.standing(group[0]).get(group[1]):
                 step["groups"].pop(0)
                 continue
             toward = pos.scenario.zone(group[0]).toward
@@ -262,10 +263,12 @@ def settle(pos: Position) -> bool:
 
 
 def cleanup(pos: Position) -> None:
-    """Zone conditions expire, Defence slots and used abilities clear; a Trap card is dealt if
-    the tile has room."""
+    """Zone conditions expire ("unless a Village Event causes them to persist": those the
+    persistent event in play marked stay), stunned Villagers stand, Defence slots and used
+    abilities clear; a Trap card is dealt if the tile has room."""
     s = pos.s
-    s["conditions"] = {}
+    s["conditions"] = {zone: list(marks) for zone, marks in s["lasting"].items()}
+    s["stunned"] = {}  # "returned to a standing position once they have missed their activation"
     for m in s["monsters"]:
         m["guard"], m["used"] = [], []
     s["phase"] = "cleanup"

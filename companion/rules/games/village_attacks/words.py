@@ -76,6 +76,11 @@ def title(pos: Position, move: Act) -> str:
         return "End the turn" + (f" ({left} result{'s' if left > 1 else ''} unspent discarded)" if left else "")
     if verb == "slay":
         return f"Record: a {villager(pos, a[1])} in the {pos.zone_name(a[0])} was slain"
+    if verb == "stun":
+        return f"Record: a {villager(pos, a[1])} in the {pos.zone_name(a[0])} is stunned"
+    if verb == "heave":
+        return (f"Record: a {villager(pos, a[1])} is heaved from the {pos.zone_name(a[0])} "
+                f"to the {pos.zone_name(a[2])}")
     if verb == "afflict":
         return f"Record: {monster(pos, int(a[0]))} suffers {a[1].title()}"
     if verb == "mark":
