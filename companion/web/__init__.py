@@ -12,8 +12,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, request
-from werkzeug.exceptions import RequestEntityTooLarge
+from flask import Flask
 from werkzeug.routing import IntegerConverter
 
 from companion.history import History
@@ -21,8 +20,7 @@ from companion.network import MdnsName, settings_path
 from companion.table import TableSession
 from companion.web.access import Services, check_origin
 from companion.web.errors import register_errors
-
-MAX_BODY = 64 * 1024  # bytes: the biggest body an action needs (a new game) is well under 1 KB
+from companion.web.limits import MAX_BODY, refuse_big_bodies
 
 
 class IdConverter(IntegerConverter):
@@ -85,15 +83,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.before_request(check_origin)
 
-    @app.before_request
-    def refuse_big_bodies() -> None:
-        """Refused on the declared length, before a byte of the body is read (a view that
-        takes files says how much it reads in its `max_body`)."""
-        view = app.view_functions.get(request.endpoint or "")
-        limit = getattr(view, "max_body", app.config["MAX_CONTENT_LENGTH"])
-        request.max_content_length = limit
-        if limit is not None and (request.content_length or 0) > limit:
-            raise RequestEntityTooLarge()
+    app.before_request(refuse_big_bodies)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

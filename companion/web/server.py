@@ -13,23 +13,25 @@ from typing import Any
 
 from flask import Flask
 
+from companion.web.limits import largest_body
+
 PHONES = 50  # streams that must all get every change (measured in bench/panel_load.py)
 THREADS = PHONES + 14  # + page loads, API calls and the table's own screen at the same time
 CONNECTIONS = 200  # open sockets before new ones are refused (idle keep-alives included)
 IDLE_SECONDS = 60  # a connection silent this long is closed (streams speak every 15 s)
-MAX_BODY = 64 * 1024  # the largest request body read at all (a typed roll is a few bytes)
 MAX_HEADERS = 16 * 1024
 
 
 def make_server(app: Flask, host: str, port: int) -> Any:
     """A waitress server for `app` on host:port (0: any free port; `.effective_port` says
-    which), with bounded threads, connections, idle time and request sizes. `.run()` serves
-    until the process ends; `stop` ends it from another thread."""
+    which), with bounded threads, connections, idle time and request sizes (a body up to the
+    largest any route takes; each route refuses past its own, companion.web.limits). `.run()`
+    serves until the process ends; `stop` ends it from another thread."""
     from waitress import create_server
 
     return create_server(app, host=host, port=port, threads=THREADS,
                          connection_limit=CONNECTIONS, channel_timeout=IDLE_SECONDS,
-                         max_request_body_size=MAX_BODY, max_request_header_size=MAX_HEADERS,
+                         max_request_body_size=largest_body(app), max_request_header_size=MAX_HEADERS,
                          ident="rollscribe", clear_untrusted_proxy_headers=True)
 
 

@@ -6,17 +6,14 @@ unlocked with the PIN through the QR link, one only watching.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
-from panel_support import GAME, PIN, PLAYERS, play
+from panel_support import GAME, PIN, PLAYERS, play, running
 
 from companion.commands.serve import camera_dice_source, samples_dir
 from companion.history import History
@@ -24,9 +21,7 @@ from companion.reading import DieReading, TrayReading
 from companion.rules.dice import STANDARD
 from companion.rules.registry import get_game
 from companion.table import TableSession
-from companion.web import create_app
 from companion.web.qr import qr_matrix
-from companion.web.server import make_server, stop
 
 pytest_plugins = ["panel_fixtures"]  # the table, app and client fixtures
 
@@ -58,24 +53,6 @@ class PaintedTray:
             dice.append(DieReading(kind, value, 0.96, (x, y, x + 60, y + 60)))
         jpeg = cv2.imencode(".jpg", frame)[1].tobytes()
         return TrayReading(tuple(dice), jpeg, 400, 300)
-
-
-@contextlib.contextmanager
-def running(table: TableSession, **config: object) -> Iterator[str]:
-    """The panel over `table` (with more `config` if given), served by the production server in
-    a thread on a free loopback port."""
-    app = create_app({"TESTING": True, "TABLE": table, "PIN": PIN, "SSE_HEARTBEAT": 0.5,
-                      "SSE_MAX_SECONDS": 2.0,  # streams drop every 2 s: phones must reconnect
-                      **config})
-    server = make_server(app, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.effective_port}"
-    finally:
-        stop(server)
-        thread.join(10)
-        assert not thread.is_alive(), "the server did not stop"
 
 
 @pytest.fixture

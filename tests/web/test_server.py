@@ -14,7 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.web.server import MAX_BODY, PHONES
+from companion.web.limits import MAX_BODY
+from companion.web.server import PHONES
 
 PIN = "4321"
 
