@@ -21,6 +21,7 @@ from companion.table import TableSession
 from companion.web.access import Services, check_origin
 from companion.web.errors import register_errors
 from companion.web.limits import MAX_BODY, refuse_big_bodies
+from companion.web.streams import PER_CLIENT, STREAMS
 
 
 class IdConverter(IntegerConverter):
@@ -51,6 +52,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=MAX_BODY,  # Werkzeug stops reading there, whatever the server
         SSE_HEARTBEAT=15.0,
         SSE_MAX_SECONDS=300.0,
+        SSE_PER_CLIENT=PER_CLIENT,  # live streams open at once from one address
+        SSE_STREAMS=STREAMS,  # and from all together (companion.web.streams)
     )
     if test_config:
         app.config.from_mapping(test_config)
@@ -87,7 +90,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
-    app.register_blueprint(events.bp)
+    events.init_app(app)
     app.register_blueprint(network.bp)
     dice.init_app(app, history.path)
     register_errors(app)

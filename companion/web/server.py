@@ -2,9 +2,10 @@
 development server, which Flask's documentation says never to run for real.
 
 Every phone keeps one server-sent-events stream open, and waitress gives each open stream a
-thread of its pool for as long as it lasts (SSE_MAX_SECONDS, then the phone reconnects). The pool
-is therefore sized for a full table of phones plus room for their page loads and actions; past
-that, requests wait their turn rather than the Pi running out of memory.
+thread of its pool for as long as it lasts (SSE_MAX_SECONDS, then the phone reconnects). The
+streams are bounded (companion.web.streams: STREAMS in all, a few per address) and the pool has
+RESERVED threads more, so page loads and actions always find a worker, whatever the streams do;
+past that, requests wait their turn rather than the Pi running out of memory.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from typing import Any
 from flask import Flask
 
 from companion.web.limits import largest_body
+from companion.web.streams import STREAMS
 
-PHONES = 50  # streams that must all get every change (measured in bench/panel_load.py)
-THREADS = PHONES + 14  # + page loads, API calls and the table's own screen at the same time
+PHONES = STREAMS  # streams that must all get every change (measured in bench/panel_bench.py)
+RESERVED = 14  # threads no stream can take: page loads, API calls, the table's own screen
+THREADS = STREAMS + RESERVED
 CONNECTIONS = 200  # open sockets before new ones are refused (idle keep-alives included)
 IDLE_SECONDS = 60  # a connection silent this long is closed (streams speak every 15 s)
 MAX_HEADERS = 16 * 1024

@@ -1,11 +1,13 @@
 """`rollscribe serve` as the Pi runs it: the production server in its own process, a request
-too big refused before it is read, and every one of 50 phones' live streams getting a change."""
+too big refused before it is read, every one of 50 phones' live streams getting a change, and
+a flood of live streams from one client that leaves the pages and the API answering."""
 
 from __future__ import annotations
 
 import http.client
 import json
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -13,11 +15,13 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from panel_support import PIN, running
 
+from companion.history import History
+from companion.table import TableSession
 from companion.web.limits import MAX_BODY
-from companion.web.server import PHONES
-
-PIN = "4321"
+from companion.web.server import PHONES, RESERVED
+from companion.web.streams import PER_CLIENT, STREAMS
 
 
 @pytest.fixture
@@ -59,7 +63,15 @@ def test_the_production_server_answers_and_refuses_a_body_too_big(served):
     assert request(served, "GET", "/api/state")[0] == 200  # and it goes on serving
 
 
-def test_every_phones_live_stream_gets_each_change(served):
+def test_every_phones_live_stream_gets_each_change(tmp_path):
+    """Each phone has its own address at a table; here all share loopback's, so the bound per
+    address is lifted to let the whole table's streams in."""
+    table = TableSession(History(tmp_path / "p.db"))
+    with running(table, SSE_PER_CLIENT=PHONES, SSE_MAX_SECONDS=300.0) as url:
+        every_phone_gets_each_change(int(url.rsplit(":", 1)[1]))
+
+
+def every_phone_gets_each_change(served: int) -> None:
     arrived: list[int] = []
     lock = threading.Lock()
     connected = threading.Barrier(PHONES + 1, timeout=30)
@@ -114,3 +126,58 @@ def test_a_server_whose_trigger_is_gone_still_stops(tmp_path):
     stop(server)
     thread.join(10)
     assert not thread.is_alive()
+
+
+FLOOD = STREAMS + RESERVED  # streams enough to hold every worker of an unbounded server
+
+
+def flood(port: int, count: int) -> tuple[list[socket.socket], list[int]]:
+    """`count` live streams opened on loopback and left open: the sockets and each status."""
+    sockets, statuses = [], []
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=20)
+        sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        sockets.append(sock)
+    for sock in sockets:
+        statuses.append(int(sock.makefile("rb").readline().split()[1]))
+    return sockets, statuses
+
+
+def pages_and_api_answer(port: int) -> None:
+    """The table page and the API answer while the streams are held (20 s to answer: a server
+    with no worker left never does)."""
+    assert request(port, "GET", "/api/state")[0] == 200
+    assert request(port, "GET", "/")[0] == 200
+
+
+def a_stream_opens_again(port: int) -> None:
+    """Once the flood has gone, a stream is let in again (a stream's slot is freed when its
+    next heartbeat finds the socket closed)."""
+    deadline = time.monotonic() + 30
+    while True:
+        sockets, statuses = flood(port, 1)
+        sockets[0].close()
+        if statuses == [200] or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert statuses == [200]
+
+
+@pytest.mark.parametrize("per_client, admitted, refusal", [
+    (PER_CLIENT, PER_CLIENT, 429),  # one client's bound
+    (FLOOD, STREAMS, 503),  # the bound over all clients, as many clients would reach it
+])
+def test_a_flood_of_live_streams_leaves_the_pages_and_api_answering(tmp_path, per_client,
+                                                                   admitted, refusal):
+    table = TableSession(History(tmp_path / "f.db"))
+    with running(table, SSE_PER_CLIENT=per_client) as url:
+        port = int(url.rsplit(":", 1)[1])
+        sockets, statuses = flood(port, FLOOD)
+        try:
+            pages_and_api_answer(port)
+            assert statuses.count(200) == admitted
+            assert statuses.count(refusal) == FLOOD - admitted
+        finally:
+            for sock in sockets:
+                sock.close()
+        a_stream_opens_again(port)
