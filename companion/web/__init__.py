@@ -18,7 +18,7 @@ from werkzeug.routing import IntegerConverter
 from companion.history import History
 from companion.network import MdnsName, settings_path
 from companion.table import TableSession
-from companion.web.access import Services, check_origin
+from companion.web.access import Services, check_origin, kept_pin
 from companion.web.errors import register_errors
 from companion.web.limits import MAX_BODY, refuse_big_bodies
 from companion.web.streams import PER_CLIENT, STREAMS
@@ -63,11 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # Kept in the history database, so that phones stay unlocked across a restart of the table.
     history = table.history
     app.secret_key = app.config["SECRET_KEY"] or history.setting("secret_key", secrets.token_hex)
-    digits = int(app.config["PIN_DIGITS"])
-    if not 4 <= digits <= 12:
-        raise ValueError(f"a table PIN has 4 to 12 digits, not {digits}")
-    pin = str(app.config["PIN"] or history.setting(
-        "pin" if digits == 4 else f"pin-{digits}", lambda: f"{secrets.randbelow(10**digits):0{digits}d}"))
+    pin = str(app.config["PIN"] or kept_pin(history, int(app.config["PIN_DIGITS"])))
     key = hashlib.sha256(f"session grants:{app.secret_key}".encode()).digest()
     mdns = app.config["MDNS"]
     app.extensions["rollscribe"] = Services(

@@ -42,6 +42,36 @@ def served(tmp_path) -> Iterator[int]:
         process.wait(10)
 
 
+def test_serve_never_prints_the_pin_and_says_where_to_find_it(tmp_path):
+    """The service's output goes to the journal: the PIN (and the join link carrying it) stay
+    out of it; `rollscribe pin`, which the banner names, shows the PIN the server takes."""
+    db = str(tmp_path / "quiet.db")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "serve", "--db", db, "--host", "127.0.0.1",
+         "--port", "0", "--pin-digits", "8"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert process.stdout is not None
+        banner = [process.stdout.readline() for _ in range(2)]
+        port = int(re.search(r"http://127\.0\.0\.1:(\d+)/", banner[0]).group(1))
+        assert request(port, "GET", "/api/state")[0] == 200  # a request logged, if any is
+        shown = subprocess.run(
+            [sys.executable, "-m", "companion.cli", "pin", "--db", db, "--pin-digits", "8",
+             "--port", str(port)], capture_output=True, text=True, check=True).stdout
+        pin = re.search(r"Table PIN: (\d{8})\n", shown).group(1)
+        assert f"/join#pin={pin}" in shown
+        given = request(port, "POST", "/api/pin", json.dumps({"pin": pin}).encode(),
+                        {"Content-Type": "application/json"})
+        assert given[0] == 200
+    finally:
+        process.terminate()
+        rest, _ = process.communicate(timeout=10)
+    output = "".join(banner) + rest
+    assert pin not in output and "join#" not in output
+    assert f"http://127.0.0.1:{port}/panel" in output
+    assert f"rollscribe pin --db {db} --port {port} --pin-digits 8" in output
+
+
 def request(port: int, method: str, path: str, body: bytes | None = None,
             headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
