@@ -18,6 +18,7 @@ from companion.web.access import services
 from companion.web.streams import StreamGate
 
 bp = Blueprint("events", __name__)
+LOOK_SECONDS = 1.0  # how often a quiet stream looks whether its phone has gone
 
 
 def init_app(app: Flask) -> None:
@@ -34,20 +35,26 @@ def stream() -> Response:
     ends = time.monotonic() + float(current_app.config["SSE_MAX_SECONDS"])
     gate: StreamGate = current_app.extensions["rollscribe-streams"]
     client = request.remote_addr or "?"
+    # waitress says when the phone has closed the socket (server.py reads ahead for it), so a
+    # page left frees its stream within LOOK_SECONDS, not at the next heartbeat's failed write
+    gone = request.environ.get("waitress.client_disconnected", lambda: False)
     gate.enter(client)
 
     def generate() -> Iterator[str]:
         yield "retry: 1000\n\n"
-        version = None
-        while time.monotonic() < ends:
+        version, spoke = None, time.monotonic()
+        while time.monotonic() < ends and not gone():
+            now = time.monotonic()
             current = table.version if version is None else table.wait_for_change(
-                version, min(heartbeat, max(0.0, ends - time.monotonic())))
-            if current == version:
+                version, max(0.0, min(LOOK_SECONDS, spoke + heartbeat - now, ends - now)))
+            if current != version:
+                # the version sent may be newer than `current`: sent once, not again
+                version, text = table.snapshot_text()
+                yield f"id: {version}\nevent: state\ndata: {text}\n\n"
+                spoke = time.monotonic()
+            elif time.monotonic() - spoke >= heartbeat:
                 yield ": still here\n\n"
-                continue
-            # the version sent may be newer than `current`: sent once, not again
-            version, text = table.snapshot_text()
-            yield f"id: {version}\nevent: state\ndata: {text}\n\n"
+                spoke = time.monotonic()
 
     response = Response(stream_with_context(generate()), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

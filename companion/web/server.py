@@ -34,8 +34,10 @@ def make_server(app: Flask, host: str, port: int) -> Any:
 
     return create_server(app, host=host, port=port, threads=THREADS,
                          connection_limit=CONNECTIONS, channel_timeout=IDLE_SECONDS,
-                         max_request_body_size=largest_body(app), max_request_header_size=MAX_HEADERS,
-                         ident="rollscribe", clear_untrusted_proxy_headers=True)
+                         max_request_body_size=largest_body(app),
+                         max_request_header_size=MAX_HEADERS,
+                         ident="rollscribe", clear_untrusted_proxy_headers=True,
+                         channel_request_lookahead=1)  # notices a phone gone mid-stream
 
 
 def stop(server: Any) -> None:

@@ -211,3 +211,20 @@ def test_a_flood_of_live_streams_leaves_the_pages_and_api_answering(tmp_path, pe
             for sock in sockets:
                 sock.close()
         a_stream_opens_again(port)
+
+
+def test_a_stream_whose_phone_has_gone_frees_its_place_at_once(tmp_path):
+    """A phone moving between pages leaves a stream behind each time: its place is freed when
+    the socket closes, not at the next heartbeat's failed write (five minutes here)."""
+    table = TableSession(History(tmp_path / "g.db"))
+    with running(table, SSE_HEARTBEAT=300.0, SSE_MAX_SECONDS=300.0) as url:
+        port = int(url.rsplit(":", 1)[1])
+        sockets, statuses = flood(port, PER_CLIENT)
+        assert statuses == [200] * PER_CLIENT
+        try:
+            for sock in sockets:  # the phone's end closed as a page left closes it (FIN)
+                sock.shutdown(socket.SHUT_WR)
+            a_stream_opens_again(port)
+        finally:
+            for sock in sockets:
+                sock.close()
