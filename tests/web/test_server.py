@@ -151,7 +151,7 @@ def test_a_server_whose_trigger_is_gone_still_stops(tmp_path):
     server = make_server(app, "127.0.0.1", 0)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    time.sleep(0.2)
+    assert request(server.effective_port, "GET", "/api/state")[0] == 200  # its loop is serving
     server.trigger.close()  # its pipe's ends closed under the running loop
     stop(server)
     thread.join(10)
