@@ -4,13 +4,15 @@
 people and programs read than the table's screen. The PIN is on the table's own screen
 (`/panel`, loopback only) and here: the one `serve` keeps in the history database (--db; with
 --pin-digits N, the N-digit one). A PIN given to `serve --pin` is not kept and not shown here.
-Exit codes: 0 shown.
+Exit codes: 0 shown, 1 no such database or it cannot be read.
 """
 
 from __future__ import annotations
 
 import argparse
 import shlex
+import sys
+from pathlib import Path
 from typing import Any
 
 from companion.commands import documented_parser
@@ -40,16 +42,25 @@ def asking(args: argparse.Namespace, port: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.history import History
+    from companion.history import History, HistoryError
     from companion.network import MdnsName, panel_base
     from companion.web.access import join_link, kept_pin
     from companion.web.qr import qr_text
 
-    history = History(db_path(args))
+    path = Path(db_path(args))
+    if not path.is_file():  # a new database would make a new PIN that no server knows
+        print(f"rollscribe pin: no history database at {path}: give the --db that"
+              " `rollscribe serve` was given", file=sys.stderr)
+        return 1
     try:
-        pin = kept_pin(history, args.pin_digits)
-    finally:
-        history.close()
+        history = History(path)
+        try:
+            pin = kept_pin(history, args.pin_digits)
+        finally:
+            history.close()
+    except HistoryError as exc:
+        print(f"rollscribe pin: {exc}", file=sys.stderr)
+        return 1
     join = join_link(panel_base(args.public_url, args.port, MdnsName()), pin)
     print(f"Table PIN: {pin}\nPhones: scan this or open {join}\n{qr_text(join)}", flush=True)
     return 0

@@ -37,7 +37,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     code points phones at), WIFI_PATH (the Wi-Fi settings; default beside the database), MDNS
     (offer this machine's .local name when it resolves: True, False, or a MdnsName),
     DICE_STORE (the table's dice; default beside the database) and TEACHER (a factory of the
-    teacher of dice shots, given by `rollscribe serve` when there is a camera)."""
+    teacher of dice shots, given by `rollscribe serve` when there is a camera); SSE_PER_CLIENT and
+    SSE_STREAMS bound the live streams open at once (companion.web.streams)."""
     app = Flask(__name__)
     app.config.from_mapping(
         SECRET_KEY=None,
