@@ -102,9 +102,12 @@ def added_up(shares: Any) -> list[JSON]:
     return [_finished(s) for s in sorted(totals.values(), key=lambda s: s["player"])]
 
 
+EXPECTED = {kind: die.expected() for kind, die in STANDARD.items()}  # worked out once, not per die
+
+
 def _count_dice(dice: JSON, roll_text: str) -> None:
     for die in Roll.parse(roll_text).dice:
-        expected = STANDARD[die.kind].expected() if die.kind in STANDARD else None
+        expected = EXPECTED.get(die.kind)
         if expected is None or not isinstance(die.value, int):
             continue
         entry = dice.setdefault(die.kind, {"rolls": 0, "total": 0, "expected": expected})
