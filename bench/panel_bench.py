@@ -158,22 +158,7 @@ def run(phones: int, seconds: float) -> dict[str, float]:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "companion.cli",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--db",
-                f"{tmp}/bench.db",
-                "--game",
-                "monstrous-horde",
-                "--pin",
-                PIN,
-            ],
+            [sys.executable, "-m", "bench.panel_bench", "--serve", str(port), f"{tmp}/bench.db"],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
@@ -221,12 +206,33 @@ def run(phones: int, seconds: float) -> dict[str, float]:
     }
 
 
+def serve(port: int, db: str) -> None:
+    """The production server as `rollscribe serve --game monstrous-horde` runs it, in its own
+    process, but taking all the phones' streams from loopback's one address (on a table each
+    phone has its own, and companion.web.streams holds one address to a few)."""
+    from companion.commands.serve import DEMO_GAME
+    from companion.history import History
+    from companion.table import TableSession
+    from companion.web import create_app
+    from companion.web.server import make_server
+
+    table = TableSession(History(db))
+    table.new_game(DEMO_GAME, ["Ann", "Bob"])
+    app = create_app({"TABLE": table, "PIN": PIN, "SSE_PER_CLIENT": PHONES})
+    server = make_server(app, "127.0.0.1", port)
+    print("listening", flush=True)
+    server.run()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--serve", nargs=2, metavar=("PORT", "DB"), help=argparse.SUPPRESS)
     parser.add_argument("--phones", type=int, default=PHONES)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--runs", type=int, default=1, help="median over this many runs")
     args = parser.parse_args(argv if argv is not None else [])
+    if args.serve:
+        return serve(int(args.serve[0]), args.serve[1])
     results = [run(args.phones, args.seconds) for _ in range(args.runs)]
     print(
         f"panel: {args.phones} phones x {args.seconds:.0f} s on loopback, "

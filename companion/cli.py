@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ("serve", "read", "simulate", "doctor", "enroll", "photos", "wifi")
+COMMANDS = ("serve", "pin", "read", "simulate", "doctor", "enroll", "photos", "wifi")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -409,6 +409,10 @@ class History:
         self._lock = threading.RLock()
         self.problem: str | None = None  # why the log is read-only or empty (fallback only)
         self.writable = True
+        self._commits = 0  # transactions this connection committed (revision())
+        from companion.stats import PlayerStats  # here: it reads this module's records
+
+        self._stats = PlayerStats(self)
         try:
             self._db = self._open(str(path))
         except (sqlite3.Error, OSError) as exc:
@@ -474,8 +478,19 @@ class History:
                     self._db.execute("ROLLBACK")
                     raise
                 self._db.execute("COMMIT")
+                self._commits += 1
             except sqlite3.Error as exc:
                 raise HistoryError(f"could not write the history: {exc}") from exc
+
+    def revision(self) -> tuple[int, int]:
+        """Where the file is: this connection's commits and SQLite's data_version (which moves
+        when another connection commits). Equal twice: nothing was written in between."""
+        with self._lock:
+            try:
+                (version,) = self._db.execute("PRAGMA data_version").fetchone()
+            except sqlite3.Error as exc:
+                raise HistoryError(f"could not read the history: {exc}") from exc
+            return self._commits, int(version)
 
     def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         with self._lock:
@@ -583,6 +598,13 @@ class History:
         return [_record(r) for r in self._read(_GAMES_SQL + " ORDER BY g.id DESC LIMIT ?",
                                                (limit,))]
 
+    def event_counts(self, limit: int) -> dict[int, int]:
+        """The newest `limit` games' event counts by game id, newest first: the log only
+        grows, so a game whose count has not moved has not changed (an index search each)."""
+        rows = self._read("SELECT g.id, (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id)"
+                          " AS n FROM games g ORDER BY g.id DESC LIMIT ?", (limit,))
+        return {row["id"]: row["n"] for row in rows}
+
     def latest_open_game(self) -> GameRecord | None:
         """The game played last, if it is neither finished nor abandoned: the one to resume
         (an older game taken up again from the Games page is played last)."""
@@ -646,24 +668,9 @@ class History:
         return out.getvalue()
 
     def player_stats(self) -> list[JSON]:
-        """Per player across games: games finished, wins, mean final score, dice luck."""
-        stats: dict[str, JSON] = {}
-        for record in self.games(limit=10_000):
-            events = self.events(record.id)
-            finished = record.outcome is not None
-            for seat, name in enumerate(record.players):
-                s = stats.setdefault(name, {"player": name, "games": 0, "wins": 0,
-                                            "score_total": 0, "dice": {}})
-                if finished:
-                    s["games"] += 1
-                    s["wins"] += seat in record.outcome.get("winners", ())  # type: ignore[union-attr]
-                    s["score_total"] += record.scores[seat] if seat < len(record.scores) else 0
-            live = effective_steps(events)
-            for e in events:
-                if e.id in live and e.kind in (EventKind.ROLL, EventKind.AMEND) \
-                        and e.seat is not None and e.seat < len(record.players):
-                    _count_dice(stats[record.players[e.seat]]["dice"], e.text)
-        return [_finish_stats(s) for s in sorted(stats.values(), key=lambda s: s["player"])]
+        """Per player across games: games finished, wins, mean final score, dice luck (kept
+        game by game between calls: companion.stats)."""
+        return self._stats.players()
 
 
 def undone(event: Event, live: set[int]) -> bool:
@@ -682,27 +689,6 @@ def effective_steps(events: list[Event]) -> set[int]:
         elif e.kind is EventKind.UNDO:
             del stack[len(stack) - int(e.data.get("steps", 1)):]
     return set(stack)
-
-
-def _count_dice(dice: JSON, roll_text: str) -> None:
-    for die in Roll.parse(roll_text).dice:
-        expected = STANDARD[die.kind].expected() if die.kind in STANDARD else None
-        if expected is None or not isinstance(die.value, int):
-            continue
-        entry = dice.setdefault(die.kind, {"rolls": 0, "total": 0, "expected": expected})
-        entry["rolls"] += 1
-        entry["total"] += die.value
-
-
-def _finish_stats(s: JSON) -> JSON:
-    games = s.pop("score_total")
-    luck = {}
-    for kind, entry in sorted(s["dice"].items()):
-        mean = entry["total"] / entry["rolls"]
-        luck[kind] = {"rolls": entry["rolls"], "mean": round(mean, 3),
-                      "expected": entry["expected"], "luck": round(mean - entry["expected"], 3)}
-    return {"player": s["player"], "games": s["games"], "wins": s["wins"],
-            "mean_score": round(games / s["games"], 2) if s["games"] else None, "dice": luck}
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

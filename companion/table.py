@@ -24,7 +24,6 @@ from companion.history import (
     EventKind,
     History,
     HistoryError,
-    NoSuchGame,
     Pending,
     PlannedEvent,
     Position,
@@ -186,12 +185,11 @@ class TableSession:
 
     def resume(self, game_id: int) -> None:
         """Take a past game up again exactly where it was left; a game in play is kept in the
-        history as abandoned (it can be resumed the same way)."""
+        history as abandoned (it can be resumed the same way). An unknown id raises
+        NoSuchGame (the panel's 404), not a SetupError: nothing is wrong with the request's
+        form, the game is not there."""
         with self._lock:
-            try:
-                record = self.history.game(game_id)
-            except NoSuchGame as exc:
-                raise SetupError(str(exc)) from exc
+            record = self.history.game(game_id)
             if record.outcome is not None:
                 raise SetupError(f"game {game_id} is finished: it can be looked at, not resumed")
             pos = self._pos

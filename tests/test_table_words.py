@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 from table_support import GAME, LINE_UP, PLAYERS, chance, play, started
 
-from companion.history import EventKind, History, Step, undone_line
+from companion.history import EventKind, History, NoSuchGame, Step, undone_line
 from companion.table import SetupError, TableSession
 
 
@@ -76,5 +76,5 @@ def test_a_finished_game_cannot_be_resumed(tmp_path):
     table.new_game(GAME, PLAYERS)
     with pytest.raises(SetupError, match="finished"):
         table.resume(won)
-    with pytest.raises(SetupError, match="no game 999"):
+    with pytest.raises(NoSuchGame, match="no game 999"):
         table.resume(999)

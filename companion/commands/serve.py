@@ -135,10 +135,8 @@ def build(args: argparse.Namespace, camera: Any = None) -> tuple[TableSession, A
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.network import panel_base
+    from companion.commands.pin import asking
     from companion.web import create_app
-    from companion.web.access import join_link
-    from companion.web.qr import qr_text
     from companion.web.server import make_server
 
     camera = table_camera(args)
@@ -150,12 +148,12 @@ def run(args: argparse.Namespace) -> int:
                       "DICE_STORE": camera.store if camera else None,
                       "TEACHER": camera.teacher if camera else None})
     server = make_server(app, args.host, args.port)
-    services = app.extensions["rollscribe"]
-    pin, port = services.pin, server.effective_port
-    join = join_link(panel_base(args.public_url, port, services.mdns), pin)
-    print(f"Rollscribe panel on http://{args.host}:{port}/  (table PIN {pin};"
-          f" the table's own screen: http://127.0.0.1:{port}/panel)", flush=True)
-    print(f"Phones: scan this or open {join}\n{qr_text(join)}", flush=True)
+    port = server.effective_port
+    # Never the PIN or the join link (which carries it): this output goes to the journal.
+    shown = "the one given with --pin" if args.pin else f"`{asking(args, port)}` shows it"
+    print(f"Rollscribe panel on http://{args.host}:{port}/\nThe table PIN and the phones' join"
+          f" code are on the table's own screen, http://127.0.0.1:{port}/panel; the PIN is"
+          f" {shown}", flush=True)
     try:
         server.run()
     finally:

@@ -3,6 +3,7 @@ offers, so what a phone sends is refused with a reason rather than half-applied.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Self, TypeVar, dataclass_transform
@@ -11,6 +12,21 @@ from .errors import RulesError
 
 Schema = list[dict[str, Any]]
 O = TypeVar("O", bound="type[SchemaOptions]")
+
+
+class OptionError(RulesError, ValueError):
+    """An option's value that cannot be read at all (a 400 that names the option)."""
+
+
+def json_option(name: str, text: str) -> Any:
+    """Option `name`'s JSON text, parsed. json.loads raises RecursionError (no ValueError) on
+    text nested too deep, which would otherwise escape every handler as a crash."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise OptionError(f"option '{name}' nests too deep to be read as JSON") from None
+    except ValueError as exc:
+        raise OptionError(f"option '{name}' is not JSON: {exc}") from None
 
 
 class SchemaOptions:

@@ -12,17 +12,16 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, request
-from werkzeug.exceptions import RequestEntityTooLarge
+from flask import Flask
 from werkzeug.routing import IntegerConverter
 
 from companion.history import History
 from companion.network import MdnsName, settings_path
 from companion.table import TableSession
-from companion.web.access import Services, check_origin
+from companion.web.access import Services, check_origin, kept_pin
 from companion.web.errors import register_errors
-
-MAX_BODY = 64 * 1024  # bytes: the biggest body an action needs (a new game) is well under 1 KB
+from companion.web.limits import MAX_BODY, refuse_big_bodies
+from companion.web.streams import PER_CLIENT, STREAMS
 
 
 class IdConverter(IntegerConverter):
@@ -38,7 +37,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     code points phones at), WIFI_PATH (the Wi-Fi settings; default beside the database), MDNS
     (offer this machine's .local name when it resolves: True, False, or a MdnsName),
     DICE_STORE (the table's dice; default beside the database) and TEACHER (a factory of the
-    teacher of dice shots, given by `rollscribe serve` when there is a camera)."""
+    teacher of dice shots, given by `rollscribe serve` when there is a camera); SSE_PER_CLIENT and
+    SSE_STREAMS bound the live streams open at once (companion.web.streams)."""
     app = Flask(__name__)
     app.config.from_mapping(
         SECRET_KEY=None,
@@ -53,6 +53,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=MAX_BODY,  # Werkzeug stops reading there, whatever the server
         SSE_HEARTBEAT=15.0,
         SSE_MAX_SECONDS=300.0,
+        SSE_PER_CLIENT=PER_CLIENT,  # live streams open at once from one address
+        SSE_STREAMS=STREAMS,  # and from all together (companion.web.streams)
     )
     if test_config:
         app.config.from_mapping(test_config)
@@ -62,11 +64,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # Kept in the history database, so that phones stay unlocked across a restart of the table.
     history = table.history
     app.secret_key = app.config["SECRET_KEY"] or history.setting("secret_key", secrets.token_hex)
-    digits = int(app.config["PIN_DIGITS"])
-    if not 4 <= digits <= 12:
-        raise ValueError(f"a table PIN has 4 to 12 digits, not {digits}")
-    pin = str(app.config["PIN"] or history.setting(
-        "pin" if digits == 4 else f"pin-{digits}", lambda: f"{secrets.randbelow(10**digits):0{digits}d}"))
+    pin = str(app.config["PIN"] or kept_pin(history, int(app.config["PIN_DIGITS"])))
     key = hashlib.sha256(f"session grants:{app.secret_key}".encode()).digest()
     mdns = app.config["MDNS"]
     app.extensions["rollscribe"] = Services(
@@ -85,19 +83,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.before_request(check_origin)
 
-    @app.before_request
-    def refuse_big_bodies() -> None:
-        """Refused on the declared length, before a byte of the body is read (a view that
-        takes files says how much it reads in its `max_body`)."""
-        view = app.view_functions.get(request.endpoint or "")
-        limit = getattr(view, "max_body", app.config["MAX_CONTENT_LENGTH"])
-        request.max_content_length = limit
-        if limit is not None and (request.content_length or 0) > limit:
-            raise RequestEntityTooLarge()
+    app.before_request(refuse_big_bodies)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
-    app.register_blueprint(events.bp)
+    events.init_app(app)
     app.register_blueprint(network.bp)
     dice.init_app(app, history.path)
     register_errors(app)

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from flask import current_app, request, session
 from werkzeug.exceptions import Forbidden, TooManyRequests
 
+from companion.history import History
 from companion.network import MdnsName, panel_base
 from companion.table import TableSession
 
@@ -114,6 +115,15 @@ class Services:
         sid, grant = session.get("sid"), session.get("grant")
         return (isinstance(sid, str) and isinstance(grant, str)
                 and hmac.compare_digest(grant.encode(), self._grant(sid).encode()))
+
+
+def kept_pin(history: History, digits: int) -> str:
+    """The table's random PIN of `digits` (4-12) digits, made once and kept in the history
+    database: phones stay unlocked across restarts, and `rollscribe pin` reads the same one."""
+    if not 4 <= digits <= 12:
+        raise ValueError(f"a table PIN has 4 to 12 digits, not {digits}")
+    return history.setting("pin" if digits == 4 else f"pin-{digits}",
+                           lambda: f"{secrets.randbelow(10**digits):0{digits}d}")
 
 
 def services() -> Services:

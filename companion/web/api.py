@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request
+from flask import Blueprint, Response, abort, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion import bgstats
@@ -31,9 +31,9 @@ class BadRequest(ValueError):
 
 def body() -> dict[str, Any]:
     """The JSON object sent ({} for none); anything else, however broken or deep, is a 400."""
-    # At most MAX_CONTENT_LENGTH is read, a chunked body too (Werkzeug stops there).
+    # At most the route's limit is read, a chunked body too (Werkzeug stops there).
     raw = request.get_data(cache=True)
-    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    limit = request.max_content_length
     if limit is not None and len(raw) >= limit:
         raise RequestEntityTooLarge()
     if not raw.strip():

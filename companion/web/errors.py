@@ -39,7 +39,7 @@ def register_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
         if isinstance(exc, RequestEntityTooLarge):
-            limit = app.config["MAX_CONTENT_LENGTH"] // 1024
+            limit = (request.max_content_length or 0) // 1024  # this route's (limits.py)
             return answer(413, f"the request body is too big (at most {limit} KB)")
         return answer(exc.code or 500, exc.description or exc.name)
 

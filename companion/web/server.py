@@ -2,9 +2,10 @@
 development server, which Flask's documentation says never to run for real.
 
 Every phone keeps one server-sent-events stream open, and waitress gives each open stream a
-thread of its pool for as long as it lasts (SSE_MAX_SECONDS, then the phone reconnects). The pool
-is therefore sized for a full table of phones plus room for their page loads and actions; past
-that, requests wait their turn rather than the Pi running out of memory.
+thread of its pool for as long as it lasts (SSE_MAX_SECONDS, then the phone reconnects). The
+streams are bounded (companion.web.streams: STREAMS in all, a few per address) and the pool has
+RESERVED threads more, so page loads and actions always find a worker, whatever the streams do;
+past that, requests wait their turn rather than the Pi running out of memory.
 """
 
 from __future__ import annotations
@@ -13,24 +14,30 @@ from typing import Any
 
 from flask import Flask
 
-PHONES = 50  # streams that must all get every change (measured in bench/panel_load.py)
-THREADS = PHONES + 14  # + page loads, API calls and the table's own screen at the same time
+from companion.web.limits import largest_body
+from companion.web.streams import STREAMS
+
+PHONES = STREAMS  # streams that must all get every change (measured in bench/panel_bench.py)
+RESERVED = 14  # threads no stream can take: page loads, API calls, the table's own screen
+THREADS = STREAMS + RESERVED
 CONNECTIONS = 200  # open sockets before new ones are refused (idle keep-alives included)
 IDLE_SECONDS = 60  # a connection silent this long is closed (streams speak every 15 s)
-MAX_BODY = 64 * 1024  # the largest request body read at all (a typed roll is a few bytes)
 MAX_HEADERS = 16 * 1024
 
 
 def make_server(app: Flask, host: str, port: int) -> Any:
     """A waitress server for `app` on host:port (0: any free port; `.effective_port` says
-    which), with bounded threads, connections, idle time and request sizes. `.run()` serves
-    until the process ends; `stop` ends it from another thread."""
+    which), with bounded threads, connections, idle time and request sizes (a body up to the
+    largest any route takes; each route refuses past its own, companion.web.limits). `.run()`
+    serves until the process ends; `stop` ends it from another thread."""
     from waitress import create_server
 
     return create_server(app, host=host, port=port, threads=THREADS,
                          connection_limit=CONNECTIONS, channel_timeout=IDLE_SECONDS,
-                         max_request_body_size=MAX_BODY, max_request_header_size=MAX_HEADERS,
-                         ident="rollscribe", clear_untrusted_proxy_headers=True)
+                         max_request_body_size=largest_body(app),
+                         max_request_header_size=MAX_HEADERS,
+                         ident="rollscribe", clear_untrusted_proxy_headers=True,
+                         channel_request_lookahead=1)  # notices a phone gone mid-stream
 
 
 def stop(server: Any) -> None:

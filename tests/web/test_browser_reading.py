@@ -88,7 +88,7 @@ def test_the_demo_plays_a_roll_through_the_simulated_camera(browser, tmp_path, s
         expect(page.locator("#wanted")).to_have_text(f"Roll: {said}")  # the dice said once
         expect(page.locator("#whose")).not_to_contain_text(wanted[0])
         page.click("#read")
-        expect(page.locator(".tray-image img")).to_be_visible(timeout=20_000)
+        expect(page.locator(".tray-image img")).to_be_visible(timeout=harness.WAIT_MS)
         shown = table.snapshot()["reading"]
         expect(page.locator(".die")).to_have_count(len(shown["dice"]))
         assert_fits(page)

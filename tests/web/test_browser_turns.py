@@ -69,7 +69,7 @@ def demo(browser, tmp_path_factory) -> Iterator[Demo]:
 
 def showing(page, table: TableSession) -> None:
     """Wait until the phone shows the table as it is now (a tap carries the version shown)."""
-    page.wait_for_function("v => RS.shown === v", arg=table.version, timeout=5000)
+    page.wait_for_function("v => RS.shown === v", arg=table.version, timeout=harness.WAIT_MS)
 
 
 def fits(page) -> None:
@@ -147,7 +147,7 @@ def test_a_whole_turn_through_the_simulated_camera(demo, game):
         version = table.version
         if snap["roll_wanted"]:
             page.click("#read")
-            assert table.wait_for_change(version, 10) != version, "the camera read nothing"
+            assert table.wait_for_change(version, harness.WAIT_S) != version, "the camera read nothing"
             showing(page, table)
             expect(page.locator(".tray-image img")).to_be_visible()
             reads += 1
@@ -158,7 +158,7 @@ def test_a_whole_turn_through_the_simulated_camera(demo, game):
             expect(page.locator(".move-text").first).to_have_text(snap["moves"][0]["move"])
             page.locator(".move").first.click()
             moves += 1
-        assert table.wait_for_change(version, 5) != version
+        assert table.wait_for_change(version, harness.WAIT_S) != version
         for phone in demo.phones:
             fits(phone)
     else:

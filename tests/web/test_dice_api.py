@@ -5,8 +5,18 @@ from __future__ import annotations
 
 import base64
 import json
+import random
+import urllib.error
+import urllib.request
 
+from panel_support import PIN, running
+
+from companion.dice_store import DiceStore
+from companion.history import History
 from companion.rules.symbol_dice import SHIPPED
+from companion.table import TableSession
+from companion.web.dice import MAX_DIE_FILE
+from companion.web.limits import MAX_BODY
 
 pytest_plugins = ["panel_fixtures"]  # the table, app and client fixtures
 
@@ -49,7 +59,8 @@ def test_a_die_made_renamed_exported_imported_and_deleted(player):
     imported = player.post("/api/dice/import?name=fudge-two", data=body)
     assert imported.status_code == 200, imported.get_json()
     assert [f["shots"] for f in imported.get_json()["faces"]] == [2, 2, 2]
-    assert player.post("/api/dice/import", data=b" " * 3_000_000).status_code == 413
+    too_big = player.post("/api/dice/import", data=b" " * (MAX_DIE_FILE + 1))
+    assert too_big.status_code == 413 and "at most 2048 KB" in too_big.get_json()["error"]
     refused = player.post("/api/dice/import", data=b'{"format": "zip"}')
     assert refused.status_code == 400 and "not a Rollscribe die file" in refused.get_json()["error"]
     assert player.post("/api/dice/fudge/delete").get_json() == {"deleted": "fudge"}
@@ -64,3 +75,35 @@ def test_teaching_without_a_camera_says_so(player):
     answer = player.post("/api/dice/village/shot")
     assert answer.status_code == 503
     assert "no camera to teach with" in answer.get_json()["error"]
+
+
+def http(url: str, method: str = "GET", body: bytes | None = None) -> tuple[int, bytes]:
+    """One request to a served panel with the PIN (as a script sends it)."""
+    request = urllib.request.Request(url, body, method=method, headers={"X-Table-Pin": PIN})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read()
+
+
+def test_a_die_taught_five_shots_a_face_moves_between_tables_through_the_server(tmp_path):
+    """Export from one table and import into another through the production server: the file
+    (about 10 kB a shot, far over an action's body limit) arrives whole."""
+    here, there = DiceStore(tmp_path / "here.dice.sqlite"), DiceStore(tmp_path / "there.dice.sqlite")
+    rng = random.Random(5)
+    faces = here.definition("village").face_names
+    pngs = {(face, i): b"\x89PNG" + rng.randbytes(10_000) for face in faces for i in range(5)}
+    for (face, _), png in pngs.items():
+        here.add_shot("village", face, png, "model", bytes(16))
+    with (running(TableSession(History(tmp_path / "here.db")), DICE_STORE=here) as a,
+          running(TableSession(History(tmp_path / "there.db")), DICE_STORE=there) as b):
+        status, file = http(f"{a}/api/dice/village/export")
+        assert status == 200 and len(file) > 5 * MAX_BODY
+        status, answer = http(f"{b}/api/dice/import", "POST", file)
+        assert status == 200, answer
+        assert [f["shots"] for f in json.loads(answer)["faces"]] == [5] * len(faces)
+        # an action's body is still held to its own limit
+        status, answer = http(f"{b}/api/roll", "POST", file)
+        assert status == 413 and b"at most 64 KB" in answer
+    assert sorted(s.png for s in there.shots("village")) == sorted(pngs.values())

@@ -77,3 +77,21 @@ def test_a_chunked_body_is_bounded_and_checked_like_any_other(started, table):
     assert big.status_code == 413
     assert chunked(b"{oops").status_code == 400
     assert table.history.events(table.game_id) == []
+
+
+@pytest.mark.parametrize("game, option", [("fantahzee", "cards"), ("village-attacks", "data")])
+def test_deeply_nested_json_in_an_option_is_a_400_naming_the_option(started, table, game,
+                                                                     option):
+    before = table.game_id
+    answer = started.post("/api/games", json={"game": game, "players": PLAYERS,
+                                              "options": {option: "[" * 1000}})
+    assert answer.status_code == 400
+    assert f"option '{option}' nests too deep" in answer.json["error"]
+    assert table.game_id == before  # the game in play is still the one in play
+
+
+def test_resuming_an_unknown_game_is_404_and_changes_nothing(started, table):
+    before = table.game_id, len(table.history.events(table.game_id))
+    answer = started.post("/api/games/999/resume", json={})
+    assert answer.status_code == 404 and answer.json["error"] == "no game 999 in the history"
+    assert (table.game_id, len(table.history.events(table.game_id))) == before

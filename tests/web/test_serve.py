@@ -95,3 +95,12 @@ def test_the_demo_teaches_its_simulated_camera_the_symbol_dice(tmp_path, monkeyp
     monkeypatch.setattr(camera, "teacher", lambda: pytest.fail("the models were opened"))
     teach_demo_dice(camera)
     assert len(taught) == 1
+
+
+def test_pin_refuses_a_database_that_is_not_there_and_makes_none(tmp_path, capsys):
+    """A mistyped --db would otherwise make a new database with a PIN no server knows."""
+    from companion.cli import main
+
+    assert main(["pin", "--db", str(tmp_path / "none.db")]) == 1
+    assert "no history database at" in capsys.readouterr().err
+    assert not (tmp_path / "none.db").exists()

@@ -18,11 +18,11 @@ from __future__ import annotations
 import csv
 import functools
 import io
-import json
 from dataclasses import Field, dataclass, field, fields
 from typing import Any
 
 from ...errors import RulesError
+from ...options import json_option
 from ...records import slug, whole_number
 
 HERO_TYPES = ("artificer", "mage", "warrior")
@@ -305,10 +305,7 @@ def card_set_from_text(text: str) -> CardSet:
         from .deck import PLACEHOLDER_TEXT
 
         text = PLACEHOLDER_TEXT
-    try:
-        return card_set(json.loads(text))
-    except json.JSONDecodeError as exc:
-        raise CardError(f"the card set is not JSON: {exc}") from None
+    return card_set(json_option("cards", text))
 
 
 CSV_KINDS = {"hero": "heroes", "action": "actions", "monster": "monsters", "boss": "monsters",

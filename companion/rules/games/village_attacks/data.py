@@ -12,11 +12,11 @@ separated by spaces ("Magic Ranged"). docs/village-attacks-data.md gives every f
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import Field, asdict, dataclass, fields
 from typing import Any
 
 from ...errors import RulesError
+from ...options import json_option
 from ...records import slug, whole_number
 from ...symbol_dice import VILLAGE, VILLAGE_DAY, VILLAGE_NIGHT
 from .rules import TYPES
@@ -390,7 +390,7 @@ def data_from_text(text: str) -> TableData:
     """The option's text as data; empty: the shipped template."""
     from .template import TEMPLATE
 
-    return table_data(json.loads(text) if text else TEMPLATE)
+    return table_data(json_option("data", text) if text else TEMPLATE)
 
 
 # -- the Cards page's form: the record classes' fields, as `TableData.to_json` writes them -----
