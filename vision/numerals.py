@@ -200,7 +200,20 @@ class NumeralReader:
 
     def read(self, frame: np.ndarray, box: Sequence[float], kind: str) -> NumeralReading:
         """The face of a `kind` die in `box` of the BGR frame."""
-        return decide(kind, self.recognise(cut_windows(frame, box, plan_for(kind))))
+        return self.read_many(frame, [box], [kind])[0]
+
+    def read_many(self, frame: np.ndarray, boxes: Sequence[Sequence[float]],
+                  kinds: Sequence[str]) -> list[NumeralReading]:
+        """The faces of several dice of a frame, their windows read in one batch (one call of
+        the recognizer a frame, not one a die)."""
+        if not boxes:
+            return []
+        cuts = [cut_windows(frame, box, plan_for(kind)) for box, kind in zip(boxes, kinds,
+                                                                            strict=True)]
+        logp = self.recognise(np.concatenate(cuts))
+        ends = np.cumsum([len(c) for c in cuts])
+        return [decide(kind, part) for kind, part in zip(kinds, np.split(logp, ends[:-1]),
+                                                         strict=True)]
 
 
 def decide(kind: str, logp: np.ndarray) -> NumeralReading:
@@ -208,7 +221,8 @@ def decide(kind: str, logp: np.ndarray) -> NumeralReading:
 
     A face scores its numeral's CTC log-probability in the window that reads it best. A 6 read
     upside down is a 9 and scores the same, so of 6 and 9 the one read with its mark ("6." or
-    "6_" upright) keeps its score and the other loses the marks' difference."""
+    "6_" upright) takes the better score of the two and the other that less the marks'
+    difference: with no mark read, both score alike and neither stands out."""
     faces = FACES[kind]
     per_window = np.stack([ctc_log_likelihood(logp, classes(f)) for f in faces], axis=1)
     scores = per_window.max(axis=0)
@@ -216,9 +230,9 @@ def decide(kind: str, logp: np.ndarray) -> NumeralReading:
         marked = {d: max(ctc_log_likelihood(logp, classes(d + m)).max() for m in "._")
                   for d in "69"}
         six, nine = faces.index("6"), faces.index("9")
-        top = max(scores[six], scores[nine])
-        loser = nine if marked["6"] > marked["9"] else six
-        scores[loser] = top - abs(marked["6"] - marked["9"])
+        top = max(scores[six], scores[nine], *marked.values())
+        won, lost = (six, nine) if marked["6"] > marked["9"] else (nine, six)
+        scores[won], scores[lost] = top, top - abs(marked["6"] - marked["9"])
     best = int(np.argmax(scores))
     share = float(np.exp(scores[best] - np.logaddexp.reduce(scores)))
     agree = int((per_window.argmax(axis=1) == best).sum())

@@ -36,7 +36,7 @@ from vision.detect import Box, Detection, Detector, DieBox, shrink, skin_hand
 from vision.errors import ImageError, VisionError
 from vision.imagefile import read_image
 from vision.model_file import softmax
-from vision.numerals import NUMBERED, NumeralReader
+from vision.numerals import NUMBERED, NumeralReader, NumeralReading
 from vision.photo_mode import photo_dice
 from vision.prototypes import Match, Prototypes
 
@@ -282,6 +282,13 @@ class DiceReader:
         else:
             custom, kinds, unexpected = self._match_expected(outputs, crops, empty, expect)
             custom = self._second_look(frame, boxes, custom)
+        standard = {i: own_kind(clf, {key: values[i : i + 1] for key, values in outputs.items()},
+                                kinds[i])
+                    for i in range(len(crops)) if custom[i] is None and not empty[i]}
+        numbered = [i for i, (face, _) in standard.items() if face.die in NUMBERED]
+        numerals = dict(zip(numbered, self.numerals.read_many(
+            frame, [boxes[i] for i in numbered], [standard[i][0].die for i in numbered]),
+            strict=True))
         dice = []
         for i, die in enumerate(found.dice):
             taught = custom[i]
@@ -295,25 +302,12 @@ class DiceReader:
                             else taught.doubt())
                 why = unsure_reasons(face_why, name, die, unexpected=i in unexpected)
             else:
-                row = {key: values[i : i + 1] for key, values in outputs.items()}
-                face, kind_why = own_kind(clf, row, kinds[i])
-                name, value, confidence, face_why = self._value(frame, die.box, face)
+                face, kind_why = standard[i]
+                name, value, confidence, face_why = die_value(face, numerals.get(i))
                 why = unsure_reasons(join_reasons(face_why, kind_why), name, die,
                                      unexpected=i in unexpected)
             dice.append(DieReading(name, value, confidence, die.box, bool(why), why))
         return dice + self._spare_taught(frame, found.spare, expect, custom)
-
-    def _value(self, frame: np.ndarray, box: Box, face: FaceReading
-               ) -> tuple[str, int, float, str]:
-        """(kind, value, confidence, why unsure) of a standard die the classifier read as
-        `face`: a numbered die's value is the recognizer's, read from the full frame, its
-        confidence the numeral's share times the kind's; a d6's is the classifier's."""
-        if face.die not in NUMBERED:
-            return face.die, face.value, face.confidence, face.why_unsure or ""
-        numeral = self.numerals.read(frame, box, face.die)
-        lying = face.why_unsure if face.state != "flat" else ""
-        confidence = round(numeral.share * face.best_kind_p, 4)
-        return face.die, numeral.value, confidence, join_reasons(lying or "", numeral.why_unsure)
 
     def _match_expected(
         self, outputs: dict[str, np.ndarray], crops: list[np.ndarray], empty: np.ndarray,
@@ -463,6 +457,17 @@ def own_kind(
     if wanted is None or wanted == own.die:
         return own, ""
     return own, f"a {own.die} ({own.best_kind_p:.0%} sure), not the {wanted} wanted"
+
+
+def die_value(face: FaceReading, numeral: NumeralReading | None) -> tuple[str, int, float, str]:
+    """(kind, value, confidence, why unsure) of a standard die the classifier read as `face`:
+    a numbered die's value is the recognizer's (`numeral`), its confidence the numeral's share
+    times the kind's probability; a d6's is the classifier's."""
+    if numeral is None:
+        return face.die, face.value, face.confidence, face.why_unsure or ""
+    lying = (face.why_unsure or "") if face.state != "flat" else ""  # cocked or no die
+    confidence = round(numeral.share * face.best_kind_p, 4)
+    return face.die, numeral.value, confidence, join_reasons(lying, numeral.why_unsure)
 
 
 class Settler:

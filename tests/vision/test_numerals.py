@@ -1,0 +1,136 @@
+"""The numeral reader: CTC scoring of legal faces, 6 and 9 by their mark, legal faces per kind,
+and the real PP-OCR recognizer reading numerals drawn at any angle."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.errors import ModelError
+from vision.numerals import (
+    CLASSES,
+    DEFAULT_MODEL,
+    DOT,
+    FACES,
+    NumeralReader,
+    classes,
+    ctc_log_likelihood,
+    decide,
+    face_value,
+)
+
+
+def brute_force(probs: np.ndarray, label: list[int]) -> float:
+    """P(label) by summing every path of the CTC alignment that collapses to it."""
+    total = 0.0
+    for path in itertools.product(range(probs.shape[1]), repeat=len(probs)):
+        collapsed = [c for i, c in enumerate(path) if c != 0 and (i == 0 or path[i - 1] != c)]
+        if collapsed == label:
+            total += float(np.prod([probs[t, c] for t, c in enumerate(path)]))
+    return total
+
+
+def test_ctc_likelihood_matches_every_alignment_summed() -> None:
+    rng = np.random.default_rng(3)
+    probs = rng.dirichlet(np.ones(4), size=5)  # 5 steps over blank and three symbols
+    for label in ([1], [2, 3], [1, 1], [3, 1, 3]):
+        got = ctc_log_likelihood(np.log(probs)[None], label)[0]
+        assert got == pytest.approx(np.log(brute_force(probs, label)), abs=1e-9)
+
+
+def reading(text: str, steps: int = 9) -> np.ndarray:
+    """Log-probabilities of one window that reads `text` ("6." a six and a dot) surely."""
+    probs = np.full((steps, CLASSES), 1e-6)
+    probs[:, 0] = 1.0
+    for i, c in enumerate(classes(text)):
+        probs[1 + 2 * i] = 1e-6
+        probs[1 + 2 * i, c] = 1.0
+    return np.log(probs / probs.sum(axis=1, keepdims=True))
+
+
+def test_a_window_that_reads_17_is_a_d20s_17() -> None:
+    got = decide("d20", np.stack([reading("17"), reading("17")]))
+    assert (got.numeral, got.value) == ("17", 17)
+    assert got.share > 0.99 and got.windows == 2
+
+
+def test_a_17_is_no_d12_and_the_d12_face_is_doubtful() -> None:
+    got = decide("d12", np.stack([reading("17")] * 4))
+    assert got.numeral in FACES["d12"] and got.numeral != "17"
+
+
+@pytest.mark.parametrize(("marked", "value"), [("6.", 6), ("9.", 9), ("6_", 6), ("9_", 9)])
+def test_six_and_nine_are_told_apart_by_their_mark(marked: str, value: int) -> None:
+    upright, flipped = reading(marked), reading("69"[value == 6])  # upside down: the other digit
+    assert decide("d20", np.stack([upright, flipped])).value == value
+    assert decide("d10", np.stack([flipped, upright])).value == value
+
+
+def test_an_unmarked_six_or_nine_is_not_sure() -> None:
+    got = decide("d8", np.stack([reading("6")] * 12 + [reading("9")] * 12))
+    assert got.why_unsure
+
+
+def test_face_values_count_as_players_count() -> None:
+    assert face_value("d10", "0") == 10 and face_value("d10", "7") == 7
+    assert face_value("d%", "00") == 100 and face_value("d%", "30") == 30
+    assert set(FACES["d%"]) == {f"{t}0" for t in range(10)}
+    assert FACES["d20"] == tuple(str(v) for v in range(1, 21))
+    assert DOT not in classes("17")
+
+
+def test_kinds_without_real_photos_are_never_sure() -> None:
+    got = decide("d12", np.stack([reading("11")] * 24))
+    assert got.value == 11 and "no real photo" in got.why_unsure
+
+
+needs_model = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/numerals.onnx missing")
+
+
+def die_with(numeral: str, angle: float, rng: np.random.Generator) -> tuple[np.ndarray, tuple]:
+    """A 200 px disc of one colour with `numeral` at its centre, turned `angle` degrees, on a
+    table of another: the recognizer's job on a die seen from above."""
+    frame = np.full((320, 320, 3), rng.integers(40, 90, 3), np.uint8)
+    body = tuple(int(v) for v in rng.integers(150, 240, 3))
+    cv2.circle(frame, (160, 160), 100, body, -1)
+    ink = np.zeros((320, 320), np.uint8)
+    size, _ = cv2.getTextSize(numeral, cv2.FONT_HERSHEY_DUPLEX, 2.0, 5)
+    cv2.putText(ink, numeral, (160 - size[0] // 2, 160 + size[1] // 2),
+                cv2.FONT_HERSHEY_DUPLEX, 2.0, 255, 5, cv2.LINE_AA)
+    if numeral in ("6", "9"):  # the mark under the digit that tells 6 from 9
+        cv2.line(ink, (160 - size[0] // 2, 160 + size[1] // 2 + 12),
+                 (160 + size[0] // 2, 160 + size[1] // 2 + 12), 255, 5)
+    turn = cv2.getRotationMatrix2D((160, 160), -angle, 1.0)
+    ink = cv2.warpAffine(ink, turn, (320, 320))
+    frame[ink > 128] = (20, 20, 20)
+    return frame, (60, 60, 260, 260)
+
+
+@needs_model
+def test_the_recognizer_reads_numerals_at_any_angle() -> None:
+    reader = NumeralReader(threads=1)
+    rng = np.random.default_rng(11)
+    cases = [("d20", str(v)) for v in (3, 12, 17, 20)] + [("d8", "5"), ("d10", "0")]
+    right = 0
+    for (kind, numeral), angle in itertools.product(cases, (0, 40, 95, 160, 230, 300)):
+        frame, box = die_with(numeral, angle, rng)
+        right += reader.read(frame, box, kind).numeral == numeral
+    assert right >= 32  # of 36; measured 36
+
+
+@needs_model
+def test_a_missing_or_corrupt_recognizer_is_a_model_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="not found"):
+        NumeralReader(tmp_path / "numerals.onnx")
+    for name in ("numerals.onnx", "numerals.json"):
+        shutil.copy(DEFAULT_MODEL.with_name(name), tmp_path / name)
+    with pytest.raises(ModelError, match="characters"):  # its character list is missing
+        NumeralReader(tmp_path / "numerals.onnx")
+    (tmp_path / "numerals.onnx").write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="does not match its card"):
+        NumeralReader(tmp_path / "numerals.onnx")
