@@ -111,21 +111,25 @@ def _pin_factory(mode: str) -> Any:
 
 
 def check_model(model_path: Path | str | None = None) -> Check:
-    """Load both models the way the reader does (the shipped detector and the dice classifier,
-    `model_path` or the shipped one), so a missing, truncated or mismatched file shows here."""
+    """Load the models the way the reader does (the shipped detector, the dice classifier,
+    `model_path` or the shipped one, and the numerals' recognizer), so a missing, truncated or
+    mismatched file shows here."""
     try:
         from vision.classify import Classifier
         from vision.detect import Detector
+        from vision.numerals import NUMBERED, NumeralReader
 
         detector = Detector()
         classifier = Classifier(model_path)
+        numerals = NumeralReader(threads=1)
     except Exception as exc:  # noqa: BLE001 - ModelError, onnxruntime's own, ImportError
         return Check("model", Status.FAIL, f"{type(exc).__name__}: {exc}",
                      "reinstall Rollscribe so models/ holds the .onnx files and their .json cards")
     found = "; ".join(f"{what} {loaded.model_path} loads (version {loaded.card.get('version', '?')})"
                       for what, loaded in (("classifier", classifier), ("detector", detector)))
-    if classifier.always_check:
-        checked = ", ".join(classifier.always_check)
+    found += f"; numerals {numerals.model_path} loads"
+    checked = ", ".join(k for k in classifier.always_check if k not in NUMBERED)
+    if checked:
         found += f"; every {checked} reading waits for a player's check (model card)"
     return Check("model", Status.OK, found)
 
