@@ -92,11 +92,23 @@ const RS = {
       RS.el("li", { class: "fault", text: `Cannot show this now: ${error.message}` }));
   },
 
+  // Locked, the PIN prompt is open at once (a newcomer at the plain address types it there);
+  // unlocked, it goes.
   setAccess(canAct) {
     RS.canAct = canAct;
     document.body.dataset.canAct = canAct ? "yes" : "no";
     document.getElementById("lock").hidden = canAct;
-    if (canAct) document.getElementById("pin-form").hidden = true;
+    document.getElementById("pin-form").hidden = canAct;
+  },
+
+  // A picture as big as the screen lets it be (a tray, a die's close-up, a history thumbnail);
+  // a tap anywhere closes it. `wide`: drawn twice the screen's width, to pan across.
+  zoom(src, alt, wide = false) {
+    const dialog = document.getElementById("zoom");
+    const img = document.getElementById("zoom-img");
+    Object.assign(img, { src, alt });
+    img.className = wide ? "wide" : "";
+    dialog.showModal();
   },
 
   // Follow the table: EventSource reconnects by itself; if it gives up, start a new one.
@@ -130,4 +142,5 @@ document.getElementById("pin-form").addEventListener("submit", async (event) => 
     RS.toast("Unlocked: you can play", false);
   } catch (e) { /* the toast says why */ }
 });
+document.getElementById("zoom").addEventListener("click", (event) => event.currentTarget.close());
 RS.setAccess(RS.canAct);
