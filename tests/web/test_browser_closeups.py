@@ -16,7 +16,7 @@ import test_browser as harness
 from panel_support import GAME, PLAYERS
 
 from companion.history import History
-from companion.reading import DieReading
+from companion.reading import DieReading, TrayReading
 from companion.table import TableSession
 from vision.crops import square_crop
 from vision.reader import tray_reading
@@ -154,4 +154,84 @@ def test_why_a_die_is_unsure_is_said_in_a_players_words(browser, tmp_path, size)
         expect(page.locator("#die-dialog .why-details")).to_contain_text("40% confidence")
     reading = table.snapshot()["reading"]
     assert (reading["dice"][1]["die"], reading["dice"][1]["value"]) == ("d20", 6)
+    assert errors == []
+
+
+def symbol_table(tmp_path) -> tuple[TableSession, set[str]]:
+    """Monsters!' first roll held unsure (every die of Ann's 16 read as one of its own faces),
+    and the faces those 16 dice carry."""
+    table = TableSession(History(tmp_path / "monsters.db"))
+    table.new_game("monsters", PLAYERS)
+    wanted = table.snapshot()["roll_wanted"]
+    dice = tuple(DieReading(kind, faces[0], 0.5, (0, 0, 10, 10), True, "low confidence")
+                 for kind, faces in zip(wanted["dice"], wanted["faces"], strict=True))
+    table.submit_reading(TrayReading(dice, source="simulated"))
+    return table, {f for faces in wanted["faces"] for f in faces}
+
+
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_the_dialog_offers_the_faces_rolled_and_cuts_no_label(browser, tmp_path, size):
+    """A Monsters! die is one of the faces of the dice its player rolled (20 of the game's
+    33), and every face's name shows whole in the dialog."""
+    table, rolled = symbol_table(tmp_path)
+    assert len(table.snapshot()["reading"]["kinds"]["monsters"]) > len(rolled)
+    errors: list[str] = []
+    with harness.running(table) as server:
+        page = harness.phone(browser, errors, viewport=size)
+        harness.join(page, server)
+        page.locator(".die-chip[data-index='0']").click()
+        faces = page.locator("#faces button.face")
+        sync_api.expect(faces).to_have_count(len(rolled))
+        assert set(faces.all_inner_texts()) == rolled
+        cut = page.evaluate("""() => {
+            const dialog = document.querySelector('#die-dialog').getBoundingClientRect();
+            return [...document.querySelectorAll('#faces button')].filter((b) => {
+                const r = b.getBoundingClientRect();
+                return b.scrollWidth > b.clientWidth || r.left < dialog.left || r.right > dialog.right;
+            }).map((b) => b.textContent);
+        }""")
+        assert cut == [], f"face labels cut: {cut}"
+        page.screenshot(path=shot_path("faces-monsters", size))
+    assert errors == []
+
+
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_the_plain_address_asks_for_the_pin_at_once(browser, tmp_path, size):
+    """A newcomer opening the table's address (no QR code) meets the PIN input, not a pill."""
+    table = TableSession(History(tmp_path / "plain.db"))
+    table.new_game(GAME, PLAYERS)
+    errors: list[str] = []
+    with harness.running(table) as server:
+        page = harness.phone(browser, errors, viewport=size)
+        page.goto(server)
+        sync_api.expect(page.locator("#pin-input")).to_be_visible()
+        sync_api.expect(page.locator("#typed-roll")).to_be_hidden()  # watching, not playing
+        page.fill("#pin-input", harness.PIN)
+        page.click("text=Unlock")
+        sync_api.expect(page.locator("#typed-roll")).to_be_visible()
+        sync_api.expect(page.locator("#pin-form")).to_be_hidden()
+        page.screenshot(path=shot_path("plain-address", size))
+    assert errors == []
+
+
+def test_a_history_thumbnail_enlarges_on_a_tap(browser, tmp_path):
+    """The history's 64 px tray thumbnail opens as big as the phone."""
+    table = held_table(tmp_path)
+    table.correct_die(1, 6, "d20")
+    table.drop_die(4)
+    table.confirm()
+    errors: list[str] = []
+    size = PHONES[0]
+    with harness.running(table) as server:
+        page = harness.phone(browser, errors, viewport=size)
+        harness.join(page, server)
+        page.goto(f"{server}/games/{table.game_id}")
+        thumb = page.locator(".timeline img.thumb").first
+        sync_api.expect(thumb).to_be_visible()
+        thumb.click()
+        zoomed = page.locator("#zoom-img")
+        sync_api.expect(zoomed).to_be_visible()
+        harness.wait_for_image(page, "#zoom-img")
+        assert zoomed.bounding_box()["width"] >= size["width"]
+        page.screenshot(path=shot_path("history-zoom", size))
     assert errors == []

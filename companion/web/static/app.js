@@ -108,7 +108,12 @@ const RS = {
     const img = document.getElementById("zoom-img");
     Object.assign(img, { src, alt });
     img.className = wide ? "wide" : "";
+    // a wide picture opens on its middle, where the dice lie
+    const centre = () => { const pane = img.parentElement;
+      pane.scrollLeft = (pane.scrollWidth - pane.clientWidth) / 2; };
+    img.onload = centre;
     dialog.showModal();
+    if (img.complete) centre();
   },
 
   // Follow the table: EventSource reconnects by itself; if it gives up, start a new one.
@@ -130,9 +135,8 @@ const RS = {
 };
 
 document.getElementById("lock").addEventListener("click", () => {
-  const form = document.getElementById("pin-form");
-  form.hidden = !form.hidden;
-  if (!form.hidden) document.getElementById("pin-input").focus();
+  document.getElementById("pin-form").hidden = false;
+  document.getElementById("pin-input").focus();
 });
 document.getElementById("pin-form").addEventListener("submit", async (event) => {
   event.preventDefault();
