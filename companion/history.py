@@ -622,6 +622,18 @@ class History:
                           (event_id,))
         return [bytes(row["jpeg"]) for row in rows]
 
+    def crop(self, event_id: int, die: int) -> bytes | None:
+        """One die's close-up from a camera reading (None if it kept none for that die)."""
+        rows = self._read("SELECT jpeg FROM die_crops WHERE event_id = ? AND die = ?",
+                          (event_id, die))
+        return bytes(rows[0]["jpeg"]) if rows else None
+
+    def crop_count(self, event_id: int) -> int:
+        """How many dice of a camera reading have a close-up (its first ones: added dice have
+        none), counted without reading the pictures."""
+        rows = self._read("SELECT COUNT(*) AS n FROM die_crops WHERE event_id = ?", (event_id,))
+        return int(rows[0]["n"])
+
     def replay(self, record: GameRecord) -> Position:
         """Rebuild a game by replaying its committed events through the rules engine."""
         try:

@@ -260,10 +260,18 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
-def panel_base(public_url: str | None, port: int, mdns: MdnsName | None) -> str:
-    """The address phones open: the one configured, else rollscribe.local while mDNS answers
+ANY_ADDRESS = ("", "0.0.0.0", "::")  # a server listening on these answers on every address
+
+
+def panel_base(public_url: str | None, port: int, mdns: MdnsName | None,
+               listen: str = "") -> str:
+    """The address phones open: the one configured, else the one address the server listens on
+    (`listen`: serve's --host; it answers on no other), else rollscribe.local while mDNS answers
     for it, else this machine's LAN address."""
     if public_url:
         return public_url.rstrip("/")
-    host = mdns.name if mdns is not None and mdns.up() else lan_address()
+    if listen not in ANY_ADDRESS:
+        host = f"[{listen}]" if ":" in listen else listen
+    else:
+        host = mdns.name if mdns is not None and mdns.up() else lan_address()
     return f"http://{host}" + ("" if port == 80 else f":{port}")

@@ -471,6 +471,10 @@ class TableSession:
                 self._snapshot_text = (snap["version"], json.dumps(snap))
             return self._snapshot_text
 
+    def _crop_count(self, pos: Position) -> int:
+        shown = pos.shown
+        return self.history.crop_count(shown.event_id) if shown and shown.event_id else 0
+
     def _build_snapshot(self) -> JSON:
         base: JSON = {"version": self.version, "camera": self.dice_source is not None,
                       "faults": self.faults()}
@@ -505,12 +509,14 @@ class TableSession:
             "told": pos.told,
             "can_end_turn": any(r.move.text().split()[0] in pos.state.game.turn_enders
                                 for r in ranked),
-            "reading": _reading_view(pos),
+            "reading": _reading_view(pos, self._crop_count(pos)),
             "can_undo": bool(pos.steps) or pos.pending is not None,
         }
 
 
-def _reading_view(pos: Position) -> JSON | None:
+def _reading_view(pos: Position, crops: int) -> JSON | None:
+    """The reading shown, each die with its close-up's address when the reading kept one
+    (`crops`: how many of its dice did)."""
     shown = pos.shown
     if shown is None:
         return None
@@ -533,8 +539,9 @@ def _reading_view(pos: Position) -> JSON | None:
              "dropped": d.why_unsure == DROPPED,
              "added": shown.source == "camera" and d.box == NO_BOX,  # no box on the picture
              "faces": list(die_kind(d.die, custom).faces)
-             if d.die in STANDARD or d.die in custom else None}
-            for d in shown.dice
+             if d.die in STANDARD or d.die in custom else None,
+             "crop": f"/api/crops/{shown.event_id}/{i}.jpg" if i < crops else None}
+            for i, d in enumerate(shown.dice)
         ],
     }
 

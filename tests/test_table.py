@@ -63,7 +63,8 @@ def test_an_unsure_reading_waits_and_a_correction_then_confirm_applies_it(table)
     table.correct_die(1, "7")
     assert table.snapshot()["reading"]["dice"][1] | {"faces": None} == {
         "die": "d20", "value": 7, "confidence": 1.0, "box": [80, 20, 140, 80],
-        "corrected": True, "dropped": False, "added": False, "faces": None}
+        "corrected": True, "dropped": False, "added": False, "faces": None,
+        "crop": "/api/crops/1/1.jpg"}  # the close-up the reader kept
     table.confirm()
     assert enemy_values(table) == [3, 5, 7, 9]
     assert kinds(table) == ["reading", "correct", "roll"]

@@ -17,6 +17,7 @@ from typing import Any
 
 from companion.commands import documented_parser
 from companion.commands.serve import db_path
+from companion.network import ANY_ADDRESS
 
 
 def register(sub: Any) -> None:
@@ -27,6 +28,7 @@ def register(sub: Any) -> None:
                         help="the PIN of this many digits, as serve was given (default 4)")
     parser.add_argument("--port", type=int, default=8000, help="the panel's port, for the link")
     parser.add_argument("--public-url", help="the address phones use, as serve was given")
+    parser.add_argument("--host", default="", help="the address serve listens on, as given")
     parser.set_defaults(func=run)
 
 
@@ -38,6 +40,8 @@ def asking(args: argparse.Namespace, port: int) -> str:
         words += ["--pin-digits", str(args.pin_digits)]
     if args.public_url:
         words += ["--public-url", args.public_url]
+    if args.host not in ANY_ADDRESS:  # the link must be an address the server answers on
+        words += ["--host", args.host]
     return shlex.join(words)
 
 
@@ -61,6 +65,6 @@ def run(args: argparse.Namespace) -> int:
     except HistoryError as exc:
         print(f"rollscribe pin: {exc}", file=sys.stderr)
         return 1
-    join = join_link(panel_base(args.public_url, args.port, MdnsName()), pin)
+    join = join_link(panel_base(args.public_url, args.port, MdnsName(), args.host), pin)
     print(f"Table PIN: {pin}\nPhones: scan this or open {join}\n{qr_text(join)}", flush=True)
     return 0

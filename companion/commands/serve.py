@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
         teach_demo_dice(camera)
     table, controller = build(args, camera)
     app = create_app({"TABLE": table, "PIN": args.pin, "PIN_DIGITS": args.pin_digits,
-                      "PUBLIC_URL": args.public_url,
+                      "PUBLIC_URL": args.public_url, "HOST": args.host,
                       "DICE_STORE": camera.store if camera else None,
                       "TEACHER": camera.teacher if camera else None})
     server = make_server(app, args.host, args.port)

@@ -34,7 +34,7 @@ class IdConverter(IntegerConverter):
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the panel. Config keys: TABLE (a ready session) or DB_PATH (+ DICE_SOURCE),
     PIN (else a random one of PIN_DIGITS digits kept in the database), PUBLIC_URL (what the QR
-    code points phones at), WIFI_PATH (the Wi-Fi settings; default beside the database), MDNS
+    code points phones at), HOST (the address the server listens on, when only one), WIFI_PATH (the Wi-Fi settings; default beside the database), MDNS
     (offer this machine's .local name when it resolves: True, False, or a MdnsName),
     DICE_STORE (the table's dice; default beside the database) and TEACHER (a factory of the
     teacher of dice shots, given by `rollscribe serve` when there is a camera); SSE_PER_CLIENT and
@@ -47,6 +47,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PIN=None,
         PIN_DIGITS=4,  # of a PIN made by the table; 6 or more make guessing far slower
         PUBLIC_URL=None,
+        HOST="",
         WIFI_PATH=None,
         MDNS=True,
         SESSION_COOKIE_SAMESITE="Strict",
@@ -70,7 +71,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["rollscribe"] = Services(
         table, pin, app.config["PUBLIC_URL"],
         Path(app.config["WIFI_PATH"] or settings_path(history.path)),
-        mdns if isinstance(mdns, MdnsName) else MdnsName() if mdns else None, key=key)
+        mdns if isinstance(mdns, MdnsName) else MdnsName() if mdns else None,
+        listen=str(app.config["HOST"] or ""), key=key)
 
     from companion.web import api, dice, events, network, pages
 

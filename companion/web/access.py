@@ -88,6 +88,7 @@ class Services:
     public_url: str | None = None
     wifi_path: Path | None = None  # the table's Wi-Fi settings (companion.network)
     mdns: MdnsName | None = None  # None: never offer a .local name
+    listen: str = ""  # the address the server listens on ("": every one)
     guard: PinGuard = field(default_factory=PinGuard)
     key: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
 
@@ -181,7 +182,7 @@ def join_url() -> str:
     """The link the join QR code carries (see companion.network.panel_base)."""
     svc = services()
     port = int(request.environ.get("SERVER_PORT", 80))
-    return join_link(panel_base(svc.public_url, port, svc.mdns), svc.pin)
+    return join_link(panel_base(svc.public_url, port, svc.mdns, svc.listen), svc.pin)
 
 
 def join_link(base: str, pin: str) -> str:

@@ -18,6 +18,7 @@ from companion.die_photos import export_zip
 from companion.history import effective_steps, undone
 from companion.table import TableSession
 from companion.web.access import can_act, needs_pin, services
+from companion.web.plain_words import for_players
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -58,7 +59,7 @@ def field(data: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any
 
 
 def snapshot() -> Response:
-    return jsonify(services().table.snapshot())
+    return jsonify(for_players(services().table.snapshot()))
 
 
 # -- reading --------------------------------------------------------------------------------
@@ -168,13 +169,25 @@ def stats() -> Response:
     return jsonify({"players": services().table.history.player_stats()})
 
 
-@bp.get("/images/<id:event_id>.jpg")
-def image(event_id: int) -> Response:
-    jpeg = services().table.history.image(event_id)
+def picture(jpeg: bytes | None, missing: str) -> Response:
+    """A kept JPEG (it never changes: phones cache it for a day), or 404 saying what is missing."""
     if jpeg is None:
-        abort(404, f"no tray image for event {event_id}")
+        abort(404, missing)
     return Response(jpeg, mimetype="image/jpeg",
                     headers={"Cache-Control": "public, max-age=86400, immutable"})
+
+
+@bp.get("/images/<id:event_id>.jpg")
+def image(event_id: int) -> Response:
+    return picture(services().table.history.image(event_id), f"no tray image for event {event_id}")
+
+
+@bp.get("/crops/<id:event_id>/<int:die>.jpg")
+def crop(event_id: int, die: int) -> Response:
+    """A die's close-up, cut by the reader from the full-resolution frame (the tray picture is
+    a thumbnail on which a d20's number cannot be read)."""
+    return picture(services().table.history.crop(event_id, die),
+                   f"no close-up of die {die + 1} in event {event_id}")
 
 
 # -- acting (PIN needed) --------------------------------------------------------------------

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from flask import Blueprint, Flask, Response, current_app, request, stream_with_context
 
 from companion.web.access import services
+from companion.web.plain_words import players_text
 from companion.web.streams import StreamGate
 
 bp = Blueprint("events", __name__)
@@ -50,7 +51,7 @@ def stream() -> Response:
             if current != version:
                 # the version sent may be newer than `current`: sent once, not again
                 version, text = table.snapshot_text()
-                yield f"id: {version}\nevent: state\ndata: {text}\n\n"
+                yield f"id: {version}\nevent: state\ndata: {players_text(text)}\n\n"
                 spoke = time.monotonic()
             elif time.monotonic() - spoke >= heartbeat:
                 yield ": still here\n\n"

@@ -21,6 +21,7 @@ from companion.reading import DieReading, TrayReading
 from companion.rules.dice import STANDARD
 from companion.rules.registry import get_game
 from companion.table import TableSession
+from companion.web.plain_words import for_players
 from companion.web.qr import qr_matrix
 
 pytest_plugins = ["panel_fixtures"]  # the table, app and client fixtures
@@ -276,7 +277,8 @@ def test_a_reading_of_the_replayed_tray_by_the_real_reader(browser, tmp_path):
         sync_api.expect(page.locator(".die")).to_have_count(len(shown["dice"]))
         wait_for_image(page, ".tray-image img")
         if shown["pending"]:  # what the tray shows is not the line-up wanted: fix it by hand
-            sync_api.expect(page.locator("#problem")).to_have_text(shown["problem"])
+            said = for_players(table.snapshot())["reading"]["problem"]  # in a player's words
+            sync_api.expect(page.locator("#problem > span").first).to_have_text(said)
             page.click("#discard")
             sync_api.expect(page.locator(".tray-image")).to_have_count(0)
             page.fill("#typed-roll", LINE_UP)
@@ -296,9 +298,12 @@ def test_an_unsure_die_is_flagged_then_corrected_and_confirmed(server, browser, 
     page = browser.new_context(**PHONE).new_page()
     join(page, server)
     expect = sync_api.expect
-    expect(page.locator("#problem")).to_contain_text("die 2 (d20) low confidence")
+    expect(page.locator("#problem")).to_contain_text("Check the dice marked ?")
     expect(page.locator(".die.unsure")).to_have_count(1)
-    expect(page.locator(".die-chip.unsure")).to_contain_text("?35%")
+    expect(page.locator(".die-chip.unsure")).to_contain_text("the camera is not sure of this one")
+    page.locator("#problem button.why").click()  # the reader's own words, on asking
+    expect(page.locator("#problem .why-details")).to_contain_text("die 2 (d20) low confidence")
+    expect(page.locator("#problem .why-details")).to_contain_text("at 35% confidence")
     page.locator(".die.unsure").click()
     page.locator("#faces button", has_text="7").first.click()
     expect(page.locator(".die.corrected")).to_have_count(1)

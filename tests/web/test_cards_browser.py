@@ -47,6 +47,7 @@ def test_village_attacks_records_added_changed_and_removed_through_the_form(serv
     expect(me.locator("#game option")).not_to_have_count(0)
     me.select_option("#game", GAME)
     expect(me.locator("#source")).to_have_text("(the template)")
+    expect(me.locator("#forget")).to_have_text("Back to the template")  # not "the the"
     expect(me.locator("#kind option")).to_have_text(
         ["monsters", "traps", "events", "heroes", "scenarios", "dice"])
     expect(me.locator("#import-csv")).to_be_hidden()

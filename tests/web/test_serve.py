@@ -7,7 +7,7 @@ from panel_support import GAME
 
 from companion.cli import build_parser
 from companion.commands.serve import build, table_camera
-from companion.table import TableError
+from companion.table import TableError, TableSession
 
 
 def args(*argv: str):
@@ -104,3 +104,30 @@ def test_pin_refuses_a_database_that_is_not_there_and_makes_none(tmp_path, capsy
     assert main(["pin", "--db", str(tmp_path / "none.db")]) == 1
     assert "no history database at" in capsys.readouterr().err
     assert not (tmp_path / "none.db").exists()
+
+
+def test_the_join_link_is_an_address_the_server_answers_on(tmp_path, capsys):
+    """Served on 127.0.0.1 alone, the panel's QR link and `rollscribe pin`'s are that address
+    (not the LAN's or a .local name, where nothing answers), and it opens the table."""
+    import html
+    import re
+    import urllib.request
+
+    from panel_support import PIN, running
+
+    from companion.cli import main
+    from companion.commands.pin import asking
+    from companion.history import History
+
+    db = tmp_path / "j.db"
+    table = TableSession(History(db))
+    with running(table, HOST="127.0.0.1") as server:
+        panel = urllib.request.urlopen(f"{server}/panel", timeout=10).read().decode()
+        link = html.unescape(re.search(r'<p class="url">([^<]*)</p>', panel).group(1))
+        assert link == f"{server}/join#pin={PIN}"
+        assert urllib.request.urlopen(link, timeout=10).status == 200
+    port = server.rsplit(":", 1)[1]
+    command = asking(args("--db", str(db), "--host", "127.0.0.1"), int(port))
+    assert "--host 127.0.0.1" in command
+    assert main(command.split()[1:]) == 0
+    assert f"open http://127.0.0.1:{port}/join#pin=" in capsys.readouterr().out

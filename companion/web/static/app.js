@@ -92,11 +92,28 @@ const RS = {
       RS.el("li", { class: "fault", text: `Cannot show this now: ${error.message}` }));
   },
 
+  // Locked, the PIN prompt is open at once (a newcomer at the plain address types it there);
+  // unlocked, it goes.
   setAccess(canAct) {
     RS.canAct = canAct;
     document.body.dataset.canAct = canAct ? "yes" : "no";
     document.getElementById("lock").hidden = canAct;
-    if (canAct) document.getElementById("pin-form").hidden = true;
+    document.getElementById("pin-form").hidden = canAct;
+  },
+
+  // A picture as big as the screen lets it be (a tray, a die's close-up, a history thumbnail);
+  // a tap anywhere closes it. `wide`: drawn twice the screen's width, to pan across.
+  zoom(src, alt, wide = false) {
+    const dialog = document.getElementById("zoom");
+    const img = document.getElementById("zoom-img");
+    Object.assign(img, { src, alt });
+    img.className = wide ? "wide" : "";
+    // a wide picture opens on its middle, where the dice lie
+    const centre = () => { const pane = img.parentElement;
+      pane.scrollLeft = (pane.scrollWidth - pane.clientWidth) / 2; };
+    img.onload = centre;
+    dialog.showModal();
+    if (img.complete) centre();
   },
 
   // Follow the table: EventSource reconnects by itself; if it gives up, start a new one.
@@ -118,9 +135,8 @@ const RS = {
 };
 
 document.getElementById("lock").addEventListener("click", () => {
-  const form = document.getElementById("pin-form");
-  form.hidden = !form.hidden;
-  if (!form.hidden) document.getElementById("pin-input").focus();
+  document.getElementById("pin-form").hidden = false;
+  document.getElementById("pin-input").focus();
 });
 document.getElementById("pin-form").addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -130,4 +146,5 @@ document.getElementById("pin-form").addEventListener("submit", async (event) => 
     RS.toast("Unlocked: you can play", false);
   } catch (e) { /* the toast says why */ }
 });
+document.getElementById("zoom").addEventListener("click", (event) => event.currentTarget.close());
 RS.setAccess(RS.canAct);

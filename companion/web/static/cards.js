@@ -132,7 +132,7 @@ function load() {
   const shapes = game.kinds.map((k) => `"${k.name}": ${k.shape === "map" ? "{...}" : "[...]"}`);
   $("import-hint").textContent = `JSON: {${shapes.join(", ")}}. ${game.import}`;
   $("import-csv").hidden = !game.csv;
-  $("forget").textContent = `Back to the ${game.default}`;
+  $("forget").textContent = `Back to the ${game.default.replace(/^the /, "")}`; // "the template"
   RS.get(`/api/table-data/${gameName()}`).then((answer) => {
     $("kinds").replaceChildren();
     render(answer);

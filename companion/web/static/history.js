@@ -62,7 +62,8 @@ function drawTimeline(events) {
       ? [RS.el("span", { class: "told", text: e.data.told }), RS.el("small", { class: "command", text: ` ${text}` })]
       : [RS.el("b", { text: `${WORDS[e.kind] || e.kind} ` }), text];
     items.push(RS.el("li", { class: `event ${e.kind}${e.undone ? " undone" : ""}`, "data-kind": e.kind },
-      e.image ? RS.el("img", { src: e.image, alt: "tray", loading: "lazy", class: "thumb" }) : null,
+      e.image ? RS.el("img", { src: e.image, alt: "tray", loading: "lazy", class: "thumb",
+        onclick: () => RS.zoom(e.image, "the tray", true) }) : null,
       RS.el("span", { class: "what" }, ...what),
       RS.el("small", { class: "scores-after", text: e.scores.join(" / ") })));
   }

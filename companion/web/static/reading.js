@@ -9,16 +9,22 @@ const Tray = {
   wanted: [], // the kinds of the roll wanted, the first guess for a die added
   act: null, // table.js's action: POST, then show what the table is now
 
+  // A chip's words: the die as read, and a mark (how sure the camera is stays behind "why?").
   label(d) {
     if (d.dropped) return "no die";
-    const pct = Math.round(d.confidence * 100);
-    const mark = d.corrected ? " ✎" : this.reading.confirmed ? " ✓" : d.unsure ? ` ?${pct}%` : "";
+    const mark = d.corrected ? " ✎" : this.reading.confirmed ? " ✓" : d.wants ? ` (${d.wants}?)`
+      : d.unsure ? " ?" : "";
     return `${d.die} ${d.value}${mark}`;
   },
 
   state(d) {
     return d.dropped ? " dropped" : d.corrected ? " corrected"
-      : this.reading.confirmed ? " confirmed" : d.unsure ? " unsure" : "";
+      : this.reading.confirmed ? " confirmed" : d.wants ? " unsure wrong-kind" : d.unsure ? " unsure" : "";
+  },
+
+  // A die's close-up, cut by the reader from the full-size frame (none for a die typed or added).
+  closeUp(d, i, cls) {
+    return d.crop ? RS.el("img", { src: d.crop, alt: `close-up of die ${i + 1}`, class: cls }) : null;
   },
 
   render(reading, wanted, act) {
@@ -37,7 +43,9 @@ const Tray = {
     const chips = reading.dice.map((d, i) => RS.el("button", {
       type: "button", class: "die-chip" + this.state(d), "data-index": i,
       "aria-label": `die ${i + 1}: ${d.dropped ? "dropped" : `${d.die} showing ${d.value}`}`,
-      onclick: () => this.openDie(i), text: `${i + 1}: ${this.label(d)}` }));
+      onclick: () => this.openDie(i) }, this.closeUp(d, i, "crop"),
+      RS.el("span", { class: "chip-text" }, RS.el("span", { text: `${i + 1}: ${this.label(d)}` }),
+        d.say && !d.wants ? RS.el("small", { class: "chip-say", text: d.say }) : null)));
     if (reading.image && reading.width) {
       const boxed = reading.dice.map((d, i) => [d, i]).filter(([d]) => !d.added);
       const boxes = boxed.map(([d, i]) => {
@@ -50,7 +58,8 @@ const Tray = {
       });
       const badges = boxed.map(([d, i]) => RS.el("span", {
         class: "die-number" + this.state(d), "data-index": i, "aria-hidden": "true", text: String(i + 1) }));
-      const img = RS.el("img", { src: reading.image, alt: "the tray", width: reading.width, height: reading.height });
+      const img = RS.el("img", { src: reading.image, alt: "the tray", width: reading.width, height: reading.height,
+        onclick: () => RS.zoom(reading.image, "the tray", true) });
       const picture = RS.el("div", { class: "tray-image" }, img, ...boxes, ...badges);
       // At most 45% of the screen's height, so the moves stay in view on a phone.
       picture.style.maxWidth = `calc(45vh * ${reading.width / Math.max(1, reading.height)})`;
@@ -59,10 +68,46 @@ const Tray = {
     } else {
       tray.replaceChildren(RS.el("div", { class: "chips" }, ...chips));
     }
+    $("zoom-tray").hidden = !reading.image;
+    $("zoom-tray").onclick = () => RS.zoom(reading.image, "the tray", true);
     $("tap-hint").hidden = !reading.correctable;
     if (reading.pending) {
       $("pending-actions").hidden = false;
-      if (reading.problem) { $("problem").hidden = false; $("problem").textContent = reading.problem; }
+      this.renderProblem(reading);
+    }
+  },
+
+  // Why the reading waits, in a player's words; a die of the wrong kind fixed in one tap; what
+  // the reader itself said behind "why?".
+  renderProblem(reading) {
+    $("problem").hidden = !reading.problem;
+    const fixes = reading.dice.map((d, i) => [d, i]).filter(([d]) => d.wants).map(([d, i]) =>
+      RS.el("button", { type: "button", class: "fix acting", onclick: () => this.fixKind(i),
+        text: `Die ${i + 1} is a ${d.wants}` }));
+    const said = [reading.details, ...reading.dice.map((d, i) => d.why && `die ${i + 1}: ${d.why}`)];
+    $("problem").replaceChildren(RS.el("span", { text: reading.problem }),
+      fixes.length ? RS.el("span", { class: "fixes" }, ...fixes) : null, this.whyToggle(said.filter(Boolean)));
+  },
+
+  // A "why?" button that shows the reader's own words (its confidences, its models) under it.
+  whyToggle(lines) {
+    if (!lines.length) return null;
+    const box = RS.el("span", { class: "why-details", hidden: "" },
+      ...lines.map((line) => RS.el("span", { text: line })));
+    const toggle = RS.el("button", { type: "button", class: "why", "aria-expanded": "false", text: "why?",
+      onclick: () => { box.hidden = !box.hidden; toggle.setAttribute("aria-expanded", String(!box.hidden)); } });
+    return RS.el("span", { class: "why-wrap" }, toggle, box);
+  },
+
+  // A die of a kind the roll does not want: made the kind it wants, keeping its face if that
+  // kind has it, else the dialog opens on that kind's faces.
+  fixKind(index) {
+    const d = this.reading.dice[index];
+    if (!RS.canAct) { RS.toast("Enter the table PIN to correct dice."); return; }
+    if ((this.faces(d.wants) || []).map(String).includes(String(d.value))) {
+      this.act("/api/correct", { index, value: d.value, kind: d.wants });
+    } else {
+      this.open(index, d.wants);
     }
   },
 
@@ -96,13 +141,18 @@ const Tray = {
     return (this.reading.kinds || {})[kind] || null;
   },
 
-  // The dialog: `index` a die of the reading, or null to add one the camera missed.
-  open(index) {
+  // The dialog: `index` a die of the reading, or null to add one the camera missed; `kind` the
+  // kind it opens on (the die's own by default).
+  open(index, kind = null) {
     const adding = index === null;
     const die = adding ? null : this.reading.dice[index];
     const kinds = Object.keys(this.reading.kinds || {});
     const select = $("die-kind");
-    const start = adding ? this.wanted[0] || kinds[0] : die.die;
+    const start = kind || (adding ? this.wanted[0] || kinds[0] : die.die);
+    const closeUp = adding ? null : this.closeUp(die, index, "close-up");
+    if (closeUp) closeUp.onclick = () => RS.zoom(die.crop, closeUp.alt);
+    $("die-look").replaceChildren(...[closeUp, die && die.say ? RS.el("p", { class: "die-say", text: die.say }) : null,
+      die && die.why ? this.whyToggle([die.why]) : null].filter(Boolean));
     select.replaceChildren(...(kinds.includes(start) ? kinds : [start, ...kinds]).map((k) =>
       RS.el("option", { value: k, text: k, selected: k === start ? "" : null })));
     $("die-title").textContent = adding ? "Add a die the camera missed"
