@@ -115,22 +115,29 @@ def plan_for(kind: str) -> Windows:
     return PLANS.get(kind, CENTRE)
 
 
+def cut_window(frame: np.ndarray, x: float, y: float, angle: float, height: float) -> np.ndarray:
+    """The recognizer's window centred on (x, y) of the frame, `height` frame pixels high, the
+    frame turned `angle` degrees about it (cv2.getRotationMatrix2D's sense) so that a numeral
+    standing at that angle is upright; cut at the frame's own resolution (a numeral 20 px high
+    in the frame is not first shrunk)."""
+    width = round(HEIGHT * ASPECT)
+    m = cv2.getRotationMatrix2D((x, y), angle, HEIGHT / height)
+    m[0, 2] += width / 2 - x
+    m[1, 2] += HEIGHT / 2 - y
+    return cv2.warpAffine(frame, m, (width, HEIGHT), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
 def cut_windows(frame: np.ndarray, box: Sequence[float], plan: Windows) -> np.ndarray:
-    """The plan's windows of one die as a (N, HEIGHT, HEIGHT*ASPECT, 3) BGR batch, cut from
-    the frame at its own resolution (a numeral 20 px high in the frame is not first shrunk)."""
+    """The plan's windows of one die as a (N, HEIGHT, HEIGHT*ASPECT, 3) BGR batch."""
     x0, y0, x1, y1 = (float(v) for v in box)
     cx, cy, side = (x0 + x1) / 2, (y0 + y1) / 2, max(x1 - x0, y1 - y0)
-    width = round(HEIGHT * ASPECT)
-    out = np.empty((len(plan.poses()), HEIGHT, width, 3), np.uint8)
-    for i, (size, radius, angle) in enumerate(plan.poses()):
+    out = []
+    for size, radius, angle in plan.poses():
         t = math.radians(angle)
-        wx, wy = cx - math.sin(t) * radius * side, cy + math.cos(t) * radius * side
-        m = cv2.getRotationMatrix2D((wx, wy), angle, HEIGHT / (size * side))
-        m[0, 2] += width / 2 - wx
-        m[1, 2] += HEIGHT / 2 - wy
-        out[i] = cv2.warpAffine(frame, m, (width, HEIGHT), flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REPLICATE)
-    return out
+        out.append(cut_window(frame, cx - math.sin(t) * radius * side,
+                              cy + math.cos(t) * radius * side, angle, size * side))
+    return np.stack(out)
 
 
 @dataclass(frozen=True)
