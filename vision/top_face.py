@@ -1,0 +1,109 @@
+"""Where a die's value numeral lies, how it stands, and whether it shows: models/top_face.onnx.
+
+Why: the numeral reader (vision.numerals) turns 24 windows about a die's centre because it knows
+neither where the numeral is nor how it stands, and an oblique view puts the numeral off the
+centre, where no window looks. This small CNN, trained on renders only
+(`python -m vision.train.top_face`), says both from the die's crop, so one or two windows do.
+
+numpy, OpenCV and onnxruntime only; `windows` cuts the recognizer's windows on what it finds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import square_bounds, square_crop
+from vision.errors import ModelError
+from vision.model_file import load_card, open_session
+from vision.numerals import ASPECT, HEIGHT
+
+DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "top_face.onnx"
+OUTPUTS = ("offset", "angle", "visible")
+WINDOW = 0.35  # a window's height in the die's box side, as the reader's centre windows
+
+
+@dataclass(frozen=True)
+class TopFace:
+    """A die's value numeral in the frame.
+
+    (x, y): its centre in frame pixels. angle_deg: the angle, in cv2.getRotationMatrix2D's
+    convention (counter-clockwise on screen), that stands it upright when the frame is turned
+    by it about (x, y), as vision.numerals.cut_windows turns its windows: 0 when it stands
+    upright, 90 when its top points right. visible: the chance it shows at all (its face not
+    turned away, or no die in the box)."""
+
+    x: float
+    y: float
+    angle_deg: float
+    visible: float
+
+
+class TopFaceLocator:
+    """The locator model and the crops it reads (vision.crops.square_crop, like the classifier's)."""
+
+    def __init__(self, model_path: Path | str | None = None, threads: int = 1) -> None:
+        self.model_path = Path(model_path) if model_path else DEFAULT_MODEL
+        card = load_card(self.model_path)
+        try:
+            self.size = int(card["input"]["size"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelError(f"model card of {self.model_path} gives no input size") from exc
+        self.session = open_session(self.model_path, threads, OUTPUTS)
+        self.input_name = self.session.get_inputs()[0].name
+
+    def locate(self, frame: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[TopFace]:
+        """Each box's (x0, y0, x1, y1) numeral in the BGR frame, all boxes in one batch."""
+        if not boxes:
+            return []
+        crops = np.stack([square_crop(frame, box, self.size) for box in boxes])
+        batch = crops.astype(np.float32).transpose(0, 3, 1, 2)
+        offset, angle, visible = self.session.run(None, {self.input_name: batch})
+        if offset.shape != (len(boxes), 2) or angle.ndim != 2 or len(angle) != len(boxes):
+            raise ModelError(f"locator {self.model_path} gave outputs of shapes "
+                             f"{offset.shape}, {angle.shape}")
+        out = []
+        for box, (dx, dy), logits, (v,) in zip(boxes, offset, angle, visible, strict=True):
+            sx, sy, side = square_bounds(box)
+            out.append(TopFace(
+                x=sx + (float(dx) + 0.5) * side - 0.5,
+                y=sy + (float(dy) + 0.5) * side - 0.5,
+                angle_deg=peak_angle(logits),
+                visible=1.0 / (1.0 + math.exp(-float(v))),
+            ))
+        return out
+
+
+def peak_angle(logits: np.ndarray) -> float:
+    """The angle (degrees) of the likeliest of the model's angle bins (bin k is 360 k / bins),
+    refined by the mean of it and its two neighbours: a mean over all bins would fall between
+    the two peaks of a numeral that reads alike half a turn round."""
+    bins = len(logits)
+    k = int(np.argmax(logits))
+    near = np.array([k - 1, k, k + 1]) % bins
+    p = np.exp(logits[near] - logits[k])
+    t = near * (2 * math.pi / bins)
+    return math.degrees(math.atan2(float(p @ np.sin(t)), float(p @ np.cos(t))))
+
+
+def windows(frame: np.ndarray, face: TopFace, box: Sequence[float]) -> np.ndarray:
+    """The recognizer's (2, HEIGHT, HEIGHT*ASPECT, 3) BGR windows on a located numeral, cut
+    from the frame at its own resolution as vision.numerals.cut_windows cuts them: upright by
+    the locator's angle, and turned half round (a 6 upside down is a 9, and the locator may
+    stand either upright)."""
+    side = max(float(box[2]) - float(box[0]), float(box[3]) - float(box[1]))
+    width = round(HEIGHT * ASPECT)
+    out = np.empty((2, HEIGHT, width, 3), np.uint8)
+    for i, turn in enumerate((0.0, 180.0)):
+        m = cv2.getRotationMatrix2D((face.x, face.y), face.angle_deg + turn,
+                                    HEIGHT / (WINDOW * side))
+        m[0, 2] += width / 2 - face.x
+        m[1, 2] += HEIGHT / 2 - face.y
+        out[i] = cv2.warpAffine(frame, m, (width, HEIGHT), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    return out
