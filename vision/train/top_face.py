@@ -17,7 +17,6 @@ import argparse
 import dataclasses
 import json
 import time
-from collections import Counter, defaultdict
 from pathlib import Path
 
 import cv2
@@ -27,10 +26,7 @@ from torch import nn
 
 from vision.crops import CROP_MARGIN
 from vision.model_file import file_sha256
-from vision.numerals import NUMBERED, NumeralReader, decide
-from vision.top_face import TopFaceLocator, windows
-from vision.train.realdata import datasets_root, load_photos, locate_die, read_photo
-from vision.train.realsets import rig_of, rig_table
+from vision.top_face import TopFaceLocator
 from vision.train.render import Crop, random_style, render_crop
 
 SIZE = 64  # the model's input side
@@ -273,44 +269,12 @@ def measure_renders(locator: TopFaceLocator, count: int, seed: int) -> dict:
             "visible_right": round(float(np.mean(right)), 3)}
 
 
-def measure_photos(locator: TopFaceLocator, every: int) -> dict:
-    """Value right per rig and kind on ucffool's numbered dice (one photo in `every` of each run,
-    by path), read from the locator's two windows and from the reader's full window search."""
-    reader = NumeralReader(threads=1)
-    table = rig_table(datasets_root())
-    runs: dict[tuple[str, str], list] = defaultdict(list)
-    for photo in load_photos():
-        if photo.kind in NUMBERED and photo.measurable and photo.sequence != "skovy":
-            runs[(photo.sequence, photo.run)].append(photo)
-    counts: dict[str, Counter] = defaultdict(Counter)
-    for key in sorted(runs):
-        for photo in sorted(runs[key], key=lambda p: p.path)[::every]:
-            image = read_photo(photo)
-            box = locate_die(image)
-            (face,) = locator.locate(image, [box])
-            two = decide(photo.kind, reader.recognise(windows(image, face, box)))
-            c = counts[f"{rig_of(table, photo)} {photo.kind}"]
-            c["dice"] += 1
-            c["two_windows"] += two.value == photo.value
-            c["full_search"] += reader.read(image, box, photo.kind).value == photo.value
-    counts["all"] = sum(counts.values(), Counter())
-    return {key: {"dice": c["dice"],
-                  "two_windows_value_right": round(100 * c["two_windows"] / c["dice"], 1),
-                  "full_search_value_right": round(100 * c["full_search"] / c["dice"], 1)}
-            for key, c in counts.items()}
-
-
-def measure(path: Path, renders: int, every: int, seed: int) -> None:
-    """Print the shipped locator's figures and keep them in its card."""
+def measure(path: Path, renders: int, seed: int) -> None:
+    """Print the shipped locator's figures on fresh renders and keep them in its card (what it
+    does for the numerals read on real photos is `python -m bench numerals`)."""
     locator = TopFaceLocator(path)
     figures = {"renders": measure_renders(locator, renders, seed)}
     print(json.dumps(figures["renders"]), flush=True)
-    if (datasets_root() / "ucffool").is_dir():
-        figures["ucffool_never_trained_on"] = measure_photos(locator, every)
-        for key, row in figures["ucffool_never_trained_on"].items():
-            print(f"  {key:22s} {row['dice']:4d} dice: value right, two windows "
-                  f"{row['two_windows_value_right']:5.1f}%, 24-window search "
-                  f"{row['full_search_value_right']:5.1f}%")
     card_path = path.with_suffix(".json")
     card = json.loads(card_path.read_text())
     card["accuracy"] = figures
@@ -325,14 +289,13 @@ def main(argv: list[str] | None = None) -> None:
                    help="renders and checkpoint, kept to resume")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--measure", action="store_true",
-                   help="only measure the model in --out on fresh renders and real photos")
+                   help="only measure the model in --out on fresh renders")
     p.add_argument("--renders", type=int, default=300)
-    p.add_argument("--every", type=int, default=8, help="one photo in this many of each run")
     args = p.parse_args(argv)
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
     if args.measure:
-        measure(args.out / "top_face.onnx", args.renders, args.every, args.seed)
+        measure(args.out / "top_face.onnx", args.renders, args.seed)
         return
     args.work.mkdir(parents=True, exist_ok=True)
     images, labels, rendering = render_set(args.work, args.seconds * RENDER_SHARE, args.seed)
