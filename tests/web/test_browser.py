@@ -177,12 +177,12 @@ def test_two_phones_play_a_turn_live(server, browser, table):
     expect(other.locator("#scores .score")).to_have_text(scores)
     expect(other.locator("#whose")).to_have_text(table.snapshot()["current"]["text"])
 
-    # The history shows the game: each camera roll with its thumbnail, the correction, the move.
+    # The history shows the game: a row per roll (its thumbnail, the correction folded in), the move.
     history = phone(browser, errors)
     history.goto(f"{server}/games/{table.game_id}")
-    expect(history.locator(".event")).to_have_count(len(table.history.events(table.game_id)))
+    expect(history.locator(".event")).to_have_count(reads + 1)
     expect(history.locator(".event.roll img.thumb")).to_have_count(reads)
-    expect(history.locator(".event.amend img.thumb")).to_have_count(1)
+    expect(history.locator(".event.roll.amended .folded .amend")).to_have_count(1)
     expect(history.locator(".event.move").last).to_contain_text(best)
     expect(history.locator(".score-chart path")).to_have_count(len(PLAYERS))
 
