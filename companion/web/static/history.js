@@ -44,7 +44,7 @@ function drawChart(game, events) {
 }
 
 const WORDS = { reading: "camera read", correct: "corrected", drop: "box", add: "die", discard: "reading discarded",
-  roll: "rolled", amend: "roll corrected to", move: "played", undo: "undid", abandon: "game abandoned",
+  roll: "rolled", amend: "roll corrected to", move: "played", undo: "undid", abandon: "game left unfinished",
   resume: "game resumed" };
 // Steps that lead to a roll (the camera's reading and its corrections) and a roll's later
 // correction: folded into the roll's row, shown on a tap, so a turn reads as its rolls and moves.
@@ -119,7 +119,7 @@ function load() {
     document.getElementById("history-title").textContent = `Game ${game.id}: ${game.title}`;
     document.title = `Game ${game.id}: ${game.title}`;
     const state = game.outcome ? RS.outcomeText(game)
-      : game.abandoned ? "abandoned" : "in play";
+      : game.abandoned ? "left unfinished" : "in play";
     document.getElementById("history-meta").textContent = `${game.players.join(", ")} — ${state}`;
     drawChart(game, events);
     drawTimeline(events);

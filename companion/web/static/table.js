@@ -6,8 +6,20 @@ let snap = null;
 const openGroups = new Set(); // groups a player opened stay open while the table changes
 
 // An action, then what the table is now: its answer, or (refused) the table fetched again.
+// Resolves to whether the table took it (a refused typed roll keeps its text to fix).
 function act(path, body) {
-  return RS.api(path, body).then(render).catch(() => RS.get("/api/state").then(render));
+  return RS.api(path, body).then((s) => { render(s); return true; })
+    .catch(() => RS.get("/api/state").then(render).then(() => false));
+}
+
+// Ending the turn with moves still open (results unspent) asks first.
+function endTurn() {
+  const open = snap ? snap.end_turn_leaves : 0;
+  if (!open) { act("/api/end-turn"); return; }
+  $("end-text").textContent = `${snap.current.player || "This turn"} still has ${open} move${open > 1 ? "s" : ""} `
+    + "open: what is left unspent is lost. End the turn anyway?";
+  $("end-dialog").returnValue = "";
+  $("end-dialog").showModal();
 }
 
 // A move: its title in the player's words, the command text small beneath (the log's and
@@ -152,15 +164,18 @@ function render(s) {
 $("read").addEventListener("click", () => act("/api/read"));
 $("typed").addEventListener("submit", (e) => {
   e.preventDefault();
-  act("/api/roll", { roll: $("typed-roll").value }).then(() => { $("typed-roll").value = ""; });
+  act("/api/roll", { roll: $("typed-roll").value }).then((taken) => { if (taken) $("typed-roll").value = ""; });
 });
 $("typed-move").addEventListener("submit", (e) => {
   e.preventDefault();
-  act("/api/move", { move: $("typed-move-text").value }).then(() => { $("typed-move-text").value = ""; });
+  act("/api/move", { move: $("typed-move-text").value }).then((taken) => { if (taken) $("typed-move-text").value = ""; });
 });
 $("confirm-reading").addEventListener("click", () => act("/api/confirm"));
 $("discard").addEventListener("click", () => act("/api/discard"));
-$("end-turn").addEventListener("click", () => act("/api/end-turn"));
+$("end-turn").addEventListener("click", endTurn);
+$("end-dialog").addEventListener("close", () => {
+  if ($("end-dialog").returnValue === "end") act("/api/end-turn");
+});
 $("undo").addEventListener("click", () => act("/api/undo"));
 $("undo-turn").addEventListener("click", () => act("/api/undo-turn"));
 $("move-filter").addEventListener("input", () => snap && renderMoves(snap));

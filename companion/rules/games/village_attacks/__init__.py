@@ -50,8 +50,7 @@ class VillageAttacks(Game):
     def read_table_data(cls, data: Any, form: str = "json") -> str:
         """The table's dashboards and cards (JSON-shaped) checked, as the `data` option's text."""
         if form != "json":
-            raise DataError("Village Attacks' data is entered as JSON "
-                            "(docs/village-attacks-data.md)")
+            raise DataError("Village Attacks' data is entered as JSON")
         return json.dumps(table_data(data).to_json(), sort_keys=True)
 
     @classmethod

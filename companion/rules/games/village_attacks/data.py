@@ -442,5 +442,6 @@ def form() -> dict[str, Any]:
         {"name": "name", "type": "text", "hint": f"{VILLAGE_DAY.name} or {VILLAGE_NIGHT.name}"},
         {"name": "faces", "type": "json", "hint": f"a JSON list of six of {faces}"}]})
     return {"kinds": kinds, "default": "the template", "csv": False,
-            "import": "Every field: docs/village-attacks-data.md. An import replaces all the "
-                      "data."}
+            # every field is described for developers in docs/village-attacks-data.md
+            "import": "Each record holds the fields its form above shows. An import "
+                      "replaces all the data."}
