@@ -5,8 +5,7 @@
 
 window.RS_VIEWS = window.RS_VIEWS || {};
 window.RS_VIEWS["village-attacks"] = (state) => {
-  const stat = (name, value) => RS.el("span", { class: "stat" }, RS.el("small", { text: name }),
-    RS.el("b", { text: String(value) }));
+  const stat = RS.stat;
   const dial = state.next_event_at === null ? `${state.event_dial}` : `${state.event_dial} / ${state.next_event_at}`;
   const out = [RS.el("div", { class: "stats-row", "aria-label": "the castle" },
     stat("Castle Heart", state.castle_heart), stat("Morale", state.morale), stat("Event dial", dial),
