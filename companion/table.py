@@ -493,6 +493,7 @@ class TableSession:
                 "id": record.id, "name": record.game, "title": cls.title,
                 "players": list(record.players), "options": record.options,
                 "teams": list(cls.teams[:len(record.players)]),
+                "cooperative": cls.cooperative,  # its moves' points only rank them
                 "over": current is None or pos.abandoned,
                 "outcome": state.outcome.to_json() if state.outcome else None,
             },

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import test_browser as harness
 from panel_support import PLAYERS
+from table_support import fitting_roll
 
 from companion.history import History
-from companion.rules.core import Roll
 from companion.table import TableSession
 
 pytestmark = pytest.mark.browser
@@ -39,10 +39,8 @@ def played(tmp_path, options: dict, until: Callable[[dict], bool]) -> TableSessi
         snap = table.snapshot()
         if until(snap["state"]):
             return table
-        wanted = snap["roll_wanted"]
-        if wanted:
-            table.type_roll(Roll.of(*[(kind, rng.choice(faces)) for kind, faces
-                                      in zip(wanted["dice"], wanted["faces"], strict=True)]).text())
+        if snap["roll_wanted"]:
+            table.type_roll(fitting_roll(snap, rng).text())
         else:
             fighting = [m for m in snap["moves"] if not m["move"].startswith("surrender")]
             table.choose_move(rng.choice(fighting[:3])["move"])

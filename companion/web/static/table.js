@@ -28,7 +28,7 @@ function moveButton(m, best) {
   return RS.el("li", {}, RS.el("button", { type: "button", class: best ? "move best" : "move",
     onclick: () => act("/api/move", { move: m.move }) },
     RS.el("span", { class: "move-title", text: m.title || m.move }),
-    RS.el("span", { class: "points", text: m.points ? RS.signed(m.points) : "" }),
+    RS.el("span", { class: "points", text: m.points && !snap.game.cooperative ? RS.signed(m.points) : "" }),
     RS.el("small", { class: "move-text", text: m.move }),
     m.detail ? RS.el("small", { class: "detail", text: m.detail }) : null));
 }
@@ -41,9 +41,15 @@ function groupOf(m) {
 
 function renderMoves(s) {
   const filter = $("move-filter").value.trim().toLowerCase();
-  $("move-filter").hidden = s.moves.length <= GROUPED_FROM;
+  // A game may ask for some moves through a form of its own (static/<game>.js registers it in
+  // RS_MOVE_FORMS): Village Attacks' spawn card as its counts, not 26 buttons.
+  const own = window.RS_MOVE_FORMS && RS_MOVE_FORMS[s.game.name];
+  const form = own && own(s, (move) => act("/api/move", { move }));
+  $("move-filter").hidden = !!form || s.moves.length <= GROUPED_FROM;
   let items;
-  if (s.moves.length <= GROUPED_FROM || filter) {
+  if (form) {
+    items = [RS.el("li", {}, form)];
+  } else if (s.moves.length <= GROUPED_FROM || filter) {
     const shown = s.moves.filter((m) => !filter
       || `${m.title} ${m.move} ${m.detail}`.toLowerCase().includes(filter));
     items = shown.map((m) => moveButton(m, m === s.moves[0]));
@@ -71,7 +77,7 @@ function renderMoves(s) {
     items.push(RS.el("li", { class: "hint", text: s.current.chance ? "Roll the dice first." : "No moves." }));
   }
   $("moves").replaceChildren(...items);
-  $("moves-total").textContent = s.moves_total > 1 ? `(${s.moves_total}, best first)` : "";
+  $("moves-total").textContent = s.moves_total > 1 && !form ? `(${s.moves_total}, best first)` : "";
   $("end-turn").hidden = !s.can_end_turn;
   $("undo").disabled = !s.can_undo;
   $("undo-turn").disabled = !s.can_undo;

@@ -15,7 +15,7 @@ what a move did), `state` (the GameState and `describe`).
     asking (what only the players can answer now: a card drawn, the coin), scenario, castle_heart, morale, event_dial, next_event_at, event, time (day|night|null),
     tier, traps_offered,
     players: [{seat, name, monster, type, zone, slain, health, max_health, experience,
-               level_at, kills, turns, status, reserve, reserve_slots, defence, defence_slots,
+               level_at, level, kills, turns, status, reserve, reserve_slots, defence, defence_slots,
                movement_slots, abilities {name: locked|basic|advanced}, active, first_player}],
     zones: [{id, name, room, distance, villagers {name: n}, trap, conditions, monsters}],
     outcome, during a Monster's turn: dice {rolled, total, spent, rerollable, moved}, tray.
