@@ -622,7 +622,7 @@ def _whose_turn(pos: Position) -> str:
     state, players = pos.state, pos.record.players
     current = state.current_player
     if pos.abandoned:
-        return "this game was abandoned"
+        return "this game was left unfinished"
     if current is None:
         outcome = state.outcome
         if outcome and outcome.winners:

@@ -25,7 +25,7 @@ function endTurn() {
 // A move: its title in the player's words, the command text small beneath (the log's and
 // what is typed), its points and the game's note.
 function moveButton(m, best) {
-  return RS.el("li", {}, RS.el("button", { type: "button", class: best ? "move best" : "move",
+  return RS.el("li", {}, RS.el("button", { type: "button", class: best ? "move best" : "move", "data-move": m.move,
     onclick: () => act("/api/move", { move: m.move }) },
     RS.el("span", { class: "move-title", text: m.title || m.move }),
     RS.el("span", { class: "points", text: m.points && !snap.game.cooperative ? RS.signed(m.points) : "" }),

@@ -46,6 +46,7 @@ window.RS_MOVE_FORMS["village-attacks"] = (s, play) => {
     chosen.forEach((n, i) => { shown[i].textContent = String(n); });
     const said = chosen.map((n, i) => `${n} ${n === 1 ? names[i].slice(0, -1) : names[i]}`).join(", ");
     enter.textContent = chosen[0] + chosen[1] ? `Enter: ${said}` : "Enter: nobody spawns";
+    enter.dataset.move = `spawn ${chosen[0]} ${chosen[1]}`;
   };
   const step = (i, by) => () => {
     const most = Math.max(...counts.map((c) => c[i]));
@@ -59,7 +60,7 @@ window.RS_MOVE_FORMS["village-attacks"] = (s, play) => {
     RS.el("button", { type: "button", "aria-label": `one ${name.slice(0, -1)} more`, onclick: step(i, 1), text: "+" })));
   update();
   const hero = s.moves.some((m) => m.move === "spawn hero")
-    ? RS.el("button", { type: "button", id: "spawn-hero", onclick: () => play("spawn hero"), text: "A Town Hero" }) : null;
+    ? RS.el("button", { type: "button", id: "spawn-hero", "data-move": "spawn hero", onclick: () => play("spawn hero"), text: "A Town Hero" }) : null;
   return RS.el("div", { class: "spawn-form" }, RS.el("p", { class: "hint", text: s.moves[0].title.split(":")[0] }),
     ...steppers, RS.el("div", { class: "actions" }, enter, hero));
 };
