@@ -443,7 +443,7 @@ def test_fantahzee_cards_entered_on_the_phone_then_a_game_up_to_the_roll(server,
     me.fill("[data-field=effects]", "banish<=6")
     me.click("#save")
     expect(me.locator("#source")).to_have_text("(entered at this table)")
-    expect(me.locator("td", has_text="ice_giant")).to_have_count(1)
+    expect(me.locator(".record[data-id=ice_giant]")).to_have_count(1)
     assert "ice_giant" in (table.history.table_data("fantahzee") or "")
     me.goto(f"{server}/new")
     expect(me.locator("#game option")).not_to_have_count(0)
