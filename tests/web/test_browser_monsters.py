@@ -1,10 +1,13 @@
 """Monsters!' table page on a phone (issue 54): each monster's health, its stunned and wounded
 dice, bank and tokens are on the page, and the Invasion and Wargame grids are drawn cell by
-cell like Board Horde's board, each monster where it stands. The harness is test_browser's."""
+cell like Board Horde's board, each monster where it stands; a move's words number a die as the
+tray's chips do. The harness is test_browser's."""
 
 from __future__ import annotations
 
 import random
+import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,6 +15,9 @@ import pytest
 import test_browser as harness
 from panel_support import PLAYERS
 from table_support import fitting_roll
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
+from monsters_helpers import MINUS_AT_4_AND_7, WOUNDER  # the rules tests' monsters
 
 from companion.history import History
 from companion.table import TableSession
@@ -104,4 +110,39 @@ def test_the_scenarios_grid_is_drawn_cell_by_cell(browser, tmp_path, size, scena
                 expect(drawn).to_contain_text(cell["card"])
         fits(page)
         page.locator("#board").screenshot(path=shot(f"monsters-{scenario}", size))
+    assert errors == []
+
+
+def throw(table: TableSession, *faces: str) -> None:
+    """Type the roll wanted: `faces` first, in the tray's order, the rest showing Block."""
+    count = len(table.snapshot()["roll_wanted"]["dice"])
+    shown = [*faces, *["block"] * (count - len(faces))]
+    table.type_roll(" ".join(f"monsters={face}" for face in shown))
+
+
+@pytest.mark.parametrize("size", PHONES, **SIZE_IDS)
+def test_a_moves_die_numbers_are_the_trays_chips(browser, tmp_path, size):
+    """Bob's Minus dice are his monster's 4th and 7th, thrown 1st and 2nd: the words of his
+    defence name the chips that read Minus."""
+    table = TableSession(History(tmp_path / "chips.db"))
+    table.new_game("monsters", PLAYERS, {"monsters": f"{WOUNDER}\n---\n{MINUS_AT_4_AND_7}"})
+    throw(table, "plus")  # initiative: Ann's one Plus against none
+    throw(table)
+    throw(table, "arm", "wound")
+    table.choose_move("attack 2")
+    throw(table, "minus", "minus")
+    table.choose_move("hit 2")
+    table.choose_move("defend 4+7")  # the command keeps the monster's own numbers
+    errors: list[str] = []
+    expect = sync_api.expect
+    with harness.running(table) as server:
+        page = harness.phone(browser, errors, viewport=size)
+        harness.join(page, server)
+        told = page.locator("#told")
+        expect(told).to_contain_text("Bob defends with Minus (die ")
+        chips = re.findall(r"Minus \(die (\d+)\)", told.inner_text())
+        assert len(chips) == 2
+        for n in chips:
+            expect(page.locator(f".die-chip[data-index='{int(n) - 1}']")).to_contain_text("minus")
+        page.screenshot(path=shot("monsters-chips", size))
     assert errors == []
