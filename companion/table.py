@@ -33,7 +33,7 @@ from companion.history import (
 )
 from companion.players import BadName, player_names
 from companion.reading import DieReading, TrayReading, UnreadableRoll
-from companion.rules.core import CHANCE, Roll, RollRequest
+from companion.rules.core import CHANCE, Move, Roll, RollRequest
 from companion.rules.dice import STANDARD, die_kind
 from companion.rules.errors import BadRoll, IllegalMove, NothingToUndo, RulesError
 
@@ -493,6 +493,7 @@ class TableSession:
                 "id": record.id, "name": record.game, "title": cls.title,
                 "players": list(record.players), "options": record.options,
                 "teams": list(cls.teams[:len(record.players)]),
+                "cooperative": cls.cooperative,  # its moves' points only rank them
                 "over": current is None or pos.abandoned,
                 "outcome": state.outcome.to_json() if state.outcome else None,
             },
@@ -507,11 +508,16 @@ class TableSession:
             "moves": [r.to_json() for r in ranked],  # every one: the panel groups them
             "moves_total": len(ranked),
             "told": pos.told,
-            "can_end_turn": any(r.move.text().split()[0] in pos.state.game.turn_enders
-                                for r in ranked),
+            "can_end_turn": any(_ends_turn(pos, r.move) for r in ranked),
+            # moves still open beside ending the turn: results left unspent (the panel asks first)
+            "end_turn_leaves": sum(not _ends_turn(pos, r.move) for r in ranked),
             "reading": _reading_view(pos, self._crop_count(pos)),
             "can_undo": bool(pos.steps) or pos.pending is not None,
         }
+
+
+def _ends_turn(pos: Position, move: Move) -> bool:
+    return move.text().split()[0] in pos.state.game.turn_enders
 
 
 def _reading_view(pos: Position, crops: int) -> JSON | None:
@@ -616,7 +622,7 @@ def _whose_turn(pos: Position) -> str:
     state, players = pos.state, pos.record.players
     current = state.current_player
     if pos.abandoned:
-        return "this game was abandoned"
+        return "this game was left unfinished"
     if current is None:
         outcome = state.outcome
         if outcome and outcome.winners:

@@ -10,8 +10,10 @@ from typing import Any
 from companion.history import History
 from companion.reading import DieReading, TrayReading
 from companion.rules.core import Roll, RollRequest
+from companion.rules.symbol_dice import VILLAGE, VILLAGE_DAY, VILLAGE_NIGHT
 from companion.table import TableSession
 
+SHIPPED_SYMBOL_DICE = {d.name: d.kind() for d in (VILLAGE, VILLAGE_DAY, VILLAGE_NIGHT)}
 GAME = "monstrous-horde"
 PLAYERS = ["Ann", "Bob"]
 LINE_UP = Roll.of(("d20", 5), ("d20", 12), ("d20", 3), ("d20", 9))  # no 1s, no epic 20
@@ -25,8 +27,13 @@ def started(path: Path) -> TableSession:
 
 
 def fitting_roll(snapshot: dict[str, Any], rng: random.Random) -> Roll:
-    """A roll that fits what the game wants now, from a seeded roller."""
-    return Roll.random(RollRequest.from_json(snapshot["roll_wanted"]), rng)
+    """A roll that fits what the game wants now, from a seeded roller; a symbol die shows one
+    of the faces the game says it carries (Monsters!) or its shipped faces (Village Attacks)."""
+    wanted = snapshot["roll_wanted"]
+    if wanted.get("faces"):
+        return Roll.of(*[(kind, rng.choice(faces))
+                         for kind, faces in zip(wanted["dice"], wanted["faces"], strict=True)])
+    return Roll.random(RollRequest.from_json(wanted), rng, SHIPPED_SYMBOL_DICE)
 
 
 def tray(roll: Roll, unsure: int | None = None,

@@ -18,6 +18,15 @@ def monster(*dice: str, filler: str = f"leg {POSTURES}", size: int = 16) -> str:
     return "\n".join([*dice, *[filler] * (size - len(dice))])
 
 
+# Bob's Minus dice are his 4th and 7th; he throws them first, so the tray's chips 1 and 2 read
+# Minus and his other fourteen dice Block.
+MINUS_AT_4_AND_7 = monster("leg block", "leg block", "leg block", "minus plus block", "leg block",
+                           "leg block", "minus plus block",
+                           filler="leg block deflect dodge plus stun wound")
+WOUNDER = monster("arm block deflect dodge stun wound",
+                  filler="leg block deflect dodge plus stun wound")
+
+
 def new_game(ann: str, bob: str, **options: Any) -> MonstersState:
     """Ann and Bob with the monsters declared; nobody has rolled initiative yet."""
     return GAME.new_state(["Ann", "Bob"], {"monsters": f"{ann}\n---\n{bob}", **options})

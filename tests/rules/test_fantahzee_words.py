@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from fantahzee_helpers import GAME, at_turn, play
 
+from companion.rules.games.fantahzee.cards import parse_cost
+
 
 def _told(state, text: str) -> str:  # type: ignore[no-untyped-def]
     move = state.parse_move(text)
@@ -59,3 +61,11 @@ def test_a_card_dealt_to_another_players_hand_is_told_as_theirs() -> None:
     while state.position.step["kind"] == "card":
         lines.append(_told(state, state.legal_moves()[0].text()))
     assert [line.split(":")[0] for line in lines] == ["Ann"] * 10 + ["Bob"] * 5
+
+
+def test_a_cost_reads_in_words_not_its_notation() -> None:
+    said = {text: " or ".join(c.words() for c in parse_cost(text))
+            for text in ("X X", "**", "3 3", "5", "****", "6 6 | steam 4", "1 ** X")}
+    assert said == {"X X": "any two dice", "**": "a pair of any number", "3 3": "two 3s",
+                    "5": "a 5", "****": "four of a kind", "6 6 | steam 4": "two 6s or 4 steam",
+                    "1 ** X": "a 1 and a pair of any number and any one die"}

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from horde_helpers import best, character, enemies, move_texts, new_game, play, roll
 
-from companion.rules.core import CHANCE
+from companion.rules.core import CHANCE, Roll
 from companion.rules.errors import BadMoveText, BadRoll, IllegalMove, NothingToUndo, RulesError
 from companion.rules.registry import get_game
 
@@ -33,7 +35,7 @@ def test_setup_rerolls_enemy_ones_then_sorts_the_line_up() -> None:
 def test_rolloff_ties_reroll_until_one_is_highest() -> None:
     state = GAME().new_state(["Ann", "Bob", "Cy"])
     play(state, roll("d20=5", "d20=6", "d20=7", "d20=8"), roll("d20=18", "d20=18", "d20=4"))
-    assert state.roll_wanted().reason == "Barbarian roll-off: Ann, Bob"
+    assert state.roll_wanted().reason == "Barbarian roll-off: die 1 Ann's, die 2 Bob's"
     play(state, roll("d20=5", "d20=11"))
     assert state.current_player == 1
 
@@ -429,3 +431,26 @@ def test_before_the_line_up_is_rolled_no_enemy_is_shown_defeated():
     play(state, roll("d20=6", "d20=10", "d20=11", "d20=15"))  # still setup: the roll-off next
     assert enemies(state) == [6, 10, 11, 15]
     assert not any(e["defeated"] for e in state.describe()["enemies"])
+
+
+def test_a_move_worth_nothing_ranks_above_one_that_scores_only_with_a_reason() -> None:
+    """Seeded games: wherever a 0-point move is ranked above a move that scores, a rule makes
+    it better (Fire Bolts and Bear Form only add dice first) and its detail says so."""
+    above = set()
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = GAME().new_state(["Ann", "Bob"])
+        for _ in range(150):
+            if state.current_player is None:
+                break
+            wanted = state.roll_wanted()
+            if wanted is not None:
+                state.apply(Roll.random(wanted, rng))
+                continue
+            ranked = state.ranked_moves()
+            for i, m in enumerate(ranked):
+                if m.points == 0 and any(later.points > 0 for later in ranked[i + 1:]):
+                    above.add(m.move.text())
+                    assert m.detail.startswith("Ranked above plays that score: "), m
+            state.apply(rng.choice(ranked[:3]).move)
+    assert above == {"firebolt", "bear"}  # seen, so the check checked something

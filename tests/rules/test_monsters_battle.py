@@ -3,9 +3,13 @@ Minus, the special attacks, Stinger, Brain, Tentacle, damage placed die by die."
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from monsters_helpers import (
+    MINUS_AT_4_AND_7,
     POSTURES,
+    WOUNDER,
     ann_attacks_bob,
     monster,
     new_game,
@@ -217,3 +221,16 @@ def test_a_plus_after_the_attack_heals_a_point_or_removes_a_stun() -> None:
     state.apply_text("unstun 6")
     ann = player(state, 0)
     assert ann["pools"]["stunned"] == 0 and ann["health"] == 16
+
+
+
+def test_a_move_names_each_die_by_its_chip_on_the_tray() -> None:
+    """Words number a die by its place in its owner's last roll (the tray's chips), not by its
+    place in the monster; the command keeps the monster's numbers."""
+    state = ann_attacks_bob(WOUNDER, MINUS_AT_4_AND_7, ("arm", "wound"), ("minus", "minus"))
+    state.apply_text("hit 2")
+    move = state.parse_move("defend 4+7")  # the monster's 4th and 7th dice
+    state.apply(move)
+    said = state.tell(move)
+    assert said.startswith("Bob defends with Minus (die ") and said.count("Minus (die ") == 2
+    assert sorted(re.findall(r"Minus \(die (\d+)\)", said)) == ["1", "2"], said

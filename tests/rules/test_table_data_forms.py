@@ -13,7 +13,7 @@ from companion.rules.registry import game_names, get_game
 
 WITH_DATA = [name for name in game_names() if get_game(name).table_data]
 NOT_ENTERED = {"id", "source", "guessed"}  # made from the name, or a shipped record's marks
-TYPES = {"text", "number", "bool", "words", "json"}
+TYPES = {"text", "number", "bool", "words", "json", "records"}
 
 
 def test_the_games_with_table_data_state_a_form_and_the_others_none():
@@ -38,6 +38,10 @@ def test_the_form_names_every_kind_and_field_the_parser_writes(name):
         assert kind["shape"] == "list" and names[0] == "name"
         for record in stored[kind["name"]]:
             assert set(names) == set(record) - NOT_ENTERED, (kind["name"], record["id"])
+            for nested in (f for f in kind["fields"] if f["type"] == "records"):
+                sub = {f["name"] for f in nested["fields"]}
+                for item in record[nested["name"]]:  # a zone keeps its id: toward names it
+                    assert sub == set(item) - NOT_ENTERED | ({"id"} & sub), (record["id"], item)
     assert form["default"] and form["import"] and isinstance(form["csv"], bool)
 
 
@@ -61,12 +65,16 @@ def test_every_number_field_is_read_and_a_bad_value_names_it(name):
             assert refusals and f"{field} is a whole number" in refusals[0], (kind["name"], field)
 
 
-def test_village_attacks_nested_fields_are_json_and_name_what_they_hold():
+def test_village_attacks_nested_records_are_form_fields_not_json():
     kinds = {k["name"]: k for k in get_game("village-attacks").table_data_form()["kinds"]}
     fields = {f["name"]: f for f in kinds["monsters"]["fields"]}
-    assert fields["abilities"]["type"] == "json"
-    assert "{name, cost, advanced_cost, text}" in fields["abilities"]["hint"]
-    scenario = {f["name"]: f["type"] for f in kinds["scenarios"]["fields"]}
-    assert scenario["zones"] == scenario["objectives"] == "json"
+    abilities = fields["abilities"]
+    assert (abilities["type"], abilities["item"]) == ("records", "ability")
+    assert [(f["name"], f["type"]) for f in abilities["fields"]] == [
+        ("name", "text"), ("cost", "words"), ("advanced_cost", "words"), ("text", "text")]
+    scenario = {f["name"]: f for f in kinds["scenarios"]["fields"]}
+    assert scenario["zones"]["type"] == scenario["objectives"]["type"] == "records"
+    assert scenario["zones"]["fields"][0]["name"] == "id"
+    scenario = {name: f["type"] for name, f in scenario.items()}
     assert scenario["spawns"] == scenario["events"] == "words"
     assert [f["name"] for f in kinds["dice"]["fields"]] == ["name", "faces"]

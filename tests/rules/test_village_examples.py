@@ -135,6 +135,7 @@ def test_level_up_whiplash_is_usable_at_once():
     assert moves(state) == {"learn whiplash", "learn unstoppable", "learn basin_of_blood"}
     play(state, "learn whiplash")
     assert monster(state)["xp"] == 0 and monster(state)["abilities"]["whiplash"] == 1
+    assert monster(state)["level"] == 2 and state.describe()["players"][0]["level"] == 2
     play(state, "ability whiplash", "slay great_hall hunter:cursed",
          "slay great_hall hunter:cursed", "done")
     assert s(state)["villagers"] == {} and s(state)["morale"] == 20 - 3

@@ -77,6 +77,6 @@ def dashboard(name: str, **fields: Any) -> dict[str, Any]:
     from companion.rules.games.village_attacks.data import data_from_text
 
     first = data_from_text("").monsters[name].abilities[0].id
-    return {"dashboard": name, "zone": "castle_heart", "turns": 1, "damage": 0, "xp": 0,
+    return {"dashboard": name, "zone": "castle_heart", "turns": 1, "damage": 0, "xp": 0, "level": 1,
             "kills": 0, "burn": 0, "silence": 0, "slow": 0, "sunder": 0, "stun": False,
             "abilities": {first: 1}, "used": [], "reserve": [], "guard": [], **fields}

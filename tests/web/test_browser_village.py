@@ -1,10 +1,12 @@
 """Village Attacks' table page on a phone (issue 54): what its players track, the Castle Heart,
-Morale, the event dial, each Monster's health, experience and zone, its reserve dice and the
-Villagers in each zone, is on the page and fits 360 px. The harness is test_browser's."""
+Morale, the event dial, each Monster's health, level, experience and zone, its reserve dice and
+the Villagers in each zone, is on the page and fits 360 px; the moves are grouped by what they
+do, and a spawn card is entered as its counts. The harness is test_browser's."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 import test_browser as harness
@@ -17,15 +19,26 @@ pytestmark = pytest.mark.browser
 sync_api = harness.sync_api
 browser = harness.browser
 PHONES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
+SHOTS = Path("/tmp/ui-shots2")
 
 
-def monster_turn(tmp_path) -> dict:
-    """A seeded game played on to a Monster's turn with Villagers on the board."""
+def played(tmp_path, until) -> TableSession:
+    """A seeded game played on until `until(snapshot)` holds."""
     table = TableSession(History(tmp_path / "village.db"))
     table.new_game("village-attacks", PLAYERS)
-    play(table, random.Random(5), lambda s: s["state"]["phase"] == "monster"
-         and any(z["villagers"] for z in s["state"]["zones"]))
+    play(table, random.Random(5), until)
     return table
+
+
+def monster_turn(tmp_path) -> TableSession:
+    """A seeded game played on to a Monster's turn with Villagers on the board."""
+    return played(tmp_path, lambda s: s["state"]["phase"] == "monster"
+                  and any(z["villagers"] for z in s["state"]["zones"]))
+
+
+def shot(name: str, size: dict) -> str:
+    SHOTS.mkdir(exist_ok=True)
+    return str(SHOTS / f"{name}-{size['width']}x{size['height']}.png")
 
 
 @pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
@@ -45,6 +58,7 @@ def test_the_village_page_shows_what_its_players_track(browser, tmp_path, size):
             monster = board.locator(f".monster[data-seat='{m['seat']}']")
             expect(monster).to_contain_text(f"{m['name']}: {m['monster']}")
             expect(monster).to_contain_text(f"Health{m['health']}/{m['max_health']}")
+            expect(monster).to_contain_text(f"Level{m['level']}")
             expect(monster).to_contain_text(f"Experience{m['experience']}/{m['level_at']}")
             expect(monster).to_contain_text(f"in {m['zone']}" if m["zone"] else "slain")
             expect(monster).to_contain_text("Reserve")
@@ -55,4 +69,46 @@ def test_the_village_page_shows_what_its_players_track(browser, tmp_path, size):
             "the page scrolls sideways"
         page.screenshot(path=str(harness.ARTIFACTS / f"village-{size['width']}x{size['height']}.png"),
                         full_page=True)
+    assert errors == []
+
+
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_a_cooperative_games_moves_are_grouped_by_what_they_do(browser, tmp_path, size):
+    table = played(tmp_path, lambda s: s["state"]["step"] == "spend" and len(s["moves"]) > 8
+                   and any(m["move"].startswith(("melee", "ranged")) for m in s["moves"]))
+    errors: list[str] = []
+    expect = sync_api.expect
+    with harness.running(table) as server:
+        page = harness.phone(browser, errors, viewport=size)
+        harness.join(page, server)
+        groups = page.locator("#moves .move-group > summary")
+        expect(groups.first).to_be_visible()
+        names = [t.split(" (")[0] for t in groups.all_inner_texts()]
+        assert "Attack" in names and "End the turn" in names, names
+        assert not any("points" in n for n in names), names
+        expect(page.locator("#moves .points").first).to_have_text("")  # ranks, not points
+        page.screenshot(path=shot("village-moves", size), full_page=True)
+    assert errors == []
+
+
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_a_spawn_card_is_entered_as_its_counts(browser, tmp_path, size):
+    table = played(tmp_path, lambda s: s["state"]["step"] == "spawn")
+    errors: list[str] = []
+    expect = sync_api.expect
+    with harness.running(table) as server:
+        page = harness.phone(browser, errors, viewport=size)
+        harness.join(page, server)
+        expect(page.locator("#spawn-enter")).to_be_visible()
+        expect(page.locator("#moves button.move")).to_have_count(0)  # no button per count
+        page.click("[aria-label='one Peasant more']")
+        page.click("[aria-label='one Peasant more']")
+        page.click("[aria-label='one Hunter more']")
+        expect(page.locator("#spawn-enter")).to_have_text("Enter: 2 Peasants, 1 Hunter")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.screenshot(path=shot("village-spawn", size))
+        page.click("#spawn-enter")
+        expect(page.locator("#spawn-enter")).to_have_count(0)
+    moves = [e.text for e in table.history.events(table.game_id) if e.kind.value == "move"]
+    assert "spawn 2 1" in moves
     assert errors == []

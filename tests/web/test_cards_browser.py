@@ -1,8 +1,9 @@
 """The Cards page in a real browser (Debian chromium through Playwright) for a game whose records
-are not Fantahzee's: Village Attacks' Traps, Monster dashboards (abilities as JSON) and dice faces
-added, changed and removed through the form the game states, checked in what the table stores;
-bad values refused with the record and the field named and nothing stored changed; both games'
-pages 360 px wide without sideways scroll."""
+are not Fantahzee's: Village Attacks' Traps, Monster dashboards (each ability its own fields, no
+JSON) and dice faces added, changed and removed through the form the game states, checked in
+what the table stores; bad values refused with the record and the field named and nothing
+stored changed; both games' pages 360 px wide, every record's change and remove buttons in
+reach without sideways scroll."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ pytest_plugins = ["panel_fixtures"]  # the table, app and client fixtures
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
 GAME = "village-attacks"
-HOWL = [{"name": "Howl", "cost": "Magic Magic", "text": "Villagers in the zone flee"}]
+HOWL = {"name": "Howl", "cost": "Magic Magic", "text": "Villagers in the zone flee"}
 
 
 def stored(table) -> dict:
@@ -35,6 +36,13 @@ def save(page, fields: dict[str, str | bool]) -> None:
         else:
             box.fill(value)
     page.click("#save")
+
+
+def fill_ability(page, fields: dict[str, str]) -> None:
+    """Fill the form's first ability: its own fields, as a player types them."""
+    ability = page.locator("[data-field=abilities] .nested-item").first
+    for name, value in fields.items():
+        ability.locator(f"[data-sub={name}]").fill(value)
 
 
 def test_village_attacks_records_added_changed_and_removed_through_the_form(server, browser,
@@ -67,12 +75,14 @@ def test_village_attacks_records_added_changed_and_removed_through_the_form(serv
         ["Melee", "Magic"], ["corridor", "small"], 2, True, "table")
     assert stored(table)["monsters"] == template["monsters"]  # the rest kept as it was
 
-    # A Monster dashboard with an ability typed as JSON.
+    # A Monster dashboard with an ability entered in its own fields.
     me.select_option("#kind", "monsters")
+    expect(me.locator("#fields textarea")).to_have_count(0)  # no JSON to type
+    fill_ability(me, HOWL)
     save(me, {"name": "Werewolf", "type": "cursed", "health": "7", "experience": "5",
-              "defence": "2", "reserve": "3", "movement": "2", "abilities": json.dumps(HOWL)})
+              "defence": "2", "reserve": "3", "movement": "2"})
     expect(me.get_by_label("change werewolf")).to_have_count(1)
-    expect(me.get_by_role("cell", name="Howl", exact=True)).to_have_count(1)  # by its name
+    expect(me.locator(".record[data-id=werewolf] dd", has_text="Howl")).to_have_count(1)
     wolf = stored(table)["monsters"][-1]
     assert (wolf["id"], wolf["type"], wolf["health"], wolf["movement"]) == (
         "werewolf", "cursed", 7, 2)
@@ -109,9 +119,9 @@ def test_village_attacks_records_added_changed_and_removed_through_the_form(serv
     expect(me.locator("#form-error")).to_have_text("'werewolf': health is a whole number, "
                                                    "not 'lots'")
     expect(me.locator("#toast")).to_contain_text("'werewolf': health")
-    save(me, {"health": "7", "abilities": '[{"name": "Howl", "cost": Magic}]'})
-    expect(me.locator("#form-error")).to_contain_text("monsters 'Werewolf': abilities is not JSON")
-    save(me, {"abilities": '[{"name": "Howl", "cost": "Sword"}]'})
+    expect(me.locator("[data-field=abilities] [data-sub=name]").first).to_have_value("Howl")
+    fill_ability(me, {"cost": "Sword"})
+    save(me, {"health": "7"})
     expect(me.locator("#form-error")).to_contain_text("'howl': cost 'Sword' is not a usable face")
     assert table.history.table_data(GAME) == before
     expect(me.locator("[data-field=name]")).to_have_value("Werewolf")  # the typing kept
@@ -124,10 +134,13 @@ def test_village_attacks_records_added_changed_and_removed_through_the_form(serv
     assert errors == []
 
 
+@pytest.mark.parametrize("size", [(360, 740), (390, 844)], ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("game", ["fantahzee", GAME])
-def test_the_cards_page_fits_a_360_px_phone(server, browser, game):
+def test_the_cards_page_fits_a_phone(server, browser, game, size):
+    expect = sync_api.expect
     errors: list[str] = []
-    me = phone(browser, errors, viewport={"width": 360, "height": 740})
+    width, height = size
+    me = phone(browser, errors, viewport={"width": width, "height": height})
     join(me, server)
     me.goto(f"{server}/cards")
     sync_api.expect(me.locator("#game option")).not_to_have_count(0)
@@ -135,5 +148,14 @@ def test_the_cards_page_fits_a_360_px_phone(server, browser, game):
     sync_api.expect(me.locator("#kinds details")).not_to_have_count(0)
     me.evaluate("document.querySelectorAll('#kinds details').forEach((d) => { d.open = true; })")
     me.locator("#fields [data-field]").first.wait_for()
-    assert me.evaluate("document.documentElement.scrollWidth") <= 360
+    assert me.evaluate("document.documentElement.scrollWidth") <= width
+    buttons = me.locator("#kinds .record-actions button")
+    assert buttons.count() > 0
+    for box in buttons.evaluate_all("bs => bs.map(b => b.getBoundingClientRect().toJSON())"):
+        assert box["right"] <= width and box["width"] > 0, box  # in reach, no sideways scroll
+    if game == GAME:  # a dashboard's abilities: fields of their own, fitting too
+        me.select_option("#kind", "monsters")
+        expect(me.locator("[data-field=abilities] [data-sub=cost]")).to_have_count(1)
+        assert me.evaluate("document.documentElement.scrollWidth") <= width
+    me.screenshot(path=f"/tmp/ui-shots2/cards-{game}-{width}x{height}.png", full_page=True)
     assert errors == []

@@ -30,6 +30,11 @@ const RS = {
     return [...counts].map(([kind, n]) => (n > 1 ? `${n} × ${kind}` : kind)).join(", ");
   },
 
+  // A game's figure on its table view: its name small above its value ("Health" over "12/16").
+  stat(name, value) {
+    return RS.el("span", { class: "stat" }, RS.el("small", { text: name }), RS.el("b", { text: String(value) }));
+  },
+
   // A number with its sign: "+3", "-2", "0".
   signed(n) { return `${n > 0 ? "+" : ""}${n}`; },
 

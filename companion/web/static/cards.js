@@ -58,22 +58,62 @@ function render(answer) {
     const map = kind.shape === "map";
     const shown = kind.fields.slice(map ? 1 : 0).map((f) => f.name).filter((k) => k !== "text");
     const keys = ["id", ...shown, ...(map ? [] : ["source"])];
-    const rows = list.map((record) => RS.el("tr", {},
-      ...keys.map((k) => RS.el("td", { text: cellText(record[k]) })),
-      RS.el("td", { class: "acting", style: "white-space: nowrap" },
-        RS.el("button", { type: "button", text: "✎", "aria-label": `change ${record.id}`,
-          onclick: () => change(kind, record) }),
-        RS.el("button", { type: "button", text: "✕", "aria-label": `remove ${record.id}`,
-          onclick: () => save(withRecords(kind, list.filter((r) => r.id !== record.id))) }))));
+    // One card a record, its change and remove buttons on its first line: a phone reaches them
+    // without scrolling sideways, whatever the record holds.
+    const items = list.map((record) => RS.el("li", { class: "record", "data-id": record.id },
+      RS.el("div", { class: "record-head" }, RS.el("b", { text: record.id }),
+        RS.el("span", { class: "acting record-actions" },
+          RS.el("button", { type: "button", text: "✎", "aria-label": `change ${record.id}`,
+            onclick: () => change(kind, record) }),
+          RS.el("button", { type: "button", text: "✕", "aria-label": `remove ${record.id}`,
+            onclick: () => save(withRecords(kind, list.filter((r) => r.id !== record.id))) }))),
+      RS.el("dl", { class: "record-fields" }, ...keys.slice(1).filter((k) => cellText(record[k]) !== "")
+        .flatMap((k) => [RS.el("dt", { text: k }), RS.el("dd", { text: cellText(record[k]) })]))));
     const count = list.reduce((n, r) => n + (r.copies || 1), 0);
     return RS.el("details", { "data-kind": kind.name, open: open.has(kind.name) || (!open.size && i === 0) ? "" : null },
-      RS.el("summary", { text: `${kind.name} (${count})` }),
-      RS.el("table", { class: "kv" }, RS.el("tr", {}, ...keys.map((k) => RS.el("th", { text: k }))), ...rows));
+      RS.el("summary", { text: `${kind.name} (${count})` }), RS.el("ul", { class: "records" }, ...items));
   }));
 }
 
-function fieldInput(field, value) {
-  const attrs = { "data-field": field.name, "data-type": field.type, autocomplete: "off" };
+// A list of nested records (a monster's abilities, a scenario's zones): each its own small
+// form of fields, added and removed one at a time; no JSON to type.
+function recordsInput(field, value) {
+  const list = RS.el("ol", { class: "nested", "data-field": field.name, "data-type": "records" });
+  const addItem = (item = {}) => {
+    const box = RS.el("li", { class: "nested-item", "data-id": item.id || null },
+      ...field.fields.map((f) => fieldInput(f, item[f.name], "data-sub")),
+      RS.el("button", { type: "button", class: "remove-item", text: `Remove this ${field.item}`,
+        onclick: () => box.remove() }));
+    list.append(box);
+  };
+  (Array.isArray(value) ? value : []).forEach(addItem);
+  if (!list.children.length) addItem();
+  return RS.el("fieldset", { class: "nested-records" }, RS.el("legend", { text: field.name }),
+    field.hint ? RS.el("small", { text: field.hint }) : null, list,
+    RS.el("button", { type: "button", class: "add-item", text: `+ Add a${/^[aeiou]/.test(field.item) ? "n" : ""} ${field.item}`,
+      onclick: () => addItem() }));
+}
+
+// One nested record as the form holds it: its fields' values, its id kept when it had one.
+function readItem(box) {
+  const item = box.dataset.id ? { id: box.dataset.id } : {};
+  for (const input of box.querySelectorAll("[data-sub]")) readValue(item, input.dataset.sub, input);
+  return item;
+}
+
+// A field's value put on `record` (left off when empty): a ticked box is true, text as typed.
+function readValue(record, name, input) {
+  const text = input.value.trim();
+  if (input.dataset.type === "bool") {
+    if (input.checked) record[name] = true;
+  } else if (text) {
+    record[name] = text;
+  }
+}
+
+function fieldInput(field, value, mark = "data-field") {
+  if (field.type === "records") return recordsInput(field, value);
+  const attrs = { [mark]: field.name, "data-type": field.type, autocomplete: "off" };
   let input;
   if (field.type === "bool") {
     input = RS.el("input", { ...attrs, type: "checkbox", checked: value === true ? "" : null });
@@ -108,15 +148,17 @@ function readForm(kind) {
   const record = {};
   for (const input of $("fields").querySelectorAll("[data-field]")) {
     const { field, type } = input.dataset;
-    const text = input.value.trim();
-    if (type === "bool") {
-      if (input.checked) record[field] = true;
-    } else if (type === "json" && text) {
-      try { record[field] = JSON.parse(text); } catch (e) {
-        throw new Error(`${kind.name} '${record.name || editing || "new"}': ${field} is not JSON (${e.message})`);
+    if (type === "records") {
+      record[field] = [...input.children].map(readItem).filter((item) => Object.keys(item).length);
+    } else if (type === "json") {
+      const text = input.value.trim();
+      if (text) {
+        try { record[field] = JSON.parse(text); } catch (e) {
+          throw new Error(`${kind.name} '${record.name || editing || "new"}': ${field} is not JSON (${e.message})`);
+        }
       }
-    } else if (text) {
-      record[field] = text;
+    } else {
+      readValue(record, field, input);
     }
   }
   return record;

@@ -11,7 +11,7 @@ window.RS_VIEWS.fantahzee = (state) => {
     st.vanguard ? "chip vanguard" : "chip"))));
   const me = state.players[state.turn];
   out.push(row(`${me.name}'s party`, ...me.party.map((h) => chip(
-    `${h.id} ${h.strength}${h.active ? " ✓" : ` [${h.cost}]`}${h.treasure ? ` + ${h.treasure}` : ""}`,
+    `${h.name} ${h.strength}${h.active ? " ✓" : `: pay ${h.cost}`}${h.treasure ? ` + ${h.treasure}` : ""}`,
     h.active ? "chip vanguard" : "chip"))));
   if (state.dice) {
     const d = state.dice;
@@ -42,4 +42,31 @@ window.RS_VIEWS.fantahzee = (state) => {
   out.push(row("Victory piles", ...state.players.map((p) => chip(`${p.name}: ${p.xp} XP, ${p.monsters} monsters`
     + (p.towns.length ? `, lost ${p.towns.join(", ")}` : "") + `, hand ${p.hand_size}`))));
   return out;
+};
+
+// A card that comes up, entered in as few taps as can be: the likeliest card is one tap; the
+// cards the table entered lately come next; then every card that can still come up, most
+// copies first, as small buttons (a filter once there are many), never a card that cannot.
+window.RS_MOVE_FORMS = window.RS_MOVE_FORMS || {};
+window.RS_MOVE_FORMS.fantahzee = (s, play) => {
+  if (!s.moves.length || !s.moves.every((m) => m.move.startsWith("card "))) return null;
+  const tap = (m, cls = "card-pick") => RS.el("button", { type: "button", class: cls, "data-move": m.move,
+    onclick: () => play(m.move), text: m.count > 1 ? `${m.card} ×${m.count}` : m.card });
+  const likely = s.moves[0];
+  const lately = s.moves.filter((m) => m.lately !== null && m !== likely).sort((a, b) => a.lately - b.lately);
+  const all = RS.el("div", { class: "card-picks", id: "all-cards" }, ...s.moves.map((m) => tap(m)));
+  const filter = s.moves.length > 12 ? RS.el("input", { type: "search", class: "move-filter",
+    placeholder: "Find the card", "aria-label": "find the card", autocomplete: "off" }) : null;
+  if (filter) {
+    filter.addEventListener("input", () => {
+      const text = filter.value.trim().toLowerCase();
+      for (const b of all.children) b.hidden = !b.textContent.toLowerCase().includes(text);
+    });
+  }
+  return RS.el("div", { class: "card-form" },
+    RS.el("button", { type: "button", class: "primary likely", id: "likely-card", "data-move": likely.move,
+      onclick: () => play(likely.move), text: `It is the ${likely.card}` }),
+    lately.length ? RS.el("p", { class: "hint", text: "Entered lately:" }) : null,
+    lately.length ? RS.el("div", { class: "card-picks", id: "lately-cards" }, ...lately.map((m) => tap(m))) : null,
+    RS.el("p", { class: "hint", text: `Every card that can come up (${s.moves.length}):` }), filter, all);
 };

@@ -43,29 +43,73 @@ function drawChart(game, events) {
       `${name} ${points[points.length - 1].scores[seat] ?? 0}`)));
 }
 
-const WORDS = { reading: "reading held", correct: "corrected", drop: "box", add: "die", discard: "reading discarded", roll: "rolled",
-  amend: "roll corrected to", move: "played", undo: "undid", abandon: "game abandoned",
+const WORDS = { reading: "camera read", correct: "corrected", drop: "box", add: "die", discard: "reading discarded",
+  roll: "rolled", amend: "roll corrected to", move: "played", undo: "undid", abandon: "game left unfinished",
   resume: "game resumed" };
+// Steps that lead to a roll (the camera's reading and its corrections) and a roll's later
+// correction: folded into the roll's row, shown on a tap, so a turn reads as its rolls and moves.
+const LEADS_TO_ROLL = new Set(["reading", "correct", "drop", "add"]);
+
+// The rows of the timeline: one per roll, move, discarded reading, undo...; each carries the
+// events folded into it.
+function foldRows(events) {
+  const rows = [];
+  let lead = [];
+  let lastRoll = null;
+  for (const e of events) {
+    if (LEADS_TO_ROLL.has(e.kind)) { lead.push(e); continue; }
+    if (e.kind === "amend" && lastRoll) { lastRoll.folded.push(e); continue; }
+    const row = { main: e, folded: ["roll", "discard"].includes(e.kind) ? lead : [] };
+    if (row.folded === lead) lead = [];
+    if (e.kind === "roll") lastRoll = row;
+    rows.push(row);
+  }
+  if (lead.length) rows.push({ main: lead[0], folded: lead.slice(1) }); // a reading still held
+  return rows;
+}
+
+function eventText(e) {
+  if (e.kind === "undo") return `${e.data.steps} step${e.data.steps > 1 ? "s" : ""}`;
+  if (e.kind === "correct") return `die ${e.data.index + 1} ${e.data.old} → ${e.data.kind ? `${e.data.kind} ` : ""}${e.data.new}`;
+  return e.text;
+}
+
+// What a roll or move did, in the player's words (kept with the event), over its command.
+function said(e) {
+  return e.data.told
+    ? [RS.el("span", { class: "told", text: e.data.told }), RS.el("small", { class: "command", text: ` ${eventText(e)}` })]
+    : [RS.el("b", { text: `${WORDS[e.kind] || e.kind} ` }), eventText(e)];
+}
+
+function rowItem({ main, folded }) {
+  const image = main.image || (folded.find((e) => e.image) || {}).image;
+  const steps = RS.el("ol", { class: "folded", hidden: "" }, ...folded.map((e) =>
+    RS.el("li", { class: `step ${e.kind}` }, RS.el("b", { text: `${WORDS[e.kind] || e.kind} ` }), eventText(e))));
+  const toggle = folded.length ? RS.el("button", { type: "button", class: "fold", "aria-expanded": "false",
+    text: `how it was read (${folded.length}) ▸`,
+    onclick: (event) => {
+      steps.hidden = !steps.hidden;
+      event.currentTarget.setAttribute("aria-expanded", String(!steps.hidden));
+    } }) : null;
+  const amended = folded.some((e) => e.kind === "amend") ? " amended" : "";
+  return RS.el("li", { class: `event ${main.kind}${amended}${main.undone ? " undone" : ""}`, "data-kind": main.kind },
+    image ? RS.el("img", { src: image, alt: "tray", loading: "lazy", class: "thumb",
+      onclick: () => RS.zoom(image, "the tray", true) }) : null,
+    RS.el("span", { class: "what" }, ...said(main), toggle ? " " : null, toggle),
+    RS.el("small", { class: "scores-after", text: main.scores.join(" / ") }),
+    folded.length ? steps : null);
+}
 
 function drawTimeline(events) {
   let turn = null;
   const items = [];
-  for (const e of events) {
+  for (const row of foldRows(events)) {
+    const e = row.main;
     if (e.turn !== turn) {
       turn = e.turn;
       items.push(RS.el("li", { class: "turn-head", text: turn ? `Turn ${turn}${e.player ? ` — ${e.player}` : ""}` : "Setup" }));
     }
-    const text = e.kind === "undo" ? `${e.data.steps} step${e.data.steps > 1 ? "s" : ""}`
-      : e.kind === "correct" ? `die ${e.data.index + 1} ${e.data.old} → ${e.data.kind ? `${e.data.kind} ` : ""}${e.data.new}` : e.text;
-    // What a roll or move did, in the player's words (kept with the event), over its command.
-    const what = e.data.told
-      ? [RS.el("span", { class: "told", text: e.data.told }), RS.el("small", { class: "command", text: ` ${text}` })]
-      : [RS.el("b", { text: `${WORDS[e.kind] || e.kind} ` }), text];
-    items.push(RS.el("li", { class: `event ${e.kind}${e.undone ? " undone" : ""}`, "data-kind": e.kind },
-      e.image ? RS.el("img", { src: e.image, alt: "tray", loading: "lazy", class: "thumb",
-        onclick: () => RS.zoom(e.image, "the tray", true) }) : null,
-      RS.el("span", { class: "what" }, ...what),
-      RS.el("small", { class: "scores-after", text: e.scores.join(" / ") })));
+    items.push(rowItem(row));
   }
   document.getElementById("timeline").replaceChildren(...items);
 }
@@ -75,7 +119,7 @@ function load() {
     document.getElementById("history-title").textContent = `Game ${game.id}: ${game.title}`;
     document.title = `Game ${game.id}: ${game.title}`;
     const state = game.outcome ? RS.outcomeText(game)
-      : game.abandoned ? "abandoned" : "in play";
+      : game.abandoned ? "left unfinished" : "in play";
     document.getElementById("history-meta").textContent = `${game.players.join(", ")} — ${state}`;
     drawChart(game, events);
     drawTimeline(events);

@@ -6,17 +6,29 @@ let snap = null;
 const openGroups = new Set(); // groups a player opened stay open while the table changes
 
 // An action, then what the table is now: its answer, or (refused) the table fetched again.
+// Resolves to whether the table took it (a refused typed roll keeps its text to fix).
 function act(path, body) {
-  return RS.api(path, body).then(render).catch(() => RS.get("/api/state").then(render));
+  return RS.api(path, body).then((s) => { render(s); return true; })
+    .catch(() => RS.get("/api/state").then(render).then(() => false));
+}
+
+// Ending the turn with moves still open (results unspent) asks first.
+function endTurn() {
+  const open = snap ? snap.end_turn_leaves : 0;
+  if (!open) { act("/api/end-turn"); return; }
+  $("end-text").textContent = `${snap.current.player || "This turn"} still has ${open} move${open > 1 ? "s" : ""} `
+    + "open: what is left unspent is lost. End the turn anyway?";
+  $("end-dialog").returnValue = "";
+  $("end-dialog").showModal();
 }
 
 // A move: its title in the player's words, the command text small beneath (the log's and
 // what is typed), its points and the game's note.
 function moveButton(m, best) {
-  return RS.el("li", {}, RS.el("button", { type: "button", class: best ? "move best" : "move",
+  return RS.el("li", {}, RS.el("button", { type: "button", class: best ? "move best" : "move", "data-move": m.move,
     onclick: () => act("/api/move", { move: m.move }) },
     RS.el("span", { class: "move-title", text: m.title || m.move }),
-    RS.el("span", { class: "points", text: m.points ? RS.signed(m.points) : "" }),
+    RS.el("span", { class: "points", text: m.points && !snap.game.cooperative ? RS.signed(m.points) : "" }),
     RS.el("small", { class: "move-text", text: m.move }),
     m.detail ? RS.el("small", { class: "detail", text: m.detail }) : null));
 }
@@ -29,9 +41,15 @@ function groupOf(m) {
 
 function renderMoves(s) {
   const filter = $("move-filter").value.trim().toLowerCase();
-  $("move-filter").hidden = s.moves.length <= GROUPED_FROM;
+  // A game may ask for some moves through a form of its own (static/<game>.js registers it in
+  // RS_MOVE_FORMS): Village Attacks' spawn card as its counts, not 26 buttons.
+  const own = window.RS_MOVE_FORMS && RS_MOVE_FORMS[s.game.name];
+  const form = own && own(s, (move) => act("/api/move", { move }));
+  $("move-filter").hidden = !!form || s.moves.length <= GROUPED_FROM;
   let items;
-  if (s.moves.length <= GROUPED_FROM || filter) {
+  if (form) {
+    items = [RS.el("li", {}, form)];
+  } else if (s.moves.length <= GROUPED_FROM || filter) {
     const shown = s.moves.filter((m) => !filter
       || `${m.title} ${m.move} ${m.detail}`.toLowerCase().includes(filter));
     items = shown.map((m) => moveButton(m, m === s.moves[0]));
@@ -59,7 +77,7 @@ function renderMoves(s) {
     items.push(RS.el("li", { class: "hint", text: s.current.chance ? "Roll the dice first." : "No moves." }));
   }
   $("moves").replaceChildren(...items);
-  $("moves-total").textContent = s.moves_total > 1 ? `(${s.moves_total}, best first)` : "";
+  $("moves-total").textContent = s.moves_total > 1 && !form ? `(${s.moves_total}, best first)` : "";
   $("end-turn").hidden = !s.can_end_turn;
   $("undo").disabled = !s.can_undo;
   $("undo-turn").disabled = !s.can_undo;
@@ -152,15 +170,18 @@ function render(s) {
 $("read").addEventListener("click", () => act("/api/read"));
 $("typed").addEventListener("submit", (e) => {
   e.preventDefault();
-  act("/api/roll", { roll: $("typed-roll").value }).then(() => { $("typed-roll").value = ""; });
+  act("/api/roll", { roll: $("typed-roll").value }).then((taken) => { if (taken) $("typed-roll").value = ""; });
 });
 $("typed-move").addEventListener("submit", (e) => {
   e.preventDefault();
-  act("/api/move", { move: $("typed-move-text").value }).then(() => { $("typed-move-text").value = ""; });
+  act("/api/move", { move: $("typed-move-text").value }).then((taken) => { if (taken) $("typed-move-text").value = ""; });
 });
 $("confirm-reading").addEventListener("click", () => act("/api/confirm"));
 $("discard").addEventListener("click", () => act("/api/discard"));
-$("end-turn").addEventListener("click", () => act("/api/end-turn"));
+$("end-turn").addEventListener("click", endTurn);
+$("end-dialog").addEventListener("close", () => {
+  if ($("end-dialog").returnValue === "end") act("/api/end-turn");
+});
 $("undo").addEventListener("click", () => act("/api/undo"));
 $("undo-turn").addEventListener("click", () => act("/api/undo-turn"));
 $("move-filter").addEventListener("input", () => snap && renderMoves(snap));

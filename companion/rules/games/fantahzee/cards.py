@@ -28,6 +28,10 @@ from ...records import slug, whole_number
 HERO_TYPES = ("artificer", "mage", "warrior")
 EFFECT_KEYS = ("dice", "rolls", "shield", "steam", "strength", "cut-x")
 SOURCES = ("table", "book", "placeholder")
+NUMBER_WORDS = dict(enumerate(("no", "one", "two", "three", "four", "five", "six", "seven",
+                               "eight"))) | {n: str(n) for n in range(9, 41)}
+KIND_WORDS = {2: "a pair of any number", 3: "three of a kind", 4: "four of a kind",
+              5: "five of a kind"}
 
 
 class CardError(RulesError, ValueError):
@@ -53,6 +57,18 @@ class Cost:
         words = [str(f + 1) for f, n in enumerate(self.numbers) for _ in range(n)]
         words += ["*" * g for g in self.groups] + ["X"] * self.any
         return " ".join(words) or "free"
+
+    def words(self) -> str:
+        """The cost as a player says it ('two 3s and a pair of any number'), not its notation
+        ('3 3 **'), which stays the text entered and typed."""
+        if self.steam:
+            return f"{self.steam} steam"
+        said = [f"a {f + 1}" if n == 1 else f"{NUMBER_WORDS[n]} {f + 1}s"
+                for f, n in enumerate(self.numbers) if n]
+        said += [KIND_WORDS.get(g, f"{g} of a kind") for g in self.groups]
+        if self.any:
+            said.append("any one die" if self.any == 1 else f"any {NUMBER_WORDS[self.any]} dice")
+        return " and ".join(said) or "free"
 
 
 @dataclass(frozen=True, slots=True)

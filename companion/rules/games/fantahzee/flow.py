@@ -30,6 +30,7 @@ __all__ = ["CHANCE_STEPS", "actor", "apply_move", "apply_roll", "candidates", "r
            "strength"]
 
 CHANCE_STEPS = frozenset({"first", "roll"})
+RECENT = 6  # cards the table entered lately, kept so the panel offers them first
 
 
 # -- what the game waits for -------------------------------------------------------------------
@@ -111,6 +112,7 @@ def _card(pos: Position, card: str = "", *rest: str) -> Position:
         names = ", ".join(sorted(pool))
         raise IllegalMove(f"{card!r} cannot come up from the {_deck_name(step)} now: "
                           f"one of {names}")
+    s["entered"] = [card, *(c for c in s["entered"] if c != card)][:RECENT]
     then = step["then"]
     if step["deck"] == "hero":
         s["deck"][card] -= 1

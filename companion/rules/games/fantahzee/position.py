@@ -8,7 +8,8 @@ of a card are interchangeable, so a deck is a count per id (the table cannot see
     hands[p]: [card]   party[p]: [{uid, card, treasure: [card, level] | null, since}]
     victory[p]: [[kind 'm' | 't', card]]   adjust[p]: XP typed by hand
     deck: {card: n} (hero deck)  discard: [card]   towns, treasures: {card: n}
-    treasure_discard, box: [card]   unseen: {'1' | '2' | 'boss': {card: n}} (monsters face down)
+    treasure_discard, box: [card]   entered: [card] (the last few entered, latest first)
+    unseen: {'1' | '2' | 'boss': {card: n}} (monsters face down)
     stacks: [{uid, top: card | null (face up), l1, l2 (face down by level), boss (0 | 1)}]
     turn: the current turn's dice, active heroes, shield, steam and attack (see agenda.new_turn)
 """

@@ -47,8 +47,13 @@ def _pool(pos: Position) -> dict[str, int]:
 
 
 def _card(pos: Position, move: Act, pool: dict[str, int]) -> RankedMove:
-    n = pool[move.args[0]]
-    return _rm(move, n, f"{pos.cards.name(move.args[0])}: {n} can come up")
+    card, n = move.args[0], pool[move.args[0]]
+    ranked = _rm(move, n, f"{pos.cards.name(card)}: {n} can come up")
+    entered = pos.s["entered"]
+    # the panel's card form: the name to tap, and how lately the table entered this card
+    ranked.extra.update(card=pos.cards.name(card), count=n,
+                        lately=entered.index(card) if card in entered else None)
+    return ranked
 
 
 def _none(pos: Position) -> None:
@@ -65,7 +70,7 @@ def _action(pos: Position, move: Act, ctx: None = None) -> RankedMove:
             return _rm(move, 30 + gain if gain > 0 else -10 + gain,
                        f"{hero.name} ({hero.strength}) replaces {old.name} ({old.strength})")
         return _rm(move, 30 + hero.strength, f"{hero.name}: strength {hero.strength}, cost "
-                   + " or ".join(c.text() for c in hero.costs))
+                   + " or ".join(c.words() for c in hero.costs))
     if move.verb == "play":
         action = cards.actions[move.args[0]]
         return _rm(move, 20, f"{action.name}: {action.effects.text() or action.text}")

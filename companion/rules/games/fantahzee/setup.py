@@ -34,7 +34,7 @@ def start_position(names: list[str], options: Options, cards: CardSet) -> Positi
         "hands": [[] for _ in range(n)], "party": [[] for _ in range(n)],
         "victory": [[] for _ in range(n)], "adjust": [0] * n, "hand_extra": [0] * n,
         "deck": deck, "discard": [], "towns": cards.counts("towns"),
-        "treasures": cards.counts("treasures"), "treasure_discard": [], "box": [],
+        "treasures": cards.counts("treasures"), "treasure_discard": [], "box": [], "entered": [],
         "unseen": unseen, "stacks": stacks, "turn": {}, "winners": None, "reason": "",
     }
     return Position(list(names), options, s)

@@ -77,7 +77,7 @@ def describe(state: FantahzeeState, pos: Position) -> JSON:
             hero = cards.heroes[m["card"]]
             active = seat == pos.seat and m["uid"] in turn.get("active", [])
             party.append({"id": key, "name": hero.name, "strength": hero.strength,
-                          "cost": " or ".join(c.text() for c in hero.costs), "active": active,
+                          "cost": " or ".join(c.words() for c in hero.costs), "active": active,
                           "treasure": (f"{cards.name(m['treasure'][0])} (level "
                                        f"{m['treasure'][1]})" if m["treasure"] else None)})
         victory = s["victory"][seat]
@@ -95,8 +95,9 @@ def describe(state: FantahzeeState, pos: Position) -> JSON:
     for n, st in enumerate(s["stacks"], 1):
         down = st["l1"] + st["l2"]
         top = cards.monsters[st["top"]] if st["top"] else None
-        label = (f"{top.name} (str {top.strength}, {top.xp} XP, CA {top.counterattack}, "
-                 f"ambush {top.ambush}{', boss' if top.boss else ''})" if top else "face down")
+        label = (f"{top.name} (strength {top.strength}, {top.xp} XP, Counterattack "
+                 f"{top.counterattack}, Ambush {top.ambush}{', boss' if top.boss else ''})"
+                 if top else "face down")
         stacks.append({"id": n, "label": label + f" +{down} below",
                        "vanguard": n == len(s["stacks"]), "face_down": down,
                        "level": 1 if st["l1"] else 2})
@@ -123,7 +124,7 @@ def describe(state: FantahzeeState, pos: Position) -> JSON:
             {"id": _key(pos, uid), "label": " ".join(map(str, f)) + " locked"}
             for uid, f in turn["locked"]]
         view["party"] = [{"id": p["id"], "label": f"{p['name']} {p['strength']}"
-                          + (" ✓" if p["active"] else f" [{p['cost']}]"),
+                          + (" ✓" if p["active"] else f" (pay {p['cost']})"),
                           "defeated": False} for p in players[pos.seat]["party"]]
     if step["kind"] == "dice":
         view["activations"] = _activations(state, pos)

@@ -26,7 +26,9 @@ A turn: initiative rolls (chance, tied players again) -> the acting player rolls
     grapples: [{holder, tentacle, held, die}], combat: null | {attacker, defender, striking,
     attack?}, arena: null | {bets: [{bettor, on, tokens}], kitty, payout: null | {name: tokens}},
     monsters: [{id, label, defeated}] (a chip each), squares (Wargame) / sections (Invasion):
-    null | [{id, label, defeated?}], society_points: [per seat], outcome, options.
+    null | [{id, label, defeated?}], board: null | {name, columns, cells: [{n, card, down
+    (face-down cards), gone (an exhausted pile), seats}]} (the grid drawn),
+    society_points: [per seat], outcome, options.
     Wargame players add {square, tally}; Invasion players {section, feasted, sitting_out,
     exhausted}.
 """

@@ -229,7 +229,7 @@ def _strike(pos: Position, act: Act) -> Position:
         kinds.spend(pos, striker, "decay")
         s["pool"][victim][die] = WOUNDED
         s["health"][victim] -= 1
-        s["news"] = (f"{name}'s Decay: {pos.names[victim]}'s stunned die {die + 1} is wounded: "
+        s["news"] = (f"{name}'s Decay: {pos.names[victim]}'s stunned {pos.die_name(victim, die)} is wounded: "
                      f"health {s['health'][victim]}")
         if s["health"][victim] <= 0:
             flow.out_of_health(pos, victim)
@@ -289,7 +289,8 @@ def rerolled(pos: Position, seat: int, die: int) -> Position:
     combat = pos.combat
     assert combat is not None
     combat["rerolls"].pop(0)
-    pos.s["news"] = f"{pos.names[seat]}'s die {die + 1} is rolled again: {pos.s['shown'][seat][die]}"
+    pos.s["news"] = (f"{pos.names[seat]}'s {pos.die_name(seat, die)} is rolled again: "
+                     f"{pos.s['shown'][seat][die]}")
     if combat["rerolls"]:
         return pos
     return _resolve(pos)
@@ -408,12 +409,12 @@ def _hurt(pos: Position, die: int) -> Position:
     if point == "wound" or where == STUNNED:
         s["pool"][victim][die] = WOUNDED
         s["health"][victim] -= 2 if point == "wound" else 1
-        s["news"] = f"{name}'s die {die + 1} is wounded: health {s['health'][victim]}"
+        s["news"] = f"{name}'s {pos.die_name(victim, die)} is wounded: health {s['health'][victim]}"
         _bloodborne(pos, other(pos, victim))
     else:
         s["pool"][victim][die] = STUNNED
         s["health"][victim] -= 1
-        s["news"] = f"{name}'s die {die + 1} is stunned: health {s['health'][victim]}"
+        s["news"] = f"{name}'s {pos.die_name(victim, die)} is stunned: health {s['health'][victim]}"
     return _place(pos, victim, step["chooser"], points)
 
 
@@ -424,7 +425,7 @@ def _bloodborne(pos: Position, seat: int) -> None:
         kinds.spend(pos, seat, "bloodborne")
         pos.s["pool"][seat][stunned[0]] = READY
         pos.s["health"][seat] = min(len(pos.dice(seat)), pos.s["health"][seat] + 1)
-        pos.s["news"] += f"; Bloodborne: {pos.names[seat]}'s die {stunned[0] + 1} is unstunned"
+        pos.s["news"] += f"; Bloodborne: {pos.names[seat]}'s {pos.die_name(seat, stunned[0])} is unstunned"
 
 
 def _grab(pos: Position, die: int) -> Position:
@@ -444,7 +445,8 @@ def _grab(pos: Position, die: int) -> Position:
     s["pool"][victim][die] = GRAPPLED
     s["pool"][striker][tentacle] = GRAPPLED
     s["grapples"].append([striker, tentacle, victim, die])
-    s["news"] = f"{pos.names[striker]}'s Tentacle holds {pos.names[victim]}'s die {die + 1}"
+    s["news"] = (f"{pos.names[striker]}'s Tentacle holds {pos.names[victim]}'s "
+                 f"{pos.die_name(victim, die)}")
     combat["landed"] = True
     return _after(pos, landed=True)
 
@@ -494,8 +496,9 @@ def _can_attack(pos: Position, seat: int) -> bool:
 
 
 def _named(pos: Position, seat: int, dice: list[int]) -> str:
-    """'Claw (die 3) + Thagomizer (die 9)'."""
-    return " + ".join(f"{str(pos.s['shown'][seat][d]).title()} (die {d + 1})" for d in dice)
+    """'Claw (die 3) + Thagomizer (die 9)': each die by its chip on the tray."""
+    return " + ".join(f"{str(pos.s['shown'][seat][d]).title()} ({pos.die_name(seat, d)})"
+                      for d in dice)
 
 
 def view(pos: Position) -> dict[str, Any] | None:

@@ -34,6 +34,7 @@ def start(names: list[str], options: Options, monsters: list[Monster]) -> Positi
         "health": [len(m.dice) for m in monsters], "out": [False] * n,
         "pool": [[READY] * len(m.dice) for m in monsters],
         "shown": [[None] * len(m.dice) for m in monsters],
+        "chips": [[None] * len(m.dice) for m in monsters],
         "spent": [[False] * len(m.dice) for m in monsters],
         "grapples": [], "combat": None, "news": "", "winners": None, "reason": "",
         "tokens": [[tokens_for(len(m.dice)) if m.primary else 0, 1 if m.secondary else 0]
@@ -99,10 +100,10 @@ def seeded_roll(pos: Position, rng: random.Random) -> Roll:
     return Roll(tuple(DieValue(KIND, rng.choice(pos.dice(seat)[i])) for i in dice))
 
 
-def match(pos: Position, seat: int, dice: list[int], faces: list[str]) -> dict[int, str]:
-    """Which die shows which face: the faces read are matched to the dice rolled, each to a die
-    that carries it (typed in the dice's order, each face stays on its own die where it can);
-    else BadRoll names the face."""
+def match(pos: Position, seat: int, dice: list[int], faces: list[str]) -> dict[int, int]:
+    """Which die shows which face read (by its place in the roll, the tray's order): the faces
+    are matched to the dice rolled, each to a die that carries it (typed in the dice's order,
+    each face stays on its own die where it can); else BadRoll names the face."""
     carried = [set(pos.dice(seat)[i]) for i in dice]
     owner: dict[int, int] = {}  # die slot -> face index
 
@@ -124,19 +125,25 @@ def match(pos: Position, seat: int, dice: list[int], faces: list[str]) -> dict[i
             carriers = sum(1 for has in carried if face in has)
             raise BadRoll(f"{name}'s dice cannot show {faces.count(face)} {face!r} with the "
                           f"rest of this roll: {carriers} of the dice rolled carry it")
-    return {dice[slot]: faces[f] for slot, f in owner.items()}
+    return {dice[slot]: f for slot, f in owner.items()}
 
 
 def apply_roll(pos: Position, roll: Roll) -> Position:
     if pos.step["kind"] in D6_STEPS:
         return wargame.rolled(pos, int(roll.dice[0].value))
     seat, dice = rolling(pos)
-    shown = match(pos, seat, dice, [str(v) for v in roll.values])
+    read = [str(v) for v in roll.values]
+    placed = match(pos, seat, dice, read)
+    shown = {die: read[f] for die, f in placed.items()}
     new = pos.copy()
     s = new.s
     for die, face in shown.items():
         s["shown"][seat][die] = face
     kind = pos.step["kind"]
+    if kind != "reroll":  # a Lungs reroll leaves the die its number from the roll it was in
+        s["chips"][seat] = [None] * len(pos.dice(seat))
+        for die, f in placed.items():
+            s["chips"][seat][die] = f + 1
     if kind == "reroll":
         return exchange.rerolled(new, seat, dice[0])
     if kind in DRAW_STEPS:
@@ -279,7 +286,7 @@ def mend(pos: Position, die: int) -> Position:
     s["pool"][seat][die] = READY
     s["shown"][seat][die] = None
     s["health"][seat] = min(len(pos.dice(seat)), s["health"][seat] + cost)
-    s["news"] = (f"{pos.names[seat]}'s {s['shown'][seat][tool].title()} returns die {die + 1} "
+    s["news"] = (f"{pos.names[seat]}'s {s['shown'][seat][tool].title()} returns {pos.die_name(seat, die)} "
                  f"to the pool: health {s['health'][seat]}")
     return _heal_or_next(new)
 
@@ -311,7 +318,7 @@ def unstun(pos: Position, die: int) -> Position:
     s["pool"][seat][die] = READY
     s["shown"][seat][die] = None
     s["health"][seat] = min(len(pos.dice(seat)), s["health"][seat] + 1)  # UNSTUN_HEALS
-    s["news"] = (f"{pos.names[seat]} spends a Plus: die {die + 1} is no longer stunned: "
+    s["news"] = (f"{pos.names[seat]} spends a Plus: {pos.die_name(seat, die)} is no longer stunned: "
                  f"health {s['health'][seat]}")
     return _heal_or_next(new)
 

@@ -190,7 +190,7 @@ def apply(pos: Position, act: Act) -> Position:
         s["pool"][seat][die] = BAG  # INVASION_UNSTUN_TO_BAG
         s["health"][seat] = min(len(pos.dice(seat)), s["health"][seat] + 1)
         s["turn"]["unstunned"] = True
-        s["news"] = f"{name} spends a Plus: die {die + 1} is no longer stunned"
+        s["news"] = f"{name} spends a Plus: {pos.die_name(seat, die)} is no longer stunned"
         return new
     if act.verb == "end":
         return bank_step(new)
@@ -305,15 +305,16 @@ def _banked(pos: Position, act: Act) -> Position:
     if act.verb == "bank":
         die = act.numbers[0] - 1
         s["pool"][seat][die] = BANK
-        s["news"] = f"{name} banks die {die + 1} showing {s['shown'][seat][die]}"
+        s["news"] = f"{name} banks {pos.die_name(seat, die)} showing {s['shown'][seat][die]}"
     elif act.verb == "unbank":
         die = act.numbers[0] - 1
         spend(pos, seat, die)
-        s["news"] = f"{name} puts banked die {die + 1} back in the bag"
+        s["news"] = f"{name} puts banked {pos.die_name(seat, die)} back in the bag"
     elif act.verb == "swap":
         into, out = act.numbers[0] - 1, act.numbers[1] - 1
         s["pool"][seat][into], s["pool"][seat][out] = BANK, READY
-        s["news"] = f"{name} banks die {into + 1} and takes die {out + 1} from the bank"
+        s["news"] = (f"{name} banks {pos.die_name(seat, into)} and takes "
+                     f"{pos.die_name(seat, out)} from the bank")
     else:
         s["news"] = f"{name} banks nothing"
     return end_turn(pos)

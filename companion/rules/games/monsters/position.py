@@ -7,6 +7,8 @@ JSON-shaped, so a copy is one `marshal` round trip and the undo is the list of o
     init: {seat: plus and minus counted}, turns[p], health[p], out[p] (left the arena),
     pool[p][die]: ready | stunned | wounded | grappled | aside,
     shown[p][die]: the face showing, or None (not rolled since it last came back),
+    chips[p][die]: the die's number on the tray in its owner's last roll (its place in that
+                   roll, as the panel's chips number them), or None (not in that roll),
     spent[p][die]: used in an attack or defence since its owner last rolled,
     grapples: [[grappler seat, tentacle die, grabbed seat, grabbed die]],
     raises: [[bettor, seat, tokens]] (the Arena's tokens added once play began),
@@ -14,7 +16,8 @@ JSON-shaped, so a copy is one `marshal` round trip and the undo is the list of o
     combat: None | {a, d (the attacker and defender), by (who strikes now), blow: [dice],
                     guard: [dice], rerolls: [[seat, die]], struck: [a struck, d struck]},
     step: {kind, ...}, news (what the last step did, in words), winners, reason.
-Dice are numbered from 0 here and from 1 in moves and on the panel.
+Dice are numbered from 0 here and from 1 in moves' commands; their words name a die by its
+chip on the tray (`die_name`), so "Minus (die 4)" is the tray's chip 4.
 """
 
 from __future__ import annotations
@@ -70,6 +73,12 @@ class Position(DataPosition[Options]):
         return {i: face for i, where in enumerate(s["pool"][seat])
                 if where in (READY, BANK) and (face := s["shown"][seat][i]) is not None
                 and not s["spent"][seat][i]}
+
+    def die_name(self, seat: int, die: int) -> str:
+        """'die 4': the die's chip in its owner's last roll; a die not in that roll (stunned,
+        banked before it) is named by its place in the monster: 'monster die 9'."""
+        chip = self.s["chips"][seat][die]
+        return f"die {chip}" if chip else f"monster die {die + 1}"
 
     def faces(self, seat: int, dice: list[int]) -> list[str | None]:
         return [self.s["shown"][seat][i] for i in dice]

@@ -82,8 +82,9 @@ def _strikes(pos: Position) -> list[RankedMove]:
     for act in legal:
         if act.verb == "decay":
             moves.insert(0, RankedMove(act, 1, "one token", {"raw": 1},
-                                       f"Decay: {pos.names[victim]}'s stunned die "
-                                       f"{act.numbers[0]} becomes a wound (health -1)"))
+                                       f"Decay: {pos.names[victim]}'s stunned "
+                                       f"{pos.die_name(victim, act.numbers[0] - 1)} becomes a "
+                                       "wound (health -1)"))
     word = "attack" if striker == combat["a"] else "counterattack"
     return moves + [RankedMove(Act("pass"), 0, "", {"raw": 0}, f"Make no {word}")]
 
@@ -156,7 +157,7 @@ def _dice(pos: Position, kind: str) -> list[RankedMove]:
         cost = die_worth(pos, victim, die) + (4 if where == STUNNED or result == "wounded" else 0)
         unspent = where == READY and not pos.s["spent"][victim][die]
         cost += 2 if unspent else 0
-        title = (f"{pos.names[victim]}'s die {die + 1} is {result} ({main}"
+        title = (f"{pos.names[victim]}'s {pos.die_name(victim, die)} is {result} ({main}"
                  + (f"; showing {showing}" if unspent and showing else "") + ")")
         worth = cost if chooser != victim else -cost
         moves.append(RankedMove(Act(kind, (die + 1,)), 0, result, {"worth": worth}, title))
@@ -225,13 +226,16 @@ def _invasion(pos: Position) -> list[RankedMove]:
             target = act.numbers[0] - 1
             worth, title = 0.5, f"Fight {pos.names[target]} (health {s['health'][target]})"
         elif act.verb == "unstun":
-            worth, title = 3, f"Spend a Plus: die {act.numbers[0]} is no longer stunned"
+            worth, title = 3, (f"Spend a Plus: {pos.die_name(seat, act.numbers[0] - 1)} is no "
+                               "longer stunned")
         elif act.verb in ("bank", "unbank", "swap"):
             die = act.numbers[0] - 1
             face = s["shown"][seat][die]
-            words = {"bank": f"Bank die {die + 1} ({face})",
-                     "unbank": f"Put banked die {die + 1} ({face}) back in the bag",
-                     "swap": f"Bank die {die + 1} ({face}), take die {act.numbers[-1]} back"}
+            named = pos.die_name(seat, die)
+            words = {"bank": f"Bank {named} ({face})",
+                     "unbank": f"Put banked {named} ({face}) back in the bag",
+                     "swap": f"Bank {named} ({face}), take "
+                             f"{pos.die_name(seat, act.numbers[-1] - 1)} back"}
             worth, title = (1 if act.verb != "unbank" and face in ("plus", "minus") else 0,
                             words[act.verb])
         else:
@@ -268,14 +272,15 @@ def _plain(pos: Position, act: Act) -> RankedMove:
         health = s["health"][seat]
         return RankedMove(act, n, "", {}, f"Spend {n} Plus: health {health} to {health + n}")
     if act.verb == "unstun":
-        return RankedMove(act, 0, "", {}, f"Spend a Plus: die {act.numbers[0]} is no longer "
-                          "stunned (back in the pool)")
+        return RankedMove(act, 0, "", {}, f"Spend a Plus: {pos.die_name(seat, act.numbers[0] - 1)}"
+                          " is no longer stunned (back in the pool)")
     if act.verb == "mend":
         die = act.numbers[0] - 1
         tool = pos.s["shown"][seat][flow.mends(pos)[die]]
         where = s["pool"][seat][die]
         return RankedMove(act, 2 if where == "wounded" else 1, "", {},
-                          f"{str(tool).title()}: die {die + 1} ({where}) back to the pool")
+                          f"{str(tool).title()}: {pos.die_name(seat, die)} ({where}) back to the "
+                          "pool")
     titles = {"end": "Attack nobody" if pos.step["kind"] == "act" else "Heal nothing",
               "surrender": "Surrender: leave the arena", "continue": "Fight on",
               "disengage": "Disengage: the combat ends"}

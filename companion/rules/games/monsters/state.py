@@ -7,7 +7,7 @@ import random
 from ...core import JSON, Move, RankedMove, Roll, SteppedState
 from ...dice import DieKind
 from ...symbol_dice import MONSTERS
-from . import exchange, flow, ranking
+from . import exchange, flow, invasion, ranking, wargame
 from .arena import payout, society_points
 from .moves import Act, parse_move
 from .position import POOLS, Position
@@ -96,6 +96,7 @@ class MonstersState(SteppedState):
             "arena": _arena(pos, winners),
             "squares": _squares(pos),
             "sections": _sections(pos),
+            "board": _board(pos),
             "society_points": society_points(_challenge(pos), len(pos.names), winners),
             "outcome": None if self.outcome is None else self.outcome.to_json(),
             "options": pos.options.to_json(),
@@ -152,6 +153,25 @@ def _sections(pos: Position) -> list[JSON] | None:
         out.append({"id": str(sq + 1), "label": " · ".join((cards or ["token"]) + here),
                     "defeated": not cards})
     return out
+
+
+def _board(pos: Position) -> JSON | None:
+    """The scenario's grid as the panel draws it, row by row like Board Horde's board: each
+    cell's card (Wargame: face up or down; Invasion: the pile, or its token once exhausted)
+    and the seats of the monsters standing there."""
+    s = pos.s
+    if pos.options.scenario == "wargame":
+        name, columns = "Wargame", wargame.SIDE
+        cards = [{"card": card or "", "down": 0 if card else 1, "gone": False} for card in s["grid"]]
+    elif pos.scenario == "invasion":
+        name, columns = "Invasion", invasion.COLS
+        cards = [{"card": pile["up"] or "", "down": pile["down"],
+                  "gone": not pile["down"] and not pile["up"]} for pile in s["piles"]]
+    else:
+        return None
+    cells = [{"n": sq + 1, **card, "seats": [p for p in pos.alive() if s["at"][p] == sq]}
+             for sq, card in enumerate(cards)]
+    return {"name": name, "columns": columns, "cells": cells}
 
 
 def _arena(pos: Position, winners: list[int] | None) -> JSON | None:

@@ -68,8 +68,9 @@ def request(pos: Position) -> RollRequest | None:
         slots = _defeated(pos)
         return RollRequest(("d20",) * len(slots), "defeated enemies replaced", seat)
     if kind == "rolloff":
-        names = ", ".join(pos.names[s] for s in task[1])
-        return RollRequest(("d20",) * len(task[1]), f"Barbarian roll-off: {names}", None)
+        # which d20 is whose, by the die's number on the tray (the order the dice are typed)
+        whose = ", ".join(f"die {i + 1} {pos.names[s]}'s" for i, s in enumerate(task[1]))
+        return RollRequest(("d20",) * len(task[1]), f"Barbarian roll-off: {whose}", None)
     dice, reason = _REQUESTS[kind](pos, task)
     return RollRequest(dice, reason, seat)
 
@@ -667,13 +668,17 @@ def _ability_moves(pos: Position) -> tuple[list[RankedMove], list[RankedMove]]:
     first: list[RankedMove] = []
     later: list[RankedMove] = []
     if turn.crit(WIZARD):
-        first.append(_ability_move(Ability("firebolt"), "Wizard's Fire Bolts: roll a pool d4"))
+        first.append(_ability_move(Ability("firebolt"), "Wizard's Fire Bolts: roll a pool d4",
+                                   "Ranked above plays that score: it only adds a d4 to the "
+                                   "pool, and every play is still open after it"))
         if not (pos.options.wraith_blocks_sleep and pos.monster_alive("wraith")):
             later += [_ability_move(Ability("sleep", f"e{i + 1}"),
                                f"Wizard's Sleep: reroll {enemy_name(e, i)}")
                       for i, e in enumerate(pos.enemies) if not e.epic and not e.defeated]
     if turn.crit(DRUID):
-        first.append(_ability_move(Ability("bear"), "Druid's Bear Form: roll two pool d10s"))
+        first.append(_ability_move(Ability("bear"), "Druid's Bear Form: roll two pool d10s",
+                                   "Ranked above plays that score: it adds two d10s to the pool "
+                                   "(the Druid attacks one enemy with them)"))
     if turn.crit(CLERIC):
         later += [_ability_move(Ability("restore", ROLES[r].name),
                            f"Cleric's Heal: the {_TITLES[r]} is back at once (inspire it?)")
@@ -687,8 +692,9 @@ def _ability_moves(pos: Position) -> tuple[list[RankedMove], list[RankedMove]]:
     return first, later
 
 
-def _ability_move(move: Ability, title: str) -> RankedMove:
-    return RankedMove(move, 0, "", {"group": "Abilities"}, title)
+def _ability_move(move: Ability, title: str, why: str = "") -> RankedMove:
+    """An ability, worth no points itself; `why`: what makes it rank above plays that score."""
+    return RankedMove(move, 0, why, {"group": "Abilities"}, title)
 
 
 __all__ = ["apply_move", "apply_roll", "best", "ranked", "request",

@@ -82,7 +82,9 @@ def rolled(before: Position, reason: str, values: list[int]) -> str:
         roles = task[1]
     elif task[0] == "inspire":
         roles = (task[1],)
-    if len(roles) == len(values):
+    if task[0] == "rolloff":  # each d20 said with its player
+        faces = ", ".join(f"{before.names[s]} {v}" for s, v in zip(task[1], values))
+    elif len(roles) == len(values):
         faces = ", ".join(f"{ROLES[r].name.capitalize()} {v}" for r, v in zip(roles, values))
     else:
         faces = " ".join(str(v) for v in values)

@@ -15,7 +15,7 @@ what a move did), `state` (the GameState and `describe`).
     asking (what only the players can answer now: a card drawn, the coin), scenario, castle_heart, morale, event_dial, next_event_at, event, time (day|night|null),
     tier, traps_offered,
     players: [{seat, name, monster, type, zone, slain, health, max_health, experience,
-               level_at, kills, turns, status, reserve, reserve_slots, defence, defence_slots,
+               level_at, level, kills, turns, status, reserve, reserve_slots, defence, defence_slots,
                movement_slots, abilities {name: locked|basic|advanced}, active, first_player}],
     zones: [{id, name, room, distance, villagers {name: n}, trap, conditions, monsters}],
     outcome, during a Monster's turn: dice {rolled, total, spent, rerollable, moved}, tray.
@@ -50,8 +50,7 @@ class VillageAttacks(Game):
     def read_table_data(cls, data: Any, form: str = "json") -> str:
         """The table's dashboards and cards (JSON-shaped) checked, as the `data` option's text."""
         if form != "json":
-            raise DataError("Village Attacks' data is entered as JSON "
-                            "(docs/village-attacks-data.md)")
+            raise DataError("Village Attacks' data is entered as JSON")
         return json.dumps(table_data(data).to_json(), sort_keys=True)
 
     @classmethod

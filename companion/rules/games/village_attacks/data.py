@@ -417,17 +417,27 @@ HINTS = {  # by field, or kind.field where two kinds' fields share a name
     "spawns": "zone ids", "objectives": "zone: a zone id; morale: the Morale it breaks",
 }
 _WIDGETS = {"str": "text", "int": "number", "bool": "bool", "tuple[str, ...]": "words",
-            "tuple[int, ...]": "words"}  # any other field is a list of records, as JSON
+            "tuple[int, ...]": "words"}  # any other field is a list of nested records
+NESTED_HINTS = {"Zone.id": "one word, named by other zones' toward",
+                "Objective.zone": "a zone id of this scenario"}
 
 
-def _form_field(kind: str, record_field: Field[Any]) -> dict[str, str]:
+def _form_field(kind: str, record_field: Field[Any]) -> dict[str, Any]:
+    """A field of the form: its widget, or (tuple[Ability, ...]) `records`, a list of nested
+    records each with its own fields, so no player types JSON."""
     annotation = str(record_field.type)
     hint = HINTS.get(f"{kind}.{record_field.name}", HINTS.get(record_field.name, ""))
-    if annotation not in _WIDGETS:  # tuple[Zone, ...]: name the nested record's fields
-        nested = _NESTED[annotation.removeprefix("tuple[").partition(",")[0]]
-        keys = ", ".join(f.name for f in fields(nested) if f.name != "id")
-        hint = f"a JSON list of {{{keys}}}; {hint}"
-    return {"name": record_field.name, "type": _WIDGETS.get(annotation, "json"), "hint": hint}
+    if annotation in _WIDGETS:
+        return {"name": record_field.name, "type": _WIDGETS[annotation], "hint": hint}
+    nested_name = annotation.removeprefix("tuple[").partition(",")[0]
+    nested = _NESTED[nested_name]
+    # a zone's id is how the others name it (toward); an ability's is made from its name
+    keep_id = nested is Zone
+    sub = [{"name": f.name, "type": _WIDGETS[str(f.type)],
+            "hint": NESTED_HINTS.get(f"{nested_name}.{f.name}", HINTS.get(f.name, ""))}
+           for f in fields(nested) if keep_id or f.name != "id"]
+    return {"name": record_field.name, "type": "records", "item": nested_name.lower(),
+            "fields": sub, "hint": hint}
 
 
 def form() -> dict[str, Any]:
@@ -442,5 +452,6 @@ def form() -> dict[str, Any]:
         {"name": "name", "type": "text", "hint": f"{VILLAGE_DAY.name} or {VILLAGE_NIGHT.name}"},
         {"name": "faces", "type": "json", "hint": f"a JSON list of six of {faces}"}]})
     return {"kinds": kinds, "default": "the template", "csv": False,
-            "import": "Every field: docs/village-attacks-data.md. An import replaces all the "
-                      "data."}
+            # every field is described for developers in docs/village-attacks-data.md
+            "import": "Each record holds the fields its form above shows. An import "
+                      "replaces all the data."}

@@ -161,6 +161,7 @@ def why_not(pos: Position, move: Move) -> str:
 def level_up(pos: Position, seat: int, move: Act) -> None:
     m = pos.monster(seat)
     m["xp"] -= pos.dashboard(seat).experience
+    m["level"] += 1
     if move.verb == "learn":
         m["abilities"][move.args[0]] = m["abilities"].get(move.args[0], 0) + 1
         # "If an ability has been upgraded from its lesser version then it can be used again

@@ -8,7 +8,7 @@ state's undo is the list of old positions.
     acted (Monsters done this round), phase (setup | monster | villager | cleanup),
     heart, morale, dial, drawn (events drawn so far), event (the persistent event in play),
     night (bool), tier, step ({"kind", ...}: what the table waits for), queue (steps to come),
-    monsters[seat]: {dashboard, zone (None: slain), turns, damage, xp, kills, burn, silence, slow,
+    monsters[seat]: {dashboard, zone (None: slain), turns, damage, xp, level, kills, burn, silence, slow,
                      sunder, stun, abilities {id: level}, used [ids], reserve [[die, face]],
                      guard [face]}
     villagers: {zone: {"peasant" | "hunter:TYPE" | "hunter:seasoned" | "hero:ID": count}}

@@ -26,7 +26,7 @@ LESSER = ("peasant", "hunter", "hero")  # targeting and action priority: Peasant
 
 ASSUMPTIONS: dict[str, str] = {
     "FACES_BY_NAME": "The icons were lost; the six faces of the custom die are Melee, Ranged, "
-                     "Magic, Defence, Retaliate and Villager (shared/rules-notes.md), and the "
+                     "Magic, Defence, Retaliate and Villager, and the "
                      "Day and Night dice's faces are table data players edit.",
     "BOARD_AS_ZONES": "The board stays on the table; the scenario lists its zones, each with its "
                       "kind and the zones one step nearer the Castle Heart, and the companion "

@@ -32,7 +32,7 @@ def start_position(names: list[str], options: Options, data: TableData) -> Posit
         raise RulesError(f"scenario: no {options.scenario!r}; known: {', '.join(data.scenarios)}")
     scenario = data.scenarios[options.scenario or next(iter(data.scenarios))]
     heart = scenario.heart_zone
-    monsters = [{"dashboard": d, "zone": heart, "turns": 0, "damage": 0, "xp": 0, "kills": 0, "burn": 0,
+    monsters = [{"dashboard": d, "zone": heart, "turns": 0, "damage": 0, "xp": 0, "level": 1, "kills": 0, "burn": 0,
                  "silence": 0, "slow": 0, "sunder": 0, "stun": False,
                  "abilities": {data.monsters[d].abilities[0].id: 1}, "used": [],
                  "reserve": [], "guard": []}

@@ -30,7 +30,8 @@ class VillageState(SteppedState):
 
     def ranked_moves(self) -> list[RankedMove]:
         pos = self._pos
-        return [RankedMove(m, points=ranking.worth(m), title=words.title(pos, m))
+        return [RankedMove(m, points=ranking.worth(m), title=words.title(pos, m),
+                           extra={"group": words.group(m)})
                 for m in ranking.ranked(flow.legal(pos))]
 
     def best_move(self) -> Move:
@@ -66,7 +67,8 @@ def describe(state: VillageState, pos: Position) -> JSON:
             "seat": seat, "name": name, "monster": dash.name, "type": dash.type,
             "zone": pos.zone_name(m["zone"]) if m["zone"] else None, "slain": m["zone"] is None,
             "health": dash.health - m["damage"], "max_health": dash.health,
-            "experience": m["xp"], "level_at": dash.experience, "kills": m["kills"],
+            "experience": m["xp"], "level_at": dash.experience, "level": m["level"],
+            "kills": m["kills"],
             "turns": m["turns"],
             "status": {k: m[k] for k in ("burn", "silence", "slow", "sunder") if m[k]}
             | ({"stun": 1} if m["stun"] else {}),

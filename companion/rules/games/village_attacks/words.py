@@ -116,6 +116,21 @@ def title(pos: Position, move: Act) -> str:
     return move.text()
 
 
+# Where the panel lists a move: by what it does, not by its rank's worth (a cooperative game
+# has no points to group by).
+GROUPS = {"Attack": ("melee", "ranged", "spring"), "Defend": ("guard", "hit", "miss"),
+          "Move": ("move", "advance", "path"), "Store": ("reserve",),
+          "Ability": ("ability", "trap", "objective", "heal", "learn", "mend"),
+          "Roll": ("keep", "discard", "reroll", "accept"),
+          "Record": ("slay", "stun", "heave", "afflict", "mark", "done"),
+          "Enter a card": ("event", "spawn", "type", "hero", "deal"), "End the turn": ("end",)}
+GROUP_OF = {verb: name for name, verbs in GROUPS.items() for verb in verbs}
+
+
+def group(move: Act) -> str:
+    return GROUP_OF.get(move.verb, "Other moves")
+
+
 def _attack_title(pos: Position, move: Act) -> str:
     zone, kind = pos.step["queue"][0]
     attacker = f"A {villager(pos, kind)} in the {pos.zone_name(zone)}"

@@ -1,0 +1,70 @@
+"""Against the Monstrous Horde on a phone (issue 54): the roll-off says which d20 is whose, and
+a move worth no points ranked above one that scores says why. The harness is test_browser's."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import test_browser as harness
+from panel_support import GAME, PLAYERS, play
+
+from companion.history import History
+from companion.table import TableSession
+
+pytestmark = pytest.mark.browser
+sync_api = harness.sync_api
+browser = harness.browser
+PHONES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
+SHOTS = Path("/tmp/ui-shots2")
+SIZE_IDS = {"ids": lambda s: f"{s['width']}x{s['height']}"}
+
+
+def shot(name: str, size: dict) -> str:
+    SHOTS.mkdir(exist_ok=True)
+    return str(SHOTS / f"{name}-{size['width']}x{size['height']}.png")
+
+
+def new_table(tmp_path) -> TableSession:
+    table = TableSession(History(tmp_path / "horde.db"))
+    table.new_game(GAME, PLAYERS)
+    return table
+
+
+@pytest.mark.parametrize("size", PHONES, **SIZE_IDS)
+def test_the_roll_off_says_which_d20_is_whose(browser, tmp_path, size):
+    table = new_table(tmp_path)
+    table.type_roll(harness.LINE_UP)
+    assert table.snapshot()["roll_wanted"]["reason"].startswith("Barbarian roll-off")
+    errors: list[str] = []
+    expect = sync_api.expect
+    with harness.running(table) as server:
+        page = harness.phone(browser, errors, viewport=size)
+        harness.join(page, server)
+        expect(page.locator("#whose")).to_contain_text("die 1 Ann's, die 2 Bob's")
+        page.screenshot(path=shot("horde-rolloff", size))
+        page.fill("#typed-roll", "d20=8 d20=19")
+        page.click("text=Enter roll")
+        expect(page.locator("#told")).to_contain_text("Ann 8, Bob 19")
+    assert errors == []
+
+
+@pytest.mark.parametrize("size", PHONES, **SIZE_IDS)
+def test_a_move_worth_nothing_ranked_above_points_says_why(browser, tmp_path, size):
+    table = new_table(tmp_path)
+    snap = play(table, random.Random(3), lambda s: any(
+        m["points"] == 0 and any(later["points"] > 0 for later in s["moves"][i + 1:])
+        for i, m in enumerate(s["moves"])))
+    first = next(m for i, m in enumerate(snap["moves"]) if m["points"] == 0
+                 and any(later["points"] > 0 for later in snap["moves"][i + 1:]))
+    errors: list[str] = []
+    expect = sync_api.expect
+    with harness.running(table) as server:
+        page = harness.phone(browser, errors, viewport=size)
+        harness.join(page, server)
+        button = page.locator(f"#moves [data-move='{first['move']}']")
+        expect(button.locator(".detail")).to_contain_text("Ranked above plays that score: ")
+        button.scroll_into_view_if_needed()
+        page.screenshot(path=shot("horde-why", size))
+    assert errors == []
