@@ -31,6 +31,7 @@ from vision.top_face import TopFaceLocator
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "numerals.onnx"
 HEIGHT = 48  # the recognizer's input height
+BATCH = 28  # windows the recognizer reads in one run (two dice's)
 ASPECT = 1.5  # window width / height: room for two digits
 # Legal numerals per kind, as printed; face_value turns one into the value a player counts.
 FACES: dict[str, tuple[str, ...]] = {
@@ -206,7 +207,11 @@ class NumeralReader:
 
     def recognise(self, windows: np.ndarray) -> np.ndarray:
         """(N, H, W, 3) BGR windows -> (N, T, CLASSES) log-probabilities of the collapsed
-        classes per time step."""
+        classes per time step, BATCH windows a run (a frame of 12 dice in one run held 570 MB
+        at its peak: the recognizer's activations grow with the batch)."""
+        if len(windows) > BATCH:
+            return np.concatenate([self.recognise(windows[i:i + BATCH])
+                                   for i in range(0, len(windows), BATCH)])
         batch = windows.astype(np.float32).transpose(0, 3, 1, 2) / 127.5 - 1.0
         probs = self.session.run(None, {self.input_name: batch})[0]
         if probs.ndim != 3 or probs.shape[2] != len(self.column_class):

@@ -21,6 +21,7 @@ NOT_SURE = "the camera is not sure of this one"
 PLAIN_REASONS = (
     ("frame edge", "half of it is outside the tray"),
     ("cocked", "it may be leaning"),
+    ("numeral not seen", "it may be leaning"),
     ("no die", "there may be no die here"),
     ("found only faintly", "there may be no die here"),
     ("not among the expected dice", "the roll did not ask for this die"),
