@@ -250,7 +250,8 @@ def end_to_end() -> None:
         print(f"end to end: {DEFAULT_MODEL} not built yet (make model), skipped")
         return
     reader = DiceReader()
-    files = [reader.detector.model_path, reader.classifier.model_path, reader.numerals.model_path]
+    files = [reader.detector.model_path, reader.classifier.model_path, reader.numerals.model_path,
+             reader.numerals.locator.model_path]
     sizes = " + ".join(f"{f.name} {f.stat().st_size / 1e6:.2f} MB" for f in files)
     total_mb = sum(f.stat().st_size for f in files) / 1e6
     print(f"model files: {sizes} = {total_mb:.2f} MB (goal < 40)")
