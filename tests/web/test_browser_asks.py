@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 import test_browser as harness
 from panel_support import GAME, PLAYERS, play
+from phones import PHONES, SIZE_IDS, new_table, shot
 
 from companion.history import History
 from companion.table import TableSession
@@ -19,21 +19,7 @@ from companion.table import TableSession
 pytestmark = pytest.mark.browser
 sync_api = harness.sync_api
 browser = harness.browser
-PHONES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
-SHOTS = Path("/tmp/ui-shots2")
 DEVELOPERS = re.compile(r"\.(?:md|py|json)\b|rules-notes|shared/|docs/", re.IGNORECASE)
-SIZE_IDS = {"ids": lambda s: f"{s['width']}x{s['height']}"}
-
-
-def shot(name: str, size: dict) -> str:
-    SHOTS.mkdir(exist_ok=True)
-    return str(SHOTS / f"{name}-{size['width']}x{size['height']}.png")
-
-
-def new_table(tmp_path) -> TableSession:
-    table = TableSession(History(tmp_path / "asks.db"))
-    table.new_game(GAME, PLAYERS)
-    return table
 
 
 @pytest.mark.parametrize("size", PHONES, **SIZE_IDS)

@@ -5,34 +5,13 @@ The harness is test_browser's."""
 
 from __future__ import annotations
 
-import random
-from pathlib import Path
-
 import pytest
 import test_browser as harness
-from panel_support import PLAYERS, play
-
-from companion.history import History
-from companion.table import TableSession
+from phones import PHONES, SIZE_IDS, new_table, shot
 
 pytestmark = pytest.mark.browser
 sync_api = harness.sync_api
 browser = harness.browser
-PHONES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
-SHOTS = Path("/tmp/ui-shots2")
-SIZE_IDS = {"ids": lambda s: f"{s['width']}x{s['height']}"}
-
-
-def shot(name: str, size: dict) -> str:
-    SHOTS.mkdir(exist_ok=True)
-    return str(SHOTS / f"{name}-{size['width']}x{size['height']}.png")
-
-
-def played(tmp_path, until) -> TableSession:
-    table = TableSession(History(tmp_path / "fantahzee.db"))
-    table.new_game("fantahzee", PLAYERS)
-    play(table, random.Random(1), until)
-    return table
 
 
 def lately_asked(snap: dict) -> bool:
@@ -43,7 +22,7 @@ def lately_asked(snap: dict) -> bool:
 
 @pytest.mark.parametrize("size", PHONES, **SIZE_IDS)
 def test_a_card_that_comes_up_is_one_tap(browser, tmp_path, size):
-    table = played(tmp_path, lately_asked)
+    table = new_table(tmp_path, "fantahzee", seed=1, until=lately_asked)
     moves = table.snapshot()["moves"]
     errors: list[str] = []
     expect = sync_api.expect
@@ -81,7 +60,7 @@ def waiting_hero(snap: dict) -> bool:
 
 @pytest.mark.parametrize("size", PHONES, **SIZE_IDS)
 def test_the_table_reads_in_words(browser, tmp_path, size):
-    table = played(tmp_path, waiting_hero)
+    table = new_table(tmp_path, "fantahzee", seed=1, until=waiting_hero)
     state = table.snapshot()["state"]
     hero = next(h for h in state["players"][state["turn"]]["party"] if not h["active"])
     errors: list[str] = []

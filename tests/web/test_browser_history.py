@@ -5,13 +5,13 @@ The harness is test_browser's."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 import test_browser as harness
 from panel_support import GAME, PLAYERS
+from phones import PHONES, shot
 from table_support import fitting_roll, tray
 
 from companion.history import History
@@ -20,13 +20,6 @@ from companion.table import TableSession
 pytestmark = pytest.mark.browser
 sync_api = harness.sync_api
 browser = harness.browser
-PHONES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
-SHOTS = Path("/tmp/ui-shots2")
-
-
-def shot(name: str, size: dict) -> str:
-    SHOTS.mkdir(exist_ok=True)
-    return str(SHOTS / f"{name}-{size['width']}x{size['height']}.png")
 
 
 def played(tmp_path) -> TableSession:

@@ -4,32 +4,15 @@ a move worth no points ranked above one that scores says why. The harness is tes
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 import test_browser as harness
-from panel_support import GAME, PLAYERS, play
-
-from companion.history import History
-from companion.table import TableSession
+from panel_support import play
+from phones import PHONES, SIZE_IDS, new_table, shot
 
 pytestmark = pytest.mark.browser
 sync_api = harness.sync_api
 browser = harness.browser
-PHONES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
-SHOTS = Path("/tmp/ui-shots2")
-SIZE_IDS = {"ids": lambda s: f"{s['width']}x{s['height']}"}
-
-
-def shot(name: str, size: dict) -> str:
-    SHOTS.mkdir(exist_ok=True)
-    return str(SHOTS / f"{name}-{size['width']}x{size['height']}.png")
-
-
-def new_table(tmp_path) -> TableSession:
-    table = TableSession(History(tmp_path / "horde.db"))
-    table.new_game(GAME, PLAYERS)
-    return table
 
 
 @pytest.mark.parametrize("size", PHONES, **SIZE_IDS)

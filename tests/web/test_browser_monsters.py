@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import test_browser as harness
 from panel_support import PLAYERS
+from phones import PHONES, SIZE_IDS, shot
 from table_support import fitting_roll
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
@@ -25,14 +26,6 @@ from companion.table import TableSession
 pytestmark = pytest.mark.browser
 sync_api = harness.sync_api
 browser = harness.browser
-PHONES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
-SHOTS = Path("/tmp/ui-shots2")
-SIZE_IDS = {"ids": lambda s: f"{s['width']}x{s['height']}"}
-
-
-def shot(name: str, size: dict) -> str:
-    SHOTS.mkdir(exist_ok=True)
-    return str(SHOTS / f"{name}-{size['width']}x{size['height']}.png")
 
 
 def played(tmp_path, options: dict, until: Callable[[dict], bool]) -> TableSession:

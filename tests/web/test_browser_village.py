@@ -5,43 +5,25 @@ do, and a spawn card is entered as its counts. The harness is test_browser's."""
 
 from __future__ import annotations
 
-import random
-from pathlib import Path
-
 import pytest
 import test_browser as harness
-from panel_support import PLAYERS, play
+from phones import PHONES, SIZE_IDS, new_table, shot
 
-from companion.history import History
 from companion.table import TableSession
 
 pytestmark = pytest.mark.browser
 sync_api = harness.sync_api
 browser = harness.browser
-PHONES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
-SHOTS = Path("/tmp/ui-shots2")
-
-
-def played(tmp_path, until) -> TableSession:
-    """A seeded game played on until `until(snapshot)` holds."""
-    table = TableSession(History(tmp_path / "village.db"))
-    table.new_game("village-attacks", PLAYERS)
-    play(table, random.Random(5), until)
-    return table
 
 
 def monster_turn(tmp_path) -> TableSession:
     """A seeded game played on to a Monster's turn with Villagers on the board."""
-    return played(tmp_path, lambda s: s["state"]["phase"] == "monster"
-                  and any(z["villagers"] for z in s["state"]["zones"]))
+    return new_table(tmp_path, "village-attacks", seed=5,
+                     until=lambda s: s["state"]["phase"] == "monster"
+                     and any(z["villagers"] for z in s["state"]["zones"]))
 
 
-def shot(name: str, size: dict) -> str:
-    SHOTS.mkdir(exist_ok=True)
-    return str(SHOTS / f"{name}-{size['width']}x{size['height']}.png")
-
-
-@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
+@pytest.mark.parametrize("size", PHONES, **SIZE_IDS)
 def test_the_village_page_shows_what_its_players_track(browser, tmp_path, size):
     table = monster_turn(tmp_path)
     state = table.snapshot()["state"]
@@ -72,10 +54,11 @@ def test_the_village_page_shows_what_its_players_track(browser, tmp_path, size):
     assert errors == []
 
 
-@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
+@pytest.mark.parametrize("size", PHONES, **SIZE_IDS)
 def test_a_cooperative_games_moves_are_grouped_by_what_they_do(browser, tmp_path, size):
-    table = played(tmp_path, lambda s: s["state"]["step"] == "spend" and len(s["moves"]) > 8
-                   and any(m["move"].startswith(("melee", "ranged")) for m in s["moves"]))
+    table = new_table(tmp_path, "village-attacks", seed=5,
+                      until=lambda s: s["state"]["step"] == "spend" and len(s["moves"]) > 8
+                      and any(m["move"].startswith(("melee", "ranged")) for m in s["moves"]))
     errors: list[str] = []
     expect = sync_api.expect
     with harness.running(table) as server:
@@ -91,9 +74,10 @@ def test_a_cooperative_games_moves_are_grouped_by_what_they_do(browser, tmp_path
     assert errors == []
 
 
-@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
+@pytest.mark.parametrize("size", PHONES, **SIZE_IDS)
 def test_a_spawn_card_is_entered_as_its_counts(browser, tmp_path, size):
-    table = played(tmp_path, lambda s: s["state"]["step"] == "spawn")
+    table = new_table(tmp_path, "village-attacks", seed=5,
+                      until=lambda s: s["state"]["step"] == "spawn")
     errors: list[str] = []
     expect = sync_api.expect
     with harness.running(table) as server:
