@@ -34,7 +34,7 @@ SCALES = (1.0, 0.5)
 FLOOR = 0.1  # ... and down to this when the game says more dice were rolled than were found
 
 
-def _export(net: torch.nn.Module, dummy: torch.Tensor, path: Path, outputs: tuple[str, ...],
+def export_onnx(net: torch.nn.Module, dummy: torch.Tensor, path: Path, outputs: tuple[str, ...],
             dynamic: dict[int, str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with warnings.catch_warnings():
@@ -46,7 +46,16 @@ def _export(net: torch.nn.Module, dummy: torch.Tensor, path: Path, outputs: tupl
         )
 
 
-def _card(path: Path, body: dict) -> dict:
+def crop_input(size: int) -> dict:
+    """A card's input for a model that reads die crops cut by the shared convention."""
+    return {"name": "image", "size": size, "layout": "NCHW", "dtype": "float32",
+            "channels": "BGR", "range": "raw 0-255; scaling is in the graph",
+            "crop": f"vision.crops.square_crop: square of {CROP_MARGIN} x the box's longer side "
+                    "around its centre, edge-replicated, INTER_AREA resize"}
+
+
+def write_card(path: Path, body: dict) -> dict:
+    """The model's JSON card beside it: its name, file, checksum and size, then `body`."""
     card = {"name": path.stem, "file": path.name, "sha256": file_sha256(path),
             "size_bytes": path.stat().st_size, **body}
     path.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
@@ -56,15 +65,10 @@ def _card(path: Path, body: dict) -> dict:
 def ship_classifier(net: DiceClassifier, path: Path, version: str, size: int,
                     training: dict, accuracy: dict | None = None) -> dict:
     """dice.onnx and its card: crops in, kind / value / state logits and the embedding out."""
-    _export(net, torch.zeros(2, 3, size, size), path, CLASSIFIER_OUTPUTS, {0: "batch"})
-    return _card(path, {
+    export_onnx(net, torch.zeros(2, 3, size, size), path, CLASSIFIER_OUTPUTS, {0: "batch"})
+    return write_card(path, {
         "version": version,
-        "input": {
-            "name": "image", "size": size, "layout": "NCHW", "dtype": "float32",
-            "channels": "BGR", "range": "raw 0-255; scaling is in the graph",
-            "crop": f"vision.crops.square_crop: square of {CROP_MARGIN} x the box's longer side "
-                    "around its centre, edge-replicated, INTER_AREA resize",
-        },
+        "input": crop_input(size),
         "outputs": {
             "kind": "logits over kinds",
             "value": "logits over values (read among the settled kind's faces)",
@@ -100,15 +104,15 @@ def ship_embedding(embed: nn.Linear, path: Path, training: dict) -> dict:
     onnx.save(model, str(path))
     card = json.loads(path.with_suffix(".json").read_text())
     kept = {k: v for k, v in card.items() if k not in ("name", "file", "sha256", "size_bytes")}
-    return _card(path, {**kept, "training": training})
+    return write_card(path, {**kept, "training": training})
 
 
 def ship_detector(net: DiceDetector, path: Path, version: str, training: dict,
                   accuracy: dict | None = None) -> dict:
     """detector.onnx and its card: a frame in, peaks of die centres with box sizes out."""
-    _export(DetectorExport(net), torch.zeros(1, 3, 384, 512), path, DETECTOR_OUTPUTS,
+    export_onnx(DetectorExport(net), torch.zeros(1, 3, 384, 512), path, DETECTOR_OUTPUTS,
             {2: "height", 3: "width"})
-    return _card(path, {
+    return write_card(path, {
         "version": version,
         "input": {"name": "image", "side": DETECT_SIDE, "stride": STRIDE, "multiple": MULTIPLE,
                   "scales": list(SCALES),

@@ -25,9 +25,9 @@ import torch
 from torch import nn
 
 from vision.crops import CROP_MARGIN
-from vision.model_file import file_sha256
 from vision.top_face import TopFaceLocator
 from vision.train.render import Crop, random_style, render_crop
+from vision.train.ship import crop_input, export_onnx, write_card
 
 SIZE = 64  # the model's input side
 WIDE = 1.5  # renders keep this many times the convention's side, for turning and shifting
@@ -210,23 +210,11 @@ def train(work: Path, seconds: float, images: np.ndarray, labels: np.ndarray,
 
 def export(net: TopFaceNet, out: Path, training: dict) -> Path:
     """models/top_face.onnx and its card."""
-    out.mkdir(parents=True, exist_ok=True)
     path = out / "top_face.onnx"
-    torch.onnx.export(net, torch.zeros(1, 3, SIZE, SIZE), str(path), input_names=["image"],
-                      output_names=list(OUTPUTS), dynamic_axes={"image": {0: "n"}},
-                      opset_version=17, dynamo=False)
-    card = {
-        "name": "top_face",
-        "file": path.name,
-        "sha256": file_sha256(path),
-        "size_bytes": path.stat().st_size,
+    export_onnx(net, torch.zeros(1, 3, SIZE, SIZE), path, OUTPUTS, {0: "n"})
+    write_card(path, {
         "version": "1.0.0",
-        "input": {
-            "name": "image", "size": SIZE, "layout": "NCHW", "dtype": "float32",
-            "channels": "BGR", "range": "raw 0-255; scaling is in the graph",
-            "crop": f"vision.crops.square_crop: square of {CROP_MARGIN} x the box's longer side "
-                    "around its centre, edge-replicated, INTER_AREA resize",
-        },
+        "input": crop_input(SIZE),
         "outputs": {
             "offset": "the value numeral's centre from the crop's centre, in crop sides (x, y)",
             "angle": f"logits over {BINS} bins of the cv2.getRotationMatrix2D angle that "
@@ -234,8 +222,7 @@ def export(net: TopFaceNet, out: Path, training: dict) -> Path:
             "visible": "logit: the numeral shows (its face within ~66 degrees of the view)",
         },
         "training": training,
-    }
-    path.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
+    })
     return path
 
 
