@@ -117,7 +117,7 @@ def check_model(model_path: Path | str | None = None) -> Check:
     try:
         from vision.classify import Classifier
         from vision.detect import Detector
-        from vision.numerals import NUMBERED, NumeralReader
+        from vision.numerals import NumeralReader
 
         detector = Detector()
         classifier = Classifier(model_path)
@@ -128,7 +128,7 @@ def check_model(model_path: Path | str | None = None) -> Check:
     found = "; ".join(f"{what} {loaded.model_path} loads (version {loaded.card.get('version', '?')})"
                       for what, loaded in (("classifier", classifier), ("detector", detector)))
     found += f"; numerals {numerals.model_path} loads"
-    checked = ", ".join(k for k in classifier.always_check if k not in NUMBERED)
+    checked = ", ".join(classifier.always_check)
     if checked:
         found += f"; every {checked} reading waits for a player's check (model card)"
     return Check("model", Status.OK, found)

@@ -20,6 +20,7 @@ import numpy as np
 from vision.crops import square_crop
 from vision.errors import ModelError
 from vision.model_file import load_card, open_session, softmax
+from vision.numerals import NUMBERED
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "dice.onnx"
 OUTPUTS = ("kind", "value", "state", "embedding")
@@ -68,10 +69,13 @@ class Classifier:
             self.value_labels: tuple[str, ...] = tuple(self.card["values"])
             self.states: tuple[str, ...] = tuple(self.card["states"])
             self.input_size = int(self.card["input"]["size"])
-            # kinds a player must always check, with the share of sure readings that were right
+            # kinds a player must always check, with the share of sure readings that were right;
+            # only kinds whose values this model gives (numbered dice's are the recognizer's,
+            # with its own rule for when they are sure)
             checks = self.card.get("accuracy", {}).get("always_check", {})
             self.always_check: dict[str, float | None] = {
                 str(k): None if v is None else float(v) for k, v in checks.items()
+                if k not in NUMBERED
             }
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ModelError(f"model card for {self.model_path} lacks {exc}") from exc

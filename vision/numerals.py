@@ -92,13 +92,9 @@ class Windows:
     high at `radius` from the centre, turned every `step` degrees; a window off the centre is
     turned so its top faces the centre (a d4's numerals stand upright toward its apex)."""
 
-    sizes: tuple[float, ...] = (0.35,)
-    radii: tuple[float, ...] = (0.0,)
+    size: float = 0.35
+    radius: float = 0.0
     step: int = 15
-
-    def poses(self) -> list[tuple[float, float, int]]:
-        """(size, radius, angle) of every window."""
-        return [(s, r, a) for s in self.sizes for r in self.radii for a in range(0, 360, self.step)]
 
 
 # Kinds the recognizer reads (a d6's pips are the classifier's). Kinds no real photo in
@@ -116,7 +112,7 @@ TURNS = (0, -15, 15, 180, 165, 195)  # the located windows, about the locator's 
 # The look about the centre: four windows a quarter turn apart (a d4's on a ring). Eight, every
 # 45 degrees, made 119 of those dice sure (none wrong) and cost 4 windows more a die: one of
 # eight windows more often reads a neighbour face's numeral, and the share falls.
-CHECKS: dict[str, Windows] = {"d4": Windows(sizes=(0.3,), radii=(0.2,), step=90)}
+CHECKS: dict[str, Windows] = {"d4": Windows(size=0.3, radius=0.2, step=90)}
 CENTRE = Windows(step=90)
 
 
@@ -142,29 +138,22 @@ def cut_windows(frame: np.ndarray, box: Sequence[float], plan: Windows) -> np.nd
     x0, y0, x1, y1 = (float(v) for v in box)
     cx, cy, side = (x0 + x1) / 2, (y0 + y1) / 2, max(x1 - x0, y1 - y0)
     out = []
-    for size, radius, angle in plan.poses():
+    for angle in range(0, 360, plan.step):
         t = math.radians(angle)
-        out.append(cut_window(frame, cx - math.sin(t) * radius * side,
-                              cy + math.cos(t) * radius * side, angle, size * side))
+        out.append(cut_window(frame, cx - math.sin(t) * plan.radius * side,
+                              cy + math.cos(t) * plan.radius * side, angle, plan.size * side))
     return np.stack(out)
 
 
 @dataclass(frozen=True)
 class NumeralReading:
-    """One die's numeral: the face read, its value, and how the faces scored.
-
-    `scores` holds each legal face's log-probability in the window that reads it best;
-    `share` is the best face's share of the faces' probability (how much it stands out),
-    `agree` how many windows read it as their likeliest face."""
+    """One die's numeral: the face read, its value, and its share of the faces' probability
+    (each face scored in the window that reads it best): how much it stands out."""
 
     kind: str
     numeral: str
     value: int
-    log_p: float
     share: float
-    agree: int
-    windows: int
-    scores: dict[str, float]
     why_unsure: str = "numeral not checked"  # "" when it need not be checked by a player
 
 
@@ -237,7 +226,7 @@ class NumeralReader:
         faces = self.locator.locate(frame, boxes)
         cuts = []
         for box, kind, face in zip(boxes, kinds, faces, strict=True):
-            size = plan_for(kind).sizes[0] * max(box[2] - box[0], box[3] - box[1])
+            size = plan_for(kind).size * max(box[2] - box[0], box[3] - box[1])
             cuts.append(np.stack([cut_window(frame, face.x, face.y, face.angle_deg + turn, size)
                                   for turn in TURNS]))
             cuts.append(cut_windows(frame, box, plan_for(kind)))
@@ -265,7 +254,4 @@ def decide(kind: str, logp: np.ndarray) -> NumeralReading:
         scores[won], scores[lost] = top, top - abs(marked["6"] - marked["9"])
     best = int(np.argmax(scores))
     share = float(np.exp(scores[best] - np.logaddexp.reduce(scores)))
-    agree = int((per_window.argmax(axis=1) == best).sum())
-    return NumeralReading(kind, faces[best], face_value(kind, faces[best]),
-                          float(scores[best]), share, agree, len(logp),
-                          {f: float(s) for f, s in zip(faces, scores, strict=True)})
+    return NumeralReading(kind, faces[best], face_value(kind, faces[best]), share)

@@ -254,12 +254,12 @@ class DiceReader:
                              spare=SPARE_BOXES if taught else 0)
 
     def _tray(self, frame: np.ndarray, dice: Sequence[DieReading]) -> TrayReading:
-        """The frame's reading, with every die the classifier read of a kind its card says to
-        always check flagged for a player (numbered dice are the recognizer's, with its own
-        rule); done last, so the choices before it weigh the model's own doubts."""
+        """The frame's reading, with every die of a kind the classifier's card says to always
+        check flagged for a player; done last, so the choices before it weigh the model's own
+        doubts."""
         checked = []
         for die in dice:
-            why = None if die.die in NUMBERED else self.classifier.check_reason(die.die)
+            why = self.classifier.check_reason(die.die)
             if why is not None:
                 die = replace(die, unsure=True, why_unsure=join_reasons(die.why_unsure, why))
             checked.append(die)
@@ -306,7 +306,8 @@ class DiceReader:
                 why = unsure_reasons(face_why, name, die, unexpected=i in unexpected)
             else:
                 face, kind_why = standard[i]
-                name, value, confidence, face_why = die_value(face, numerals.get(i))
+                name = face.die
+                value, confidence, face_why = die_value(face, numerals.get(i))
                 why = unsure_reasons(join_reasons(face_why, kind_why), name, die,
                                      unexpected=i in unexpected)
             dice.append(DieReading(name, value, confidence, die.box, bool(why), why))
@@ -462,17 +463,17 @@ def own_kind(
     return own, f"a {own.die} ({own.best_kind_p:.0%} sure), not the {wanted} wanted"
 
 
-def die_value(face: FaceReading, numeral: NumeralReading | None) -> tuple[str, int, float, str]:
-    """(kind, value, confidence, why unsure) of a standard die the classifier read as `face`:
+def die_value(face: FaceReading, numeral: NumeralReading | None) -> tuple[int, float, str]:
+    """(value, confidence, why unsure) of a standard die the classifier read as `face`:
     a numbered die's value is the recognizer's (`numeral`), its confidence the numeral's share
     times the kind's probability; a d6's is the classifier's."""
     if numeral is None:
-        return face.die, face.value, face.confidence, face.why_unsure or ""
+        return face.value, face.confidence, face.why_unsure or ""
     lying = (face.why_unsure or "") if face.state != "flat" else ""  # cocked or no die
     kind = f"kind not clear ({face.die} {face.best_kind_p:.0%})" if (
         face.best_kind_p < KIND_SURE) else ""
     confidence = round(numeral.share * face.best_kind_p, 4)
-    return face.die, numeral.value, confidence, join_reasons(lying, kind, numeral.why_unsure)
+    return numeral.value, confidence, join_reasons(lying, kind, numeral.why_unsure)
 
 
 class Settler:

@@ -18,7 +18,6 @@ from vision.model_file import file_sha256
 from vision.numerals import (
     CLASSES,
     DEFAULT_MODEL,
-    DOT,
     FACES,
     NEVER_SURE,
     NumeralReader,
@@ -62,7 +61,7 @@ def reading(text: str, steps: int = 9) -> np.ndarray:
 def test_a_window_that_reads_17_is_a_d20s_17() -> None:
     got = decide("d20", np.stack([reading("17"), reading("17")]))
     assert (got.numeral, got.value) == ("17", 17)
-    assert got.share > 0.99 and got.windows == 2
+    assert got.share > 0.99
 
 
 def test_a_17_is_no_d12_and_the_d12_face_is_doubtful() -> None:
@@ -98,7 +97,6 @@ def test_face_values_count_as_players_count() -> None:
     assert face_value("d%", "00") == 100 and face_value("d%", "30") == 30
     assert set(FACES["d%"]) == {f"{t}0" for t in range(10)}
     assert FACES["d20"] == tuple(str(v) for v in range(1, 21))
-    assert DOT not in classes("17")
 
 
 @pytest.mark.parametrize(("kind", "numeral"), [("d12", "11"), ("d%", "30"), ("d4", "3")])
