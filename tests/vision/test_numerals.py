@@ -20,6 +20,7 @@ from vision.numerals import (
     DEFAULT_MODEL,
     FACES,
     NEVER_SURE,
+    UPRIGHT,
     NumeralReader,
     classes,
     ctc_log_likelihood,
@@ -80,6 +81,19 @@ def test_an_unmarked_six_or_nine_is_not_sure() -> None:
     both = np.stack([reading("6")] * 3 + [reading("9")] * 3)
     got = verdict(decide("d20", both), decide("d20", both), visible=0.99)
     assert got.value in (6, 9) and got.why_unsure == "numeral not clear"
+
+
+def test_an_unmarked_six_or_nine_stands_the_way_the_locator_turned_it() -> None:
+    """An underlined 6 is read as a bare 6 upright and a bare 9 half a turn round: the located
+    windows' way up (UPRIGHT) tells it from a 9 read the same way round."""
+    assert list(UPRIGHT) == [True] * 3 + [False] * 3
+    six_up = np.stack([reading("6")] * 3 + [reading("9")] * 3)
+    nine_up = np.stack([reading("9")] * 3 + [reading("6")] * 3)
+    assert decide("d10", six_up, UPRIGHT).value == 6
+    assert decide("d10", nine_up, UPRIGHT).value == 9
+    assert decide("d10", six_up, UPRIGHT).share > 0.9
+    # a mark read plainly still counts against the locator's way up
+    assert decide("d20", np.stack([reading("9.")] * 3 + [reading("6")] * 3), UPRIGHT).value == 9
 
 
 def test_sure_only_when_the_centre_look_reads_the_same_face_and_both_stand_out() -> None:
