@@ -4,10 +4,10 @@ A classifier trained on a few rigs learns the rigs; a recognizer that has read t
 of real images reads a die's numeral on any table. The top-face locator (vision.top_face, trained
 on renders alone) says where the value's numeral lies and how it stands; the die is cut from the
 full-resolution frame as a few windows there (upright, turned 15 degrees either way, and each
-half a turn round), and a coarse look about the die's centre checks it. The recognizer reads
-every window of a frame in one batch, and each legal face of the kind is scored by the CTC
-probability of its numeral in the window that reads it best. 6 and 9 (a 6 upside down is a 9)
-are told apart by the mark beside the digit. A d4 shows its value three times around its apex
+half a turn round), and where that reading could be sure, a coarse look about the die's centre
+checks it. The recognizer reads a frame's windows in batches, and each legal face of the kind is
+scored by the CTC probability of its numeral in the window that reads it best. 6 and 9 (a 6
+upside down is a 9) are told apart by the mark beside the digit and the locator's way up. A d4 shows its value three times around its apex
 (or along its three bottom edges), each upright toward the apex, so its check windows sit on a
 ring about the centre, turned to face it.
 
@@ -158,14 +158,23 @@ class NumeralReading:
     why_unsure: str = "numeral not checked"  # "" when it need not be checked by a player
 
 
-def verdict(located: NumeralReading, check: NumeralReading, visible: float) -> NumeralReading:
-    """The located windows' reading, sure only when the look about the centre reads the same
-    face and both stand out (SURE_SHARE), of a kind a rule was measured on, its numeral seen."""
+def worth_checking(located: NumeralReading, visible: float) -> bool:
+    """Whether the look about the centre could make this reading sure: a kind a rule was measured
+    on, its numeral seen, and the located windows' face standing out. Other dice are not looked
+    at again (about half of all: the frame reads in fewer windows, the readings the same)."""
+    return located.kind not in NEVER_SURE and visible >= 0.5 and located.share >= SURE_SHARE
+
+
+def verdict(located: NumeralReading, check: NumeralReading | None, visible: float
+            ) -> NumeralReading:
+    """The located windows' reading, sure only when the look about the centre (`check`; None:
+    not looked at) reads the same face and both stand out (SURE_SHARE), of a kind a rule was
+    measured on, its numeral seen."""
     why = NEVER_SURE.get(located.kind, "")
     if not why and visible < 0.5:
         why = "numeral not seen (the die may be leaning)"
-    elif not why and (check.numeral != located.numeral or min(located.share, check.share)
-                      < SURE_SHARE):
+    elif not why and (check is None or check.numeral != located.numeral
+                      or min(located.share, check.share) < SURE_SHARE):
         why = "numeral not clear"
     return replace(located, why_unsure=why)
 
@@ -220,21 +229,29 @@ class NumeralReader:
 
     def read_many(self, frame: np.ndarray, boxes: Sequence[Sequence[float]],
                   kinds: Sequence[str]) -> list[NumeralReading]:
-        """The faces of several dice of a frame: each located (one batch of the locator), its
-        located and centre windows read in one batch of the recognizer."""
+        """The faces of several dice of a frame: each located (one batch of the locator) and its
+        located windows read in one batch of the recognizer; then the centre windows of those
+        the check could make sure, in another."""
         if not boxes:
             return []
         faces = self.locator.locate(frame, boxes)
-        cuts = []
-        for box, kind, face in zip(boxes, kinds, faces, strict=True):
-            size = plan_for(kind).size * max(box[2] - box[0], box[3] - box[1])
-            cuts.append(np.stack([cut_window(frame, face.x, face.y, face.angle_deg + turn, size)
-                                  for turn in TURNS]))
-            cuts.append(cut_windows(frame, box, plan_for(kind)))
-        logp = np.split(self.recognise(np.concatenate(cuts)), np.cumsum([len(c) for c in cuts]))
-        return [verdict(decide(kind, logp[2 * i], UPRIGHT), decide(kind, logp[2 * i + 1]),
-                        face.visible)
-                for i, (kind, face) in enumerate(zip(kinds, faces, strict=True))]
+        sides = [max(box[2] - box[0], box[3] - box[1]) for box in boxes]
+        located = [decide(kind, logp, UPRIGHT) for kind, logp in zip(kinds, self._read_each([
+            np.stack([cut_window(frame, face.x, face.y, face.angle_deg + turn,
+                                 plan_for(kind).size * side) for turn in TURNS])
+            for kind, face, side in zip(kinds, faces, sides, strict=True)]), strict=True)]
+        worth = [i for i, face in enumerate(faces) if worth_checking(located[i], face.visible)]
+        checks = dict(zip(worth, (decide(kinds[i], logp) for i, logp in zip(worth, self._read_each(
+            [cut_windows(frame, boxes[i], plan_for(kinds[i])) for i in worth]), strict=True)),
+            strict=True))
+        return [verdict(reading, checks.get(i), face.visible)
+                for i, (reading, face) in enumerate(zip(located, faces, strict=True))]
+
+    def _read_each(self, cuts: list[np.ndarray]) -> list[np.ndarray]:
+        """Each die's windows read, all of them in batches of the recognizer."""
+        if not cuts:
+            return []
+        return np.split(self.recognise(np.concatenate(cuts)), np.cumsum([len(c) for c in cuts])[:-1])
 
 
 def decide(kind: str, logp: np.ndarray, upright: np.ndarray | None = None) -> NumeralReading:

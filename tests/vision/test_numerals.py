@@ -27,6 +27,7 @@ from vision.numerals import (
     decide,
     face_value,
     verdict,
+    worth_checking,
 )
 from vision.train import recognizer
 
@@ -104,6 +105,16 @@ def test_sure_only_when_the_centre_look_reads_the_same_face_and_both_stand_out()
     assert verdict(located, other, visible=0.99).why_unsure == "numeral not clear"
     assert "not seen" in verdict(located, same, visible=0.2).why_unsure
     assert decide("d20", np.stack([reading("17")] * 6)).why_unsure  # a reading alone: unchecked
+    assert verdict(located, None, visible=0.99).why_unsure == "numeral not clear"
+
+
+def test_only_a_reading_the_check_could_make_sure_is_checked() -> None:
+    clear = decide("d20", np.stack([reading("17")] * 6))
+    assert worth_checking(clear, visible=0.99)
+    assert not worth_checking(clear, visible=0.2)
+    assert not worth_checking(decide("d12", np.stack([reading("11")] * 6)), visible=0.99)
+    faint = decide("d20", np.stack([reading("11"), reading("17")]))  # two faces, neither stands out
+    assert not worth_checking(faint, visible=0.99)
 
 
 def test_face_values_count_as_players_count() -> None:
