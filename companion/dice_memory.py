@@ -6,6 +6,9 @@ beside the history (`<db>.memory.sqlite`), and vision.table_memory reads new dic
 of them. Kept in step with the game: a roll undone is taken out again, a die corrected after the
 roll was applied is relabelled; a roll typed in has no photo and teaches nothing.
 
+Standard dice only, for now: a symbol die's faces are still taught from shots on the Dice page
+(companion.dice_store, vision.prototypes), not from the rolls confirmed.
+
 Bounded: per kind and value PER_FACE dice, corrected ones first (the reader got those wrong:
 they teach most), then the newest. Forgetting empties it and remembers where: the dice of rolls
 already played are not learnt again. Pure standard library, like the dice store; the vision side
@@ -26,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.die_photos import LabelledDie
+from companion.rules.dice import STANDARD
 
 PER_FACE = 24  # remembered dice per kind and value
 WELL_KNOWN = 50  # confirmed dice of a kind after which the table reads it well (the bench's goal)
@@ -106,11 +110,11 @@ class DiceMemory:
     def learn(self, game_id: int, dice: Iterable[LabelledDie]) -> bool:
         """Bring the memory in step with one game's labelled dice (companion.die_photos): dice of
         that game no longer among them (their roll undone) are dropped, new or relabelled ones
-        kept, only those a player checked or corrected, none from before the last `forget`.
-        Returns whether anything changed."""
+        kept, only standard dice a player checked or corrected, none from before the last
+        `forget`. Returns whether anything changed."""
         forgotten = self._meta("forgotten")
         wanted = {(d.event_id, d.index): d for d in dice
-                  if d.how in TEACHES and d.event_id > forgotten}
+                  if d.how in TEACHES and d.die in STANDARD and d.event_id > forgotten}
         with self._lock:
             rows = self._db.execute("SELECT event, place, kind, value, corrected FROM dice "
                                     "WHERE game = ?", (game_id,)).fetchall()
@@ -186,10 +190,13 @@ class DiceMemory:
             raise DiceMemoryError("the memory file's 'dice' must be a list")
         rows = []
         for n, die in enumerate(dice, start=1):
-            if not isinstance(die, dict) or not isinstance(die.get("kind"), str) or not (
-                    isinstance(die.get("value"), int | str) and isinstance(die.get("jpeg"), str)):
+            if not isinstance(die, dict) or not isinstance(die.get("jpeg"), str):
                 raise DiceMemoryError(f"die {n} of the memory file needs a 'kind', a 'value' "
                                       "and its 'jpeg' in base64")
+            kind = STANDARD.get(die.get("kind"))  # type: ignore[arg-type]
+            if kind is None or type(die.get("value")) is not int or die["value"] not in kind.faces:
+                raise DiceMemoryError(f"die {n} of the memory file: {die.get('kind')!r} "
+                                      f"{die.get('value')!r} is not a standard die's face")
             try:
                 jpeg = base64.b64decode(die["jpeg"], validate=True)
             except ValueError as exc:

@@ -9,6 +9,7 @@ import pytest
 from table_support import LINE_UP, started, tray
 
 from companion.dice_memory import PER_FACE, DiceMemory, DiceMemoryError, memory_path
+from companion.die_photos import LabelledDie
 from companion.history import History
 from companion.table import TableSession
 
@@ -132,3 +133,14 @@ def test_a_table_without_memory_plays_as_before(tmp_path):
     session.submit_reading(tray(LINE_UP, unsure=0))
     session.confirm()
     assert session.memory is None
+
+
+def test_only_standard_dice_are_remembered(tmp_path):
+    memory = DiceMemory(tmp_path / "m.sqlite")
+    memory.learn(1, [LabelledDie(1, 5, 0, "village", "sword", "checked", 1.0, b"\xff\xd8a"),
+                     LabelledDie(1, 5, 1, "d6", 3, "checked", 1.0, b"\xff\xd8b")])
+    assert [(d.kind, d.value) for d in memory.dice()] == [("d6", 3)]
+    with pytest.raises(DiceMemoryError, match="die 1 of the memory file: 'village'"):
+        memory.import_file(file_of([("village", "sword", False)]))
+    with pytest.raises(DiceMemoryError, match="'d6' 7 is not a standard die's face"):
+        memory.import_file(file_of([("d6", 7, False)]))
