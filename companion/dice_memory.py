@@ -22,7 +22,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,6 +80,8 @@ class DiceMemory:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(SCHEMA)
+        # called after each change is committed (the reader embeds what was learnt at once)
+        self.listeners: list[Callable[[], object]] = []
 
     def close(self) -> None:
         self._db.close()
@@ -96,6 +98,8 @@ class DiceMemory:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
+        for listener in self.listeners:
+            listener()
 
     def _meta(self, key: str) -> int:
         with self._lock:

@@ -72,6 +72,7 @@ class TableCamera:
             faces = load_taught(self.taught, classifier)[0].faces if self.taught else ()
             self._reader = DiceReader(classifier=classifier, keep_crops=True,  # for `photos`
                                       memory=TableMemory(self.memory, classifier))
+            self._reader.memory.follow()
             self._file_faces = faces
         if self._source is None:
             from vision import capture

@@ -14,6 +14,8 @@ nearest neighbours' similarities with a flat prior so an empty or far memory cha
 
 from __future__ import annotations
 
+import sqlite3
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -124,26 +126,52 @@ class TableMemory:
         self.classifier = classifier
         self.kinds: dict[str, Remembered] = {}
         self._revision: int | None = None
+        self._loading = threading.Lock()
+        self._changed: threading.Event | None = None
+
+    def follow(self) -> None:
+        """Embed what the store learns as soon as it learns it, in a thread of its own, so the
+        next reading finds it ready instead of spending the time itself."""
+        if self.store is None or self._changed is not None:
+            return
+        self._changed = threading.Event()
+        self.store.listeners.append(self._changed.set)
+        threading.Thread(target=self._follow, name="table-memory", daemon=True).start()
+
+    def _follow(self) -> None:
+        assert self._changed is not None
+        while True:
+            self._changed.wait()
+            self._changed.clear()
+            self.refresh()
 
     def refresh(self) -> None:
         """Load the store again if it changed; dice not yet embedded by this classifier (just
-        learnt, imported, or from another model) are embedded now and written back."""
+        learnt, imported, or from another model) are embedded now and written back. A store
+        that cannot be read leaves what was loaded (the table shows its fault)."""
         if self.store is None or self.classifier is None:
             return
-        revision = self.store.revision
+        with self._loading:
+            try:
+                self._load(self.store, self.classifier)
+            except sqlite3.Error:
+                return
+
+    def _load(self, store: DiceMemory, classifier: Classifier) -> None:
+        revision = store.revision
         if revision == self._revision:
             return
-        sha = self.classifier.card["sha256"]
-        dice = self.store.dice()
+        sha = classifier.card["sha256"]
+        dice = store.dice()
         fresh = {}
         for die in dice:
             if die.model == sha and die.vectors is not None:
                 continue
             crop = cv2.imdecode(np.frombuffer(die.jpeg, np.uint8), cv2.IMREAD_COLOR)
             if crop is not None:  # an unreadable crop (a bad import) is not remembered
-                fresh[die.id] = remember_turns(self.classifier, crop).tobytes()
+                fresh[die.id] = remember_turns(classifier, crop).tobytes()
         if fresh:
-            self.store.set_vectors(sha, fresh)
+            store.set_vectors(sha, fresh)
         rows: dict[str, list[tuple[np.ndarray, int | str]]] = {}
         for die in dice:
             vectors = fresh.get(die.id) or (die.vectors if die.model == sha else None)

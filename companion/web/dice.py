@@ -31,7 +31,8 @@ from companion.web.api import field as body_field
 
 bp = Blueprint("dice", __name__)
 MAX_DIE_FILE = 2 * 1024 * 1024  # bytes: a die of 40 faces, 5 shots each, about 10 kB a shot
-# bytes: a full memory is 1,680 standard dice (24 of each value of each kind), a crop 5-9 kB
+# bytes: a full memory is 1,680 standard dice (24 of each value of each kind), a crop 4-6 kB (5-8
+# in base64): about 13 MB
 MAX_MEMORY_FILE = 24 * 1024 * 1024
 
 

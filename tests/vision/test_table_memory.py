@@ -3,13 +3,16 @@ or empty memory changes nothing, a changed value is never sure, and forgetting u
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
 from companion.dice_memory import DiceMemory
 from companion.die_photos import LabelledDie
-from vision.classify import DEFAULT_MODEL
-from vision.reader import DiceReader
+from vision.classify import DEFAULT_MODEL, Classifier
+from vision.crops import square_crop
+from vision.reader import KEPT_CROP_QUALITY, KEPT_CROP_SIDE, DiceReader, encode_jpeg
 from vision.table_memory import (
     NUMERAL_NOT_CLEAR,
     TURNS,
@@ -82,3 +85,27 @@ def test_a_die_corrected_once_is_read_right_after_and_forgetting_undoes_it(tmp_p
     store.forget()
     reader.memory.refresh()
     assert reader.read_frame(frame, expect).dice[at].value == 5
+
+
+@pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet")
+def test_what_is_learnt_is_embedded_in_the_background(tmp_path):
+    frame, [(_, value, box)] = render_tray(1, 3, (640, 480), ["d20"])
+    crop = encode_jpeg(square_crop(frame, box, KEPT_CROP_SIDE), KEPT_CROP_QUALITY)
+    store = DiceMemory(tmp_path / "t.memory.sqlite")
+    memory = TableMemory(store, Classifier(threads=1))
+    memory.follow()
+    store.learn(1, [LabelledDie(1, 4, 0, "d20", value, "checked", 0.9, crop)])
+    deadline = time.monotonic() + 60  # a ceiling for a loaded machine, not a speed
+    while "d20" not in memory.kinds and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert memory.kinds["d20"].values == (value,) * TURNS  # no reading asked for it
+    assert store.dice()[0].model == memory.classifier.card["sha256"]
+
+
+def test_a_memory_that_cannot_be_read_leaves_the_reader_reading(tmp_path):
+    store = DiceMemory(tmp_path / "t.memory.sqlite")
+    memory = TableMemory(store, classifier=object())  # type: ignore[arg-type] - never used
+    store.close()
+    memory.refresh()  # the table shows the store's fault; the reading goes on without it
+    assert memory.kinds == {}
+    assert memory.amend("d20", AXES[0], 5, 0.4, NUMERAL_NOT_CLEAR) == (5, 0.4, NUMERAL_NOT_CLEAR)
