@@ -20,15 +20,14 @@ from __future__ import annotations
 import base64
 import json
 import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.die_photos import LabelledDie
+from companion.revised_store import RevisedStore, bump
 from companion.rules.dice import STANDARD
 
 PER_FACE = 24  # remembered dice per kind and value
@@ -41,7 +40,6 @@ CREATE TABLE IF NOT EXISTS dice (
     jpeg BLOB NOT NULL, game INTEGER, event INTEGER, place INTEGER, model TEXT, vectors BLOB,
     added REAL NOT NULL, UNIQUE (game, event, place));
 CREATE INDEX IF NOT EXISTS dice_face ON dice (kind, value);
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 """
 
 
@@ -69,47 +67,11 @@ def memory_path(db_path: str | Path) -> Path:
     return path.with_name(f"{path.stem}.memory.sqlite")
 
 
-class DiceMemory:
+class DiceMemory(RevisedStore):
     """A table's remembered dice; safe to share between the panel's and the camera's threads."""
 
     def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._lock = threading.RLock()
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
-        # called after each change is committed (the reader embeds what was learnt at once)
-        self.listeners: list[Callable[[], object]] = []
-
-    def close(self) -> None:
-        self._db.close()
-
-    @contextmanager
-    def _change(self) -> Iterator[sqlite3.Connection]:
-        """One transaction that moves the revision on (the reader reloads on it)."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-                _bump(self._db, "revision", 1)
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-        for listener in self.listeners:
-            listener()
-
-    def _meta(self, key: str) -> int:
-        with self._lock:
-            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return int(row[0]) if row else 0
-
-    @property
-    def revision(self) -> int:
-        """Moves on with every change of what is remembered."""
-        return self._meta("revision")
+        super().__init__(path, SCHEMA)
 
     def learn(self, game_id: int, dice: Iterable[LabelledDie]) -> bool:
         """Bring the memory in step with one game's labelled dice (companion.die_photos): dice of
@@ -136,7 +98,7 @@ class DiceMemory:
                 "added) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [(d.die, json.dumps(d.value), d.how == "corrected", d.jpeg, game_id, d.event_id,
                   d.index, time.time()) for d in new])
-            _bump(db, "newest", 0, max((d.event_id for d in new), default=0))
+            bump(db, "newest", 0, max((d.event_id for d in new), default=0))
             _trim(db, {(d.die, json.dumps(d.value)) for d in new})
         return True
 
@@ -172,7 +134,7 @@ class DiceMemory:
             count = db.execute("SELECT COUNT(*) FROM dice").fetchone()[0]
             db.execute("DELETE FROM dice")
             newest = db.execute("SELECT value FROM meta WHERE key = 'newest'").fetchone()
-            _bump(db, "forgotten", 0, newest[0] if newest else 0)
+            bump(db, "forgotten", 0, newest[0] if newest else 0)
         return int(count)
 
     def export(self) -> dict[str, Any]:
@@ -212,12 +174,6 @@ class DiceMemory:
                            "VALUES (?, ?, ?, ?, ?)", rows)
             _trim(db, {(r[0], r[1]) for r in rows})
         return len(rows)
-
-
-def _bump(db: sqlite3.Connection, key: str, by: int, at_least: int = 0) -> None:
-    """meta[key] moved on by `by`, and raised to `at_least`."""
-    db.execute("INSERT INTO meta VALUES (?, MAX(?, ?)) ON CONFLICT(key) DO UPDATE SET "
-               "value = MAX(value + ?, ?)", (key, by, at_least, by, at_least))
 
 
 def _trim(db: sqlite3.Connection, faces: set[tuple[str, str]]) -> None:
