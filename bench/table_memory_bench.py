@@ -5,7 +5,9 @@ as a table would see them: one frame of each roll in turn (a roll is a run of fr
 one value: a turntable run, or a stretch of a d6 run), each in capture order. Each die is read,
 then confirmed with its true label and remembered (vision.table_memory). At 0, 20, 50, 100 and
 200 confirmed dice of that rig and kind, the next 100 dice are read with what is remembered so
-far: value right, the share read sure, and how many sure readings were wrong.
+far: value right, the share read sure, and how many sure readings were wrong. nell-byler's
+trays too (d6; a tray's dice were thrown together: one roll; the classifier trained on these
+trays, so its own figure there flatters it).
 
 Consecutive frames of one roll are near duplicates, so a memory holding frame N reads frame N+1
 too easily. Two ways are printed: `other rolls` leaves the die's whole roll out of the memory
@@ -48,7 +50,7 @@ from vision.table_memory import (
     unit,
 )
 from vision.train.realdata import Photo, datasets_root, load_photos, locate_die, read_photo
-from vision.train.realsets import rig_of, rig_table
+from vision.train.realsets import rig_of, rig_table, tray_photos
 
 REPO = Path(__file__).resolve().parents[1]
 CACHE = REPO / "artifacts" / "table-memory-readings.npz"
@@ -66,6 +68,11 @@ class Die:
     roll: int
     place: int  # frame index within its roll (capture order)
     roll_length: int
+    box: tuple[float, ...] | None = None  # a tray photo's die (None: the photo's one die)
+
+    @property
+    def key(self) -> str:
+        return str(self.photo.path) + (f"#{self.box}" if self.box else "")
 
 
 def rolls_of(photos: list[Photo]) -> list[list[Photo]]:
@@ -84,8 +91,9 @@ def rolls_of(photos: list[Photo]) -> list[list[Photo]]:
 
 
 def streams() -> dict[tuple[str, str], list[Die]]:
-    """Per rig and kind (a clear label, two rolls at least), LENGTH dice: a frame of each roll
-    in turn, each roll's frames evenly spaced in capture order."""
+    """Per ucffool rig and kind (a clear label, two rolls at least), LENGTH dice: a frame of
+    each roll in turn, each roll's frames evenly spaced in capture order; and nell-byler's
+    trays in the order they were taken, a tray's dice one roll."""
     table = rig_table(datasets_root())
     groups: dict[tuple[str, str], list[Photo]] = defaultdict(list)
     for p in load_photos():
@@ -103,6 +111,11 @@ def streams() -> dict[tuple[str, str], list[Die]]:
         turn = [die for i in range(per_roll) for pick in picks if i < len(pick)
                 for die in [pick[i]]]
         out[key] = turn[:LENGTH]
+    trays = tray_photos(datasets_root() / "nell-byler-d6-trays")
+    out[("nell-byler-trays", "d6")] = [
+        Die(Photo(path, "d6", value, "nell-byler", "tray", True), r, i, 1, box)
+        for r, path in enumerate(sorted(trays)) for i, (value, box) in enumerate(trays[path])
+    ][:LENGTH]
     return out
 
 
@@ -118,10 +131,11 @@ class Reading:
     remembered: np.ndarray  # (turns, d) of the kept JPEG crop, as the memory would keep it
 
 
-def read_die(clf: Classifier, numerals: NumeralReader, photo: Photo) -> Reading:
-    """The photo's die read as vision.reader reads a die of the expected kind."""
+def read_die(clf: Classifier, numerals: NumeralReader, die: Die) -> Reading:
+    """The die read as vision.reader reads a die of the expected kind."""
+    photo = die.photo
     image = read_photo(photo)
-    box = locate_die(image)
+    box = die.box or locate_die(image)
     outputs = clf.look(clf.crops(image, [box]))
     face, kind_why = own_kind(clf, outputs, photo.kind)
     numeral = numerals.read(image, box, face.die) if face.die in NUMBERED else None
@@ -143,10 +157,10 @@ def readings(dice: list[Die]) -> dict[str, Reading]:
             cached[str(path)] = Reading(str(data["kinds"][i]), int(data["values"][i]),
                                         float(data["confidences"][i]), str(data["why"][i]),
                                         data["embeddings"][i], data["remembered"][i])
-    missing = sorted({str(d.photo.path) for d in dice} - set(cached))
+    missing = sorted({d.key for d in dice} - set(cached))
     if missing:
         clf, numerals = Classifier(threads=1), NumeralReader(threads=1)
-        photos = {str(d.photo.path): d.photo for d in dice}
+        photos = {d.key: d for d in dice}
         start = time.perf_counter()
         for n, path in enumerate(missing):
             cached[path] = read_die(clf, numerals, photos[path])
@@ -199,13 +213,13 @@ def curve(dice: list[Die], read: dict[str, Reading], excluded: Excluded | None
     for confirmed in POINTS:
         point = Point()
         kept = dice[:confirmed]
-        vectors = np.concatenate([read[str(d.photo.path)].remembered for d in kept] or
+        vectors = np.concatenate([read[d.key].remembered for d in kept] or
                                  [np.zeros((0, 64), np.float32)])
         turns = len(vectors) // max(1, len(kept))
         memory = Remembered(unit(vectors), tuple(d.photo.value for d in kept for _ in
                                                  range(turns)))
         for die in dice[confirmed:confirmed + NEXT]:
-            r = read[str(die.photo.path)]
+            r = read[die.key]
             value, why = r.value, r.why
             if excluded is not None and kept and r.kind == die.photo.kind:
                 keep = np.repeat([not excluded(die, k) for k in kept], turns)
