@@ -32,6 +32,8 @@ def test_the_dice_page_says_what_was_learnt_and_forgets_it(browser, tmp_path):  
         sync_api.expect(learnt).to_have_text("Knows 1 of your 2 dice well; the d12 is still new.")
         sync_api.expect(page.locator("#learnt-kinds li[data-kind='d20']")).to_have_text(
             "d20: 50 dice of 20 values remembered ✓")
+        sync_api.expect(page.locator("#learnt-kinds li[data-kind='d12']")).to_have_text(
+            "d12: 2 dice of 1 value remembered")
         page.once("dialog", lambda dialog: dialog.accept())
         page.click("#forget")
         sync_api.expect(learnt).to_contain_text("Nothing learnt yet")

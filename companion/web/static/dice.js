@@ -118,11 +118,14 @@ $("import-file").addEventListener("change", async () => {
   RS.toast(`Imported ${answer.title}`, false);
   load(answer.name);
 });
+function count(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
+
 function showLearnt(answer) {
   $("learnt").textContent = answer.line;
   $("learnt-kinds").replaceChildren(...answer.kinds.map((k) => RS.el("li", { "data-kind": k.kind },
     RS.el("strong", { text: k.kind }),
-    `: ${k.dice} dice of ${k.values} values remembered${k.corrected ? `, ${k.corrected} corrected` : ""}`
+    `: ${count(k.dice, "die", "dice")} of ${count(k.values, "value", "values")} remembered`
+      + (k.corrected ? `, ${k.corrected} corrected` : "")
       + (k.well ? " ✓" : ""))));
 }
 
