@@ -18,14 +18,12 @@ from __future__ import annotations
 import base64
 import json
 import sqlite3
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.revised_store import RevisedStore
 from companion.rules.symbol_dice import SHIPPED, SymbolDie
 
 MAX_SHOTS = 5  # shots kept of each face: more add little to a mean embedding
@@ -38,7 +36,6 @@ CREATE TABLE IF NOT EXISTS shots (
 CREATE INDEX IF NOT EXISTS shots_die ON shots (die, face);
 CREATE TABLE IF NOT EXISTS former (
     name TEXT PRIMARY KEY, now TEXT, definition TEXT NOT NULL, at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 """
 
 
@@ -65,41 +62,11 @@ def store_path(db_path: str | Path) -> Path:
     return path.with_name(f"{path.stem}.dice.sqlite")
 
 
-class DiceStore:
+class DiceStore(RevisedStore):
     """A table's dice; safe to share between the panel's threads and the camera's."""
 
     def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._lock = threading.RLock()
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
-
-    def close(self) -> None:
-        self._db.close()
-
-    @contextmanager
-    def _change(self) -> Iterator[sqlite3.Connection]:
-        """One transaction that also moves the revision on (the reader reloads on it)."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-                self._db.execute("INSERT INTO meta VALUES ('revision', 1) ON CONFLICT(key) "
-                                 "DO UPDATE SET value = value + 1")
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-
-    @property
-    def revision(self) -> int:
-        """Moves on with every change of a definition or a shot."""
-        with self._lock:
-            row = self._db.execute("SELECT value FROM meta WHERE key = 'revision'").fetchone()
-        return int(row[0]) if row else 0
+        super().__init__(path, SCHEMA)
 
     # -- definitions ---------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from companion.history import CORRECTED, DROPPED, History, HistoryError
+from companion.history import CORRECTED, DROPPED, History, HistoryError, Position
 
 # How a die's value came to be trusted, from most to least sure:
 # "corrected": a player set it; "checked": a player accepted the reading it was part of (held
@@ -56,25 +56,30 @@ def labelled_dice(history: History) -> Iterator[LabelledDie]:
             pos = history.replay(record)
         except HistoryError:
             continue
-        for step in pos.steps:
-            reading = step.reading
-            if reading is None or reading.source != "camera" or reading.event_id is None:
+        yield from game_dice(history, pos)
+
+
+def game_dice(history: History, pos: Position) -> Iterator[LabelledDie]:
+    """Every die of the camera-read rolls in force in one game's position."""
+    for step in pos.steps:
+        reading = step.reading
+        if reading is None or reading.source != "camera" or reading.event_id is None:
+            continue
+        crops = history.crops(reading.event_id)
+        # none: read before crops were kept; dice a player added come last, with no crop
+        if not crops or len(crops) > len(reading.dice):
+            continue
+        set_by_player = [d.why_unsure == CORRECTED for d in reading.dice]
+        # A roll applied at once holds its own image; one a player confirmed points back to
+        # the held reading's event (an amended roll has a die set by a player anyway).
+        acted = reading.event_id != step.event_id or any(set_by_player)
+        read = reading.dice[: len(crops)]
+        for i, (die, crop) in enumerate(zip(read, crops, strict=True)):
+            if die.why_unsure == DROPPED:  # a box of no die: no label for a die
                 continue
-            crops = history.crops(reading.event_id)
-            # none: read before crops were kept; dice a player added come last, with no crop
-            if not crops or len(crops) > len(reading.dice):
-                continue
-            set_by_player = [d.why_unsure == CORRECTED for d in reading.dice]
-            # A roll applied at once holds its own image; one a player confirmed points back to
-            # the held reading's event (an amended roll has a die set by a player anyway).
-            acted = reading.event_id != step.event_id or any(set_by_player)
-            read = reading.dice[: len(crops)]
-            for i, (die, crop) in enumerate(zip(read, crops, strict=True)):
-                if die.why_unsure == DROPPED:  # a box of no die: no label for a die
-                    continue
-                how = "corrected" if set_by_player[i] else "checked" if acted else "read"
-                yield LabelledDie(record.id, reading.event_id, i, die.die, die.value, how,
-                                  die.confidence, crop)
+            how = "corrected" if set_by_player[i] else "checked" if acted else "read"
+            yield LabelledDie(pos.record.id, reading.event_id, i, die.die, die.value, how,
+                              die.confidence, crop)
 
 
 def labels_csv(dice: list[LabelledDie]) -> str:

@@ -9,12 +9,15 @@ exactly what a restart would rebuild.
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
+from companion.dice_memory import DiceMemory
+from companion.die_photos import game_dice
 from companion.faults import CAMERA, DATABASE, MODEL, Fault, camera_fault, fault_for, history_fault
 from companion.history import (
     CHANGING_KINDS,
@@ -38,6 +41,9 @@ from companion.rules.dice import STANDARD, die_kind
 from companion.rules.errors import BadRoll, IllegalMove, NothingToUndo, RulesError
 
 JSON = dict[str, Any]
+# events after which the dice the table remembers may change (companion.dice_memory)
+TEACHING_KINDS = frozenset({EventKind.ROLL, EventKind.AMEND, EventKind.UNDO})
+MEMORY = "memory"
 # called with the kinds wanted (None: anything), and with faces= (RollRequest.faces) only where
 # the game knows each die's faces: a source that needs them takes that keyword
 DiceSource = Callable[..., TrayReading]
@@ -58,9 +64,12 @@ class SetupError(TableError, ValueError):
 class TableSession:
     """Holds the current game; every change goes through its lock and into the history."""
 
-    def __init__(self, history: History, dice_source: DiceSource | None = None) -> None:
+    def __init__(self, history: History, dice_source: DiceSource | None = None,
+                 memory: DiceMemory | None = None) -> None:
+        """`memory`: where the dice players confirm are remembered for the reader."""
         self.history = history
         self.dice_source = dice_source
+        self.memory = memory
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._reading = threading.Lock()
@@ -154,7 +163,22 @@ class TableSession:
             raise
         if self.history.writable and not self._damaged:  # a write went through: fine again
             self._faults.pop(DATABASE, None)
+        if planned.kind in TEACHING_KINDS:
+            self._teach(pos)
         self._bump()
+
+    def _teach(self, pos: Position) -> None:
+        """The table's memory in step with the game's checked and corrected dice (a roll undone
+        unlearnt); a memory that cannot be written is a fault, the game goes on."""
+        if self.memory is None:
+            return
+        try:
+            self.memory.learn(pos.record.id, game_dice(self.history, pos))
+        except (sqlite3.Error, HistoryError) as exc:
+            self.report_fault(MEMORY, f"The table cannot remember its dice: {exc}",
+                              "The game goes on; the reader does not learn from these rolls.")
+        else:
+            self._faults.pop(MEMORY, None)
 
     # -- starting ----------------------------------------------------------------------------
 

@@ -8,12 +8,15 @@ import pytest
 from table_support import GAME, PLAYERS
 
 from companion.commands.serve import camera_dice_source, samples_dir
+from companion.dice_memory import DiceMemory, memory_path
 from companion.history import History
-from companion.reading import UnreadableRoll
+from companion.reading import TrayReading, UnreadableRoll
 from companion.table import TableError, TableSession
 from vision.classify import DEFAULT_MODEL
 from vision.errors import CameraError, ModelError
-from vision.reader import KEPT_CROP_SIDE
+from vision.reader import KEPT_CROP_SIDE, DiceReader
+from vision.table_memory import TableMemory
+from vision.train.render import render_tray
 
 pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.exists(), reason="no shipped model yet")
 
@@ -127,3 +130,29 @@ def test_a_symbol_die_the_table_was_not_taught_asks_for_teaching_or_typing(tmp_p
     read = camera_dice_source(f"replay:{samples_dir()}")
     with pytest.raises(UnreadableRoll, match="not taught every die.*'village'.*Dice page"):
         read(["village", "village"])
+
+
+def test_a_die_players_corrected_is_read_right_at_the_next_roll(tmp_path):
+    """The table's memory end to end: the reader misreads a d20, a player corrects it and
+    confirms, and the reader's next reading of that die is the corrected value."""
+    frame, truth = render_tray(4, 0, (1280, 960), ["d20"] * 4)
+    assert sorted(value for _, value, _ in truth) == [3, 8, 17, 18]
+    memory = DiceMemory(memory_path(tmp_path / "m.db"))
+    reader = DiceReader(keep_crops=True)
+    reader.memory = TableMemory(memory, reader.classifier)
+
+    def camera(kinds: list[str]) -> TrayReading:  # what TableCamera.read does, without settling
+        reader.memory.refresh()
+        return reader.read_frame(frame, kinds)
+
+    session = TableSession(History(tmp_path / "m.db"), camera, memory)
+    session.new_game(GAME, PLAYERS)
+    first = session.read_dice()
+    assert [d.value for d in first.dice] == [4, 18, 17, 8] and first.dice[0].unsure
+    session.correct_die(0, 3)
+    session.confirm()
+    assert sorted((d.value, d.corrected) for d in memory.dice()) == [
+        (3, True), (8, False), (17, False), (18, False)]
+    again = camera(["d20"] * 4)
+    assert [d.value for d in again.dice] == [3, 18, 17, 8]
+    assert "value from the table's memory (read as 4)" in again.dice[0].why_unsure

@@ -39,6 +39,7 @@ from vision.model_file import softmax
 from vision.numerals import NUMBERED, NumeralReader, NumeralReading
 from vision.photo_mode import photo_dice
 from vision.prototypes import Match, Prototypes
+from vision.table_memory import TableMemory
 
 JPEG_SIDE = 480  # long side of the JPEG kept with a reading (history, panel)
 JPEG_QUALITY = 70
@@ -201,6 +202,7 @@ class DiceReader:
         prototypes: Prototypes | None = None,
         keep_crops: bool = False,
         numerals: NumeralReader | None = None,
+        memory: TableMemory | None = None,
     ) -> None:
         """`photo_fallback`: when no die is read, read the middle of the image as one
         die (flagged unsure) - for photos of a single die filling the frame, never for a tray
@@ -208,7 +210,8 @@ class DiceReader:
         dice (vision.prototypes), read by embedding before the standard kinds. `keep_crops`: each
         reading carries a JPEG crop of each die (the table keeps them for training; about 0.15 ms
         a die, which `rollscribe read` need not spend). `numerals`: the text recognizer that
-        reads numbered dice's values (vision.numerals)."""
+        reads numbered dice's values (vision.numerals). `memory`: the dice this table's players
+        confirmed (vision.table_memory), which a standard die's value is fused with."""
         self.classifier = classifier or Classifier(model_path, threads=threads)
         self.detector = detector or Detector(threads=threads)
         self.numerals = numerals or NumeralReader(threads=threads)
@@ -217,6 +220,7 @@ class DiceReader:
         self.photo_fallback = photo_fallback
         self.prototypes = prototypes or Prototypes(())
         self.keep_crops = keep_crops
+        self.memory = memory or TableMemory()
 
     def resolve(self, expect: Sequence[str] | None) -> list[str] | None:
         """The expectation with taught dice spelt as taught (names match whatever their case);
@@ -308,6 +312,8 @@ class DiceReader:
                 face, kind_why = standard[i]
                 name = face.die
                 value, confidence, face_why = die_value(face, numerals.get(i))
+                value, confidence, face_why = self.memory.amend(name, face.embedding, value,
+                                                                confidence, face_why)
                 why = unsure_reasons(join_reasons(face_why, kind_why), name, die,
                                      unexpected=i in unexpected)
             dice.append(DieReading(name, value, confidence, die.box, bool(why), why))

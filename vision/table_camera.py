@@ -5,7 +5,9 @@ The camera, the models and a `--taught` store open on first use, so a missing on
 fault on the panel instead of a server that will not start. The table's own dice store
 (companion.dice_store) is matched too: whenever its revision moves (a shot kept, a die defined,
 renamed, deleted or imported) the reader's taught faces are made again from it before the next
-reading, so a die taught on the panel is read at once.
+reading, so a die taught on the panel is read at once. So is the table's memory of the dice its
+players confirmed (companion.dice_memory, vision.table_memory): what was learnt from the last
+roll counts at the next.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from companion.dice_memory import DiceMemory
 from companion.dice_store import DiceStore
 from companion.faults import CAMERA
 from companion.reading import TrayReading, UnreadableRoll
@@ -39,9 +42,10 @@ class TableCamera:
     """`read` is the table session's dice source; `settled_frame` gives the Dice page a frame
     of the tray at rest; `teacher` checks and keeps teaching shots."""
 
-    def __init__(self, spec: str, taught: Path | None = None, store: DiceStore | None = None
-                 ) -> None:
+    def __init__(self, spec: str, taught: Path | None = None, store: DiceStore | None = None,
+                 memory: DiceMemory | None = None) -> None:
         self.spec = spec
+        self.memory = memory
         # called once the dice are at rest, before a game's reading (the buttons' lights)
         self.settled_hooks: list[Callable[[], object]] = []
         self.taught = taught
@@ -60,12 +64,15 @@ class TableCamera:
                 from vision.classify import Classifier
                 from vision.prototypes import load_taught
                 from vision.reader import DiceReader
+                from vision.table_memory import TableMemory
             except ImportError as exc:
                 raise RuntimeError(f"the dice reader is not installed: {exc}") from exc
             classifier = Classifier()
             # a store taught with another model is embedded again from its shots here
             faces = load_taught(self.taught, classifier)[0].faces if self.taught else ()
-            self._reader = DiceReader(classifier=classifier, keep_crops=True)  # for `photos`
+            self._reader = DiceReader(classifier=classifier, keep_crops=True,  # for `photos`
+                                      memory=TableMemory(self.memory, classifier))
+            self._reader.memory.follow()
             self._file_faces = faces
         if self._source is None:
             from vision import capture
@@ -80,10 +87,11 @@ class TableCamera:
 
     def _refresh(self) -> None:
         """The reader's taught faces: the --taught file's and the table's store's, made again
-        when the store changed since."""
+        when the store changed since; and its memory, loaded again when that changed."""
         from vision.prototypes import Prototypes
         from vision.taught_dice import store_prototypes
 
+        self._reader.memory.refresh()
         revision = self.store.revision if self.store is not None else 0
         if revision == self._revision:
             return

@@ -15,6 +15,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.routing import IntegerConverter
 
+from companion.dice_memory import open_memory
 from companion.history import History
 from companion.network import MdnsName, settings_path
 from companion.table import TableSession
@@ -60,7 +61,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config:
         app.config.from_mapping(test_config)
     table = app.config.get("TABLE") or TableSession(
-        History(app.config["DB_PATH"], fallback=True), app.config["DICE_SOURCE"]
+        History(app.config["DB_PATH"], fallback=True), app.config["DICE_SOURCE"],
+        open_memory(app.config["DB_PATH"])[0],
     )
     # Kept in the history database, so that phones stay unlocked across a restart of the table.
     history = table.history

@@ -1,4 +1,5 @@
-// The Dice page: pick or make a symbol die, teach it shot by shot from the tray, files and names.
+// The Dice page: pick or make a symbol die, teach it shot by shot from the tray, files and names;
+// what the table learnt from confirmed rolls, exported, imported or forgotten.
 "use strict";
 
 let dice = [];
@@ -99,14 +100,51 @@ $("delete").addEventListener("click", () => {
   if (!window.confirm(`Delete ${current().title} and its shots?`)) return;
   RS.api(`/api/dice/${encodeURIComponent(current().name)}/delete`).then(() => load()).catch(() => {});
 });
-$("import-file").addEventListener("change", async () => {
-  const file = $("import-file").files[0];
-  if (!file) return;
-  const response = await fetch("/api/dice/import", { method: "POST", body: await file.text(),
+// The file chosen in `input` posted to `path`; the answer, or null (said in a toast) if refused.
+async function postFile(input, path) {
+  const file = input.files[0];
+  if (!file) return null;
+  const response = await fetch(path, { method: "POST", body: await file.text(),
     headers: { "Content-Type": "application/json", Accept: "application/json" } });
   const answer = await response.json();
-  if (!response.ok) { RS.toast(answer.error || `error ${response.status}`); return; }
+  if (response.ok) return answer;
+  RS.toast(answer.error || `error ${response.status}`);
+  return null;
+}
+
+$("import-file").addEventListener("change", async () => {
+  const answer = await postFile($("import-file"), "/api/dice/import");
+  if (!answer) return;
   RS.toast(`Imported ${answer.title}`, false);
   load(answer.name);
 });
+function count(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
+
+function showLearnt(answer) {
+  $("learnt").textContent = answer.line;
+  $("learnt-kinds").replaceChildren(...answer.kinds.map((k) => RS.el("li", { "data-kind": k.kind },
+    RS.el("strong", { text: k.kind }),
+    `: ${count(k.dice, "die", "dice")} of ${count(k.values, "value", "values")} remembered`
+      + (k.corrected ? `, ${k.corrected} corrected` : "")
+      + (k.well ? " ✓" : ""))));
+}
+
+function loadLearnt() {
+  return RS.get("/api/memory").then(showLearnt).catch((e) => { $("learnt").textContent = e.message; });
+}
+
+$("forget").addEventListener("click", () => {
+  if (!window.confirm("Forget every die this table learnt? Rolls already played will not teach it again.")) return;
+  RS.api("/api/memory/forget").then((answer) => {
+    RS.toast(`Forgot ${answer.forgotten} dice`, false);
+    loadLearnt();
+  }).catch(() => {});
+});
+$("memory-import").addEventListener("change", async () => {
+  const answer = await postFile($("memory-import"), "/api/memory/import");
+  if (!answer) return;
+  RS.toast(`Imported ${answer.imported} dice`, false);
+  showLearnt(answer);
+});
 load();
+loadLearnt();

@@ -1,0 +1,272 @@
+"""The table learning its own dice, as a table would: `python -m bench table_memory`.
+
+Why: the issue's goal is a learning curve. Per rig and kind of ucffool's photos, the dice come
+as a table would see them: one frame of each roll in turn (a roll is a run of frames showing
+one value: a turntable run, or a stretch of a d6 run), each in capture order. Each die is read,
+then confirmed with its true label and remembered (vision.table_memory). At 0, 20, 50, 100 and
+200 confirmed dice of that rig and kind, the next 100 dice are read with what is remembered so
+far: value right, the share read sure, and how many sure readings were wrong. nell-byler's
+trays too (d6; a tray's dice were thrown together: one roll; the classifier trained on these
+trays, so its own figure there flatters it).
+
+Consecutive frames of one roll are near duplicates, so a memory holding frame N reads frame N+1
+too easily. Two ways are printed: `other rolls` leaves the die's whole roll out of the memory
+when reading it (only dice rolled another time help; most of ucffool's values show in one roll
+of a rig and kind only, so there the memory can only hold the other faces); `turned` leaves out
+the frames of its roll within a quarter of the roll's length (about a quarter turn of the
+turntable): the same die showing the same face again, at another turn, as a table sees it when
+that face comes up again. The fusion's constants and the sure rule were chosen on the colour and
+top rigs and checked on wood and angle. Printed, never asserted.
+
+Each photo is read once (one thread) and its reading cached in artifacts/; the curve is numpy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bench.timing import median_ms
+from companion.dice_memory import PER_FACE
+from companion.reading import join_reasons
+from vision.classify import Classifier
+from vision.crops import square_crop
+from vision.numerals import NUMBERED, NumeralReader
+from vision.reader import KEPT_CROP_QUALITY, KEPT_CROP_SIDE, die_value, encode_jpeg, own_kind
+from vision.table_memory import (
+    TURNS,
+    Remembered,
+    recall,
+    remember_turns,
+    remembered_reading,
+    unit,
+)
+from vision.train.realdata import Photo, datasets_root, load_photos, locate_die, read_photo
+from vision.train.realsets import rig_of, rig_table, tray_photos
+
+REPO = Path(__file__).resolve().parents[1]
+CACHE = REPO / "artifacts" / "table-memory-readings.npz"
+POINTS = (0, 20, 50, 100, 200)
+NEXT = 100
+LENGTH = POINTS[-1] + NEXT
+CHOSEN_ON = ("ucffool-colour", "ucffool-top")  # the rest check what was chosen there
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die of a table's stream: its photo, the roll it belongs to and its place there."""
+
+    photo: Photo
+    roll: int
+    place: int  # frame index within its roll (capture order)
+    roll_length: int
+    box: tuple[float, ...] | None = None  # a tray photo's die (None: the photo's one die)
+
+    @property
+    def key(self) -> str:
+        return str(self.photo.path) + (f"#{self.box}" if self.box else "")
+
+
+def rolls_of(photos: list[Photo]) -> list[list[Photo]]:
+    """The rolls among one rig and kind's photos: runs of one value in each run, in order."""
+    runs: dict[tuple[str, str], list[Photo]] = defaultdict(list)
+    for p in photos:
+        runs[(p.sequence, p.run)].append(p)
+    rolls: list[list[Photo]] = []
+    for key in sorted(runs):
+        for p in sorted(runs[key], key=lambda p: p.path):
+            if not rolls or rolls[-1][-1].value != p.value or (rolls[-1][-1].sequence,
+                                                               rolls[-1][-1].run) != key:
+                rolls.append([])
+            rolls[-1].append(p)
+    return rolls
+
+
+def streams() -> dict[tuple[str, str], list[Die]]:
+    """Per ucffool rig and kind (a clear label, two rolls at least), LENGTH dice: a frame of
+    each roll in turn, each roll's frames evenly spaced in capture order; and nell-byler's
+    trays in the order they were taken, a tray's dice one roll."""
+    table = rig_table(datasets_root())
+    groups: dict[tuple[str, str], list[Photo]] = defaultdict(list)
+    for p in load_photos():
+        if p.measurable and p.sequence != "skovy":
+            groups[(rig_of(table, p), p.kind)].append(p)
+    out = {}
+    for key, photos in sorted(groups.items()):
+        rolls = rolls_of(photos)
+        if len(rolls) < 2:
+            continue
+        per_roll = -(-LENGTH // len(rolls))
+        picks = [[Die(roll[int(j)], r, int(j), len(roll))
+                  for j in np.linspace(0, len(roll) - 1, min(per_roll, len(roll)))]
+                 for r, roll in enumerate(rolls)]
+        turn = [die for i in range(per_roll) for pick in picks if i < len(pick)
+                for die in [pick[i]]]
+        out[key] = turn[:LENGTH]
+    trays = tray_photos(datasets_root() / "nell-byler-d6-trays")
+    out[("nell-byler-trays", "d6")] = [
+        Die(Photo(path, "d6", value, "nell-byler", "tray", True), r, i, 1, box)
+        for r, path in enumerate(sorted(trays)) for i, (value, box) in enumerate(trays[path])
+    ][:LENGTH]
+    return out
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One die as the reader without memory reads it, and its embeddings."""
+
+    kind: str
+    value: int
+    confidence: float
+    why: str  # why unsure ("": sure)
+    embedding: np.ndarray  # of the frame's crop, as the reader sees it
+    remembered: np.ndarray  # (turns, d) of the kept JPEG crop, as the memory would keep it
+
+
+def read_die(clf: Classifier, numerals: NumeralReader, die: Die) -> Reading:
+    """The die read as vision.reader reads a die of the expected kind."""
+    photo = die.photo
+    image = read_photo(photo)
+    box = die.box or locate_die(image)
+    outputs = clf.look(clf.crops(image, [box]))
+    face, kind_why = own_kind(clf, outputs, photo.kind)
+    numeral = numerals.read(image, box, face.die) if face.die in NUMBERED else None
+    value, confidence, face_why = die_value(face, numeral)
+    why = join_reasons(face_why, kind_why, clf.check_reason(face.die) or "")
+    kept = cv2.imdecode(np.frombuffer(encode_jpeg(square_crop(image, box, KEPT_CROP_SIDE),
+                                                  KEPT_CROP_QUALITY), np.uint8), cv2.IMREAD_COLOR)
+    return Reading(face.die, int(value), confidence, why, outputs["embedding"][0],
+                   remember_turns(clf, kept))
+
+
+def readings(dice: list[Die]) -> dict[str, Reading]:
+    """Every die's reading, from the cache where it was read before."""
+    cached: dict[str, Reading] = {}
+    if CACHE.is_file():
+        with np.load(CACHE, allow_pickle=False) as npz:
+            data = {key: npz[key] for key in npz.files}  # each read of npz[key] reads it all
+        for i, path in enumerate(data["paths"]):
+            cached[str(path)] = Reading(str(data["kinds"][i]), int(data["values"][i]),
+                                        float(data["confidences"][i]), str(data["why"][i]),
+                                        data["embeddings"][i], data["remembered"][i])
+    missing = sorted({d.key for d in dice} - set(cached))
+    if missing:
+        clf, numerals = Classifier(threads=1), NumeralReader(threads=1)
+        photos = {d.key: d for d in dice}
+        start = time.perf_counter()
+        for n, path in enumerate(missing):
+            cached[path] = read_die(clf, numerals, photos[path])
+            if n % 500 == 499:
+                print(f"  read {n + 1} of {len(missing)} photos "
+                      f"({time.perf_counter() - start:.0f} s)", flush=True)
+        CACHE.parent.mkdir(exist_ok=True)
+        paths = sorted(cached)
+        np.savez(CACHE, paths=np.array(paths), kinds=np.array([cached[p].kind for p in paths]),
+                 values=np.array([cached[p].value for p in paths]),
+                 confidences=np.array([cached[p].confidence for p in paths]),
+                 why=np.array([cached[p].why for p in paths]),
+                 embeddings=np.stack([cached[p].embedding for p in paths]),
+                 remembered=np.stack([cached[p].remembered for p in paths]))
+    return cached
+
+
+Excluded = Callable[[Die, Die], bool]
+
+
+def other_rolls(read: Die, kept: Die) -> bool:
+    return kept.roll == read.roll
+
+
+def turned(read: Die, kept: Die) -> bool:
+    return kept.roll == read.roll and abs(kept.place - read.place) < read.roll_length / 4
+
+
+@dataclass
+class Point:
+    """The figures of one point of the curve."""
+
+    right: int = 0
+    sure: int = 0
+    sure_wrong: int = 0
+    seen: int = 0
+
+    def text(self) -> str:
+        if not self.seen:
+            return "        -         "
+        return (f"{100 * self.right / self.seen:5.1f}% {100 * self.sure / self.seen:3.0f}%s "
+                f"{self.sure_wrong:2d}w")
+
+
+def curve(dice: list[Die], read: dict[str, Reading], excluded: Excluded | None
+          ) -> list[Point]:
+    """Value right, sure and sure-and-wrong over the NEXT dice after each point's confirmed
+    dice; without `excluded`, the reader alone."""
+    points = []
+    for confirmed in POINTS:
+        point = Point()
+        kept = dice[:confirmed]
+        vectors = np.concatenate([read[d.key].remembered for d in kept] or
+                                 [np.zeros((0, 64), np.float32)])
+        turns = len(vectors) // max(1, len(kept))
+        memory = Remembered(unit(vectors), tuple(d.photo.value for d in kept for _ in
+                                                 range(turns)))
+        for die in dice[confirmed:confirmed + NEXT]:
+            r = read[die.key]
+            value, why = r.value, r.why
+            if excluded is not None and kept and r.kind == die.photo.kind:
+                keep = np.repeat([not excluded(die, k) for k in kept], turns)
+                value, _, why = remembered_reading(r.kind, r.value, r.confidence, r.why,
+                                                   recall(memory.take(keep), r.embedding))
+            sure = not why
+            point.seen += 1
+            point.right += value == die.photo.value
+            point.sure += sure
+            point.sure_wrong += sure and value != die.photo.value
+        points.append(point)
+    return points
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m bench table_memory")
+    p.parse_args(argv or [])
+    table = streams()
+    read = readings([d for dice in table.values() for d in dice])
+    print(f"value right / read sure / sure and wrong over the next {NEXT} dice after "
+          f"{', '.join(map(str, POINTS))} confirmed (constants chosen on "
+          f"{', '.join(CHOSEN_ON)})")
+    for name, excluded in (("reader alone", None), ("other rolls", other_rolls),
+                           ("turned", turned)):
+        print(f"{name}:")
+        for (rig, kind), dice in table.items():
+            rolls = len({d.roll for d in dice})
+            figures = "  ".join(p.text() for p in curve(dice, read, excluded))
+            print(f"  {rig:15s} {kind:4s} {rolls:2d} rolls  {figures}")
+    timing()
+
+
+def timing() -> None:
+    """The memory's cost per die read with it full (a d20's: 20 values x PER_FACE dice x TURNS
+    turns), and per die learnt (its crop embedded at TURNS turns, in the background of play)."""
+    rng = np.random.default_rng(1)
+    vectors = unit(rng.normal(size=(20 * PER_FACE * TURNS, 64)))
+    memory = Remembered(vectors, tuple(1 + i % 20 for i in range(len(vectors))))
+    probe = rng.normal(size=64).astype(np.float32)
+    read = median_ms(lambda: remembered_reading("d20", 5, 0.5, "numeral not clear",
+                                                recall(memory, probe)), 200)
+    clf = Classifier(threads=1)
+    crop = rng.integers(0, 255, (KEPT_CROP_SIDE, KEPT_CROP_SIDE, 3), np.uint8)
+    learn = median_ms(lambda: remember_turns(clf, crop), 20)
+    print(f"a die read with a full d20 memory ({len(vectors)} vectors): {read:.3f} ms more; "
+          f"a die learnt: {learn:.1f} ms (medians of 200 and 20 runs, one thread)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,111 @@
+"""The table's memory in the reader: a die players corrected is read right the next time, a far
+or empty memory changes nothing, a changed value is never sure, and forgetting undoes it."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from companion.dice_memory import DiceMemory
+from companion.die_photos import LabelledDie
+from vision.classify import DEFAULT_MODEL, Classifier
+from vision.crops import square_crop
+from vision.reader import KEPT_CROP_QUALITY, KEPT_CROP_SIDE, DiceReader, encode_jpeg
+from vision.table_memory import (
+    NUMERAL_NOT_CLEAR,
+    TURNS,
+    Recall,
+    Remembered,
+    TableMemory,
+    recall,
+    remembered_reading,
+    unit,
+)
+from vision.train.render import render_tray
+
+AXES = np.eye(64, dtype=np.float32)
+
+
+def memory_of(values: list[int], vectors: np.ndarray) -> Remembered:
+    return Remembered(unit(vectors), tuple(values))
+
+
+def test_an_empty_or_far_memory_changes_nothing():
+    assert remembered_reading("d20", 5, 0.4, NUMERAL_NOT_CLEAR, Recall({}, -1.0, 0)) == (
+        5, 0.4, NUMERAL_NOT_CLEAR)
+    far = memory_of([3] * 8, np.tile(AXES[1], (8, 1)))  # at right angles to the die
+    assert remembered_reading("d20", 5, 0.4, NUMERAL_NOT_CLEAR, recall(far, AXES[0])) == (
+        5, 0.4, NUMERAL_NOT_CLEAR)
+
+
+def test_a_near_memory_overturns_an_unclear_reading_and_is_never_sure():
+    near = memory_of([3] * 8, np.tile(AXES[0], (8, 1)))
+    value, confidence, why = remembered_reading("d20", 5, 0.4, "", recall(near, AXES[0]))
+    assert value == 3 and confidence > 0.9
+    assert why == "value from the table's memory (read as 5)"
+
+
+def test_a_clear_reading_is_kept_against_one_remembered_die():
+    one = memory_of([3], AXES[:1])
+    assert remembered_reading("d8", 5, 0.99, "", recall(one, AXES[0])) == (5, 0.99, "")
+
+
+def test_only_an_unclear_numeral_of_a_measured_kind_is_made_sure():
+    near = recall(memory_of([4] * 8, np.tile(AXES[0], (8, 1))), AXES[0])
+    assert remembered_reading("d20", 4, 0.6, NUMERAL_NOT_CLEAR, near)[2] == ""
+    assert remembered_reading("d4", 4, 0.6, "d4 numerals are not read surely yet", near)[2]
+    leaning = "numeral not seen (the die may be leaning)"
+    assert remembered_reading("d20", 4, 0.6, leaning, near)[2] == leaning
+    split = recall(memory_of([4] * 6 + [7] * 2, np.tile(AXES[0], (8, 1))), AXES[0])
+    assert remembered_reading("d20", 4, 0.6, NUMERAL_NOT_CLEAR, split)[2] == NUMERAL_NOT_CLEAR
+
+
+@pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet")
+def test_a_die_corrected_once_is_read_right_after_and_forgetting_undoes_it(tmp_path):
+    # a rendered tray whose d20 showing 3 the shipped reader reads as an unsure 5
+    frame, truth = render_tray(3, 0, (1280, 960), ["d20", "d10", "d8"])
+    expect = ["d20", "d10", "d8"]
+    store = DiceMemory(tmp_path / "t.memory.sqlite")
+    reader = DiceReader(keep_crops=True)
+    reader.memory = TableMemory(store, reader.classifier)
+    first = reader.read_frame(frame, expect)
+    at = next(i for i, d in enumerate(first.dice) if d.die == "d20")
+    assert (first.dice[at].value, first.dice[at].unsure) == (5, True)
+    assert ("d20", 3) in [(kind, value) for kind, value, _ in truth]
+    # the player corrects it to 3 and confirms: the table remembers that die
+    store.learn(1, [LabelledDie(1, 7, at, "d20", 3, "corrected", 1.0, first.crops[at])])
+    reader.memory.refresh()
+    assert [d.model for d in store.dice()] == [reader.classifier.card["sha256"]]
+    assert len(np.frombuffer(store.dice()[0].vectors, np.float32)) == TURNS * 64
+    again = reader.read_frame(frame, expect).dice[at]
+    assert (again.value, again.unsure) == (3, True)
+    assert "value from the table's memory (read as 5)" in again.why_unsure
+    store.forget()
+    reader.memory.refresh()
+    assert reader.read_frame(frame, expect).dice[at].value == 5
+
+
+@pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet")
+def test_what_is_learnt_is_embedded_in_the_background(tmp_path):
+    frame, [(_, value, box)] = render_tray(1, 3, (640, 480), ["d20"])
+    crop = encode_jpeg(square_crop(frame, box, KEPT_CROP_SIDE), KEPT_CROP_QUALITY)
+    store = DiceMemory(tmp_path / "t.memory.sqlite")
+    memory = TableMemory(store, Classifier(threads=1))
+    memory.follow()
+    store.learn(1, [LabelledDie(1, 4, 0, "d20", value, "checked", 0.9, crop)])
+    deadline = time.monotonic() + 60  # a ceiling for a loaded machine, not a speed
+    while "d20" not in memory.kinds and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert memory.kinds["d20"].values == (value,) * TURNS  # no reading asked for it
+    assert store.dice()[0].model == memory.classifier.card["sha256"]
+
+
+def test_a_memory_that_cannot_be_read_leaves_the_reader_reading(tmp_path):
+    store = DiceMemory(tmp_path / "t.memory.sqlite")
+    memory = TableMemory(store, classifier=object())  # type: ignore[arg-type] - never used
+    store.close()
+    memory.refresh()  # the table shows the store's fault; the reading goes on without it
+    assert memory.kinds == {}
+    assert memory.amend("d20", AXES[0], 5, 0.4, NUMERAL_NOT_CLEAR) == (5, 0.4, NUMERAL_NOT_CLEAR)

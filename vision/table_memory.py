@@ -1,0 +1,207 @@
+"""The table's memory of its own dice: the dice players confirmed, read back at the next rolls.
+
+Why: no reader trained elsewhere reads every table's dice under every lamp, and retraining is
+hours of a Pi's CPU. But each die a player confirmed or corrected is a labelled photo of this
+table's dice under this table's light. The memory keeps, per kind and value, the classifier's
+embedding of those crops (each turned a quarter turn three times: a die lands at any turn) and
+reads a new die by its nearest remembered dice of the same kind, fused with the general
+reader's own score: no training, a few hundred dot products a die.
+
+The fusion is Bayesian in spirit: the reader's confidence spread over the kind's faces (all it
+says is how much it trusts the value it read), times the memory's vote, a softmax of the k
+nearest neighbours' similarities with a flat prior so an empty or far memory changes nothing.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.dice_memory import DiceMemory
+from companion.reading import join_reasons
+from companion.rules.dice import STANDARD
+from vision.classify import Classifier
+
+NEIGHBOURS = 7  # nearest remembered dice that vote
+SHARPNESS = 0.05  # a neighbour's vote is exp((similarity - 1) / SHARPNESS)
+PRIOR = 1.0  # votes spread flat over the faces: an empty or far memory changes nothing
+WEIGHT = 2.0  # how much the memory's vote counts against the reader's, in log terms
+TURNS = 4  # a remembered crop is kept upright and at each quarter turn
+# A die the reader read but not surely is sure from the memory when every one of the nearest
+# remembered dice shows that value, the nearest is this like it, and the fusion gives it this
+# share; only for kinds where that was measured safe (bench/table_memory_bench.py: no d8, d10 or
+# d20 made sure so was wrong, on any rig; d4s were, so never d4; d% and d12 have no photos; a
+# d6's card keeps it checked).
+SURE_NEAREST = 0.9
+SURE_SHARE = 0.99
+SURE_KINDS = ("d8", "d10", "d20")
+NUMERAL_NOT_CLEAR = "numeral not clear"  # vision.numerals: the only doubt the memory may lift
+
+
+@dataclass(frozen=True)
+class Remembered:
+    """One kind's remembered dice: unit embeddings, the value each showed, corrected or not."""
+
+    vectors: np.ndarray  # (n, d) float32, unit length
+    values: tuple[int | str, ...]
+
+    def take(self, keep: np.ndarray) -> Remembered:
+        """Only the rows where `keep` is true (the bench leaves out a die's own roll)."""
+        return Remembered(self.vectors[keep], tuple(v for v, k in zip(self.values, keep,
+                                                                       strict=True) if k))
+
+
+@dataclass(frozen=True)
+class Recall:
+    """What the memory says of one die: its vote per value and how near the nearest is."""
+
+    votes: dict[int | str, float]
+    nearest: float  # cosine similarity of the nearest remembered die (-1 when none)
+    agreeing: int  # how many of the nearest voters show the value with the most vote
+
+
+def unit(vectors: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length (cosine similarity is then a dot product)."""
+    vectors = np.asarray(vectors, np.float32)
+    return vectors / np.maximum(np.linalg.norm(vectors, axis=-1, keepdims=True), 1e-9)
+
+
+def recall(memory: Remembered | None, embedding: np.ndarray) -> Recall:
+    """The nearest remembered dice's vote for one die's embedding."""
+    if memory is None or not memory.values:
+        return Recall({}, -1.0, 0)
+    sims = memory.vectors @ unit(embedding)
+    order = np.argsort(-sims)[:NEIGHBOURS]
+    votes: dict[int | str, float] = {}
+    for i in order:
+        votes[memory.values[i]] = votes.get(memory.values[i], 0.0) + float(
+            np.exp((sims[i] - 1.0) / SHARPNESS))
+    top = max(votes, key=votes.__getitem__)
+    return Recall(votes, float(sims[order[0]]),
+                  sum(memory.values[i] == top for i in order))
+
+
+def fuse(faces: Sequence[int | str], value: int | str, confidence: float,
+         memory: Recall) -> tuple[int | str, float]:
+    """The value the reader's reading and the memory's vote agree on best, with its share of
+    the fused probability over the kind's faces."""
+    if not memory.votes or value not in faces:
+        return value, confidence
+    n = len(faces)
+    trust = min(max(confidence, 1.0 / n), 0.99)
+    reader = np.array([trust if f == value else (1.0 - trust) / (n - 1) for f in faces])
+    total = sum(memory.votes.values())
+    vote = np.array([(memory.votes.get(f, 0.0) + PRIOR / n) / (total + PRIOR) for f in faces])
+    score = np.log(reader) + WEIGHT * np.log(vote)
+    best = int(np.argmax(score))
+    share = float(np.exp(score[best] - np.logaddexp.reduce(score)))
+    return faces[best], share
+
+
+def remember_turns(classifier: Classifier, crop: np.ndarray) -> np.ndarray:
+    """A kept crop's embeddings upright and at each quarter turn, (TURNS, d) unit rows: the
+    same face lands at any turn, and the embedding is not blind to turns."""
+    turned = [np.ascontiguousarray(np.rot90(crop, k)) for k in range(TURNS)]
+    return unit(classifier.look(turned)["embedding"])
+
+
+def from_memory(read: int | str) -> str:
+    """Why a die whose value the memory changed waits for a player."""
+    return f"value from the table's memory (read as {read})"
+
+
+class TableMemory:
+    """The reader's view of a table's remembered dice (companion.dice_memory): per kind, their
+    embeddings, made again from the store whenever its revision moves. Without a store it
+    remembers nothing and changes no reading."""
+
+    def __init__(self, store: DiceMemory | None = None,
+                 classifier: Classifier | None = None) -> None:
+        self.store = store
+        self.classifier = classifier
+        self.kinds: dict[str, Remembered] = {}
+        self._revision: int | None = None
+        self._loading = threading.Lock()
+        self._changed: threading.Event | None = None
+
+    def follow(self) -> None:
+        """Embed what the store learns as soon as it learns it, in a thread of its own, so the
+        next reading finds it ready instead of spending the time itself."""
+        if self.store is None or self._changed is not None:
+            return
+        self._changed = threading.Event()
+        self.store.listeners.append(self._changed.set)
+        threading.Thread(target=self._follow, name="table-memory", daemon=True).start()
+
+    def _follow(self) -> None:
+        assert self._changed is not None
+        while True:
+            self._changed.wait()
+            self._changed.clear()
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Load the store again if it changed; dice not yet embedded by this classifier (just
+        learnt, imported, or from another model) are embedded now and written back. A store
+        that cannot be read leaves what was loaded (the table shows its fault)."""
+        if self.store is None or self.classifier is None:
+            return
+        with self._loading:
+            try:
+                self._load(self.store, self.classifier)
+            except sqlite3.Error:
+                return
+
+    def _load(self, store: DiceMemory, classifier: Classifier) -> None:
+        revision = store.revision
+        if revision == self._revision:
+            return
+        sha = classifier.card["sha256"]
+        dice = store.dice()
+        fresh = {}
+        for die in dice:
+            if die.model == sha and die.vectors is not None:
+                continue
+            crop = cv2.imdecode(np.frombuffer(die.jpeg, np.uint8), cv2.IMREAD_COLOR)
+            if crop is not None:  # an unreadable crop (a bad import) is not remembered
+                fresh[die.id] = remember_turns(classifier, crop).tobytes()
+        if fresh:
+            store.set_vectors(sha, fresh)
+        rows: dict[str, list[tuple[np.ndarray, int | str]]] = {}
+        for die in dice:
+            vectors = fresh.get(die.id) or (die.vectors if die.model == sha else None)
+            if vectors is not None:
+                rows.setdefault(die.kind, []).append(
+                    (np.frombuffer(vectors, np.float32).reshape(TURNS, -1), die.value))
+        self.kinds = {kind: Remembered(np.concatenate([v for v, _ in kept]),
+                                       tuple(value for _, value in kept for _ in range(TURNS)))
+                      for kind, kept in rows.items()}
+        self._revision = revision
+
+    def amend(self, kind: str, embedding: np.ndarray, value: int | str, confidence: float,
+              why: str) -> tuple[int | str, float, str]:
+        """A standard die's (value, confidence, why unsure) with what the table remembers of
+        its kind."""
+        if kind not in STANDARD or kind not in self.kinds:
+            return value, confidence, why
+        return remembered_reading(kind, value, confidence, why,
+                                  recall(self.kinds[kind], embedding))
+
+
+def remembered_reading(kind: str, value: int | str, confidence: float, why: str,
+                       memory: Recall) -> tuple[int | str, float, str]:
+    """(value, confidence, why unsure) of a standard die read as `value`, fused with what the
+    memory recalls of it: a value the memory changed is never sure; one it agrees with at every
+    bar (SURE_*) loses the doubt of an unclear numeral, and no other."""
+    fused, share = fuse(STANDARD[kind].faces, value, confidence, memory)
+    if fused != value:
+        return fused, round(share, 4), join_reasons(why, from_memory(value))
+    if (why == NUMERAL_NOT_CLEAR and kind in SURE_KINDS and memory.agreeing == NEIGHBOURS
+            and memory.nearest >= SURE_NEAREST and share >= SURE_SHARE):
+        return value, round(share, 4), ""
+    return value, confidence, why
