@@ -4,15 +4,12 @@ every game reported committed is there, no game half written, the bound kept."""
 from __future__ import annotations
 
 import random
-import signal
 import sqlite3
-import subprocess
-import sys
-import time
 from collections import Counter
 from pathlib import Path
 
 from companion.dice_memory import PER_FACE, DiceMemory
+from tests.killed_writer import acks_before_kill
 
 KILLS = 8
 WRITER = Path(__file__).with_name("memory_writer.py")
@@ -23,14 +20,7 @@ def test_sigkill_while_learning_never_loses_or_half_writes(tmp_path):
     rng = random.Random(5)
     committed = 0
     for _ in range(KILLS):
-        proc = subprocess.Popen([sys.executable, str(WRITER), str(path)],
-                                stdout=subprocess.PIPE, text=True)
-        assert proc.stdout is not None
-        assert proc.stdout.readline().strip() == "ready"
-        time.sleep(rng.uniform(0.02, 0.3))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        acks = [int(line) for line in proc.stdout.read().split("\n")[:-1]]  # a cut line: no ack
+        acks = [int(line) for line in acks_before_kill(WRITER, [str(path)], rng, 0.3)]
         committed += len(acks)
         with sqlite3.connect(path) as raw:
             assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)

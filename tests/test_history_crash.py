@@ -8,16 +8,13 @@ and the resumed table equals a fresh game fed only the rolls and moves still in 
 from __future__ import annotations
 
 import random
-import signal
 import sqlite3
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 from companion.history import EventKind, History, effective_steps
 from companion.rules import registry
 from companion.table import TableSession
+from tests.killed_writer import acks_before_kill
 
 KILLS = 20
 WRITER = Path(__file__).with_name("history_writer.py")
@@ -25,15 +22,7 @@ WRITER = Path(__file__).with_name("history_writer.py")
 
 def run_and_kill(db: Path, seed: int, rng: random.Random) -> tuple[int, int] | None:
     """Start the writer, let it work for a random while, SIGKILL it; return its last ack."""
-    proc = subprocess.Popen([sys.executable, str(WRITER), str(db), str(seed)],
-                            stdout=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "ready"
-    time.sleep(rng.uniform(0.02, 0.4))
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    lines = proc.stdout.read().split("\n")[:-1]  # a line cut by the kill is not an ack
-    acks = [line.split() for line in lines]
+    acks = [line.split() for line in acks_before_kill(WRITER, [str(db), str(seed)], rng, 0.4)]
     return (int(acks[-1][0]), int(acks[-1][1])) if acks else None
 
 
