@@ -24,6 +24,7 @@ Each photo is read once (one thread) and its reading cached in artifacts/; the c
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 import time
 from collections import defaultdict
@@ -54,6 +55,8 @@ from vision.train.realsets import rig_of, rig_table, tray_photos
 
 REPO = Path(__file__).resolve().parents[1]
 CACHE = REPO / "artifacts" / "table-memory-readings.npz"
+READING_CODE = tuple(REPO / "vision" / name for name in ("classify.py", "numerals.py", "reader.py",
+                                                         "top_face.py", "table_memory.py"))
 POINTS = (0, 20, 50, 100, 200)
 NEXT = 100
 LENGTH = POINTS[-1] + NEXT
@@ -147,16 +150,27 @@ def read_die(clf: Classifier, numerals: NumeralReader, die: Die) -> Reading:
                    remember_turns(clf, kept))
 
 
+def fingerprint() -> str:
+    """What the cached readings were read by: the models' files and the reading code (a cache
+    left by another reader is read again, not reused)."""
+    digest = hashlib.sha256()
+    for path in (*sorted((REPO / "models").glob("*.onnx")), *READING_CODE):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def readings(dice: list[Die]) -> dict[str, Reading]:
-    """Every die's reading, from the cache where it was read before."""
+    """Every die's reading, from the cache where this reader read it before."""
     cached: dict[str, Reading] = {}
+    reader = fingerprint()
     if CACHE.is_file():
         with np.load(CACHE, allow_pickle=False) as npz:
             data = {key: npz[key] for key in npz.files}  # each read of npz[key] reads it all
-        for i, path in enumerate(data["paths"]):
-            cached[str(path)] = Reading(str(data["kinds"][i]), int(data["values"][i]),
-                                        float(data["confidences"][i]), str(data["why"][i]),
-                                        data["embeddings"][i], data["remembered"][i])
+        if str(data.get("reader", "")) == reader:
+            for i, path in enumerate(data["paths"]):
+                cached[str(path)] = Reading(str(data["kinds"][i]), int(data["values"][i]),
+                                            float(data["confidences"][i]), str(data["why"][i]),
+                                            data["embeddings"][i], data["remembered"][i])
     missing = sorted({d.key for d in dice} - set(cached))
     if missing:
         clf, numerals = Classifier(threads=1), NumeralReader(threads=1)
@@ -169,7 +183,8 @@ def readings(dice: list[Die]) -> dict[str, Reading]:
                       f"({time.perf_counter() - start:.0f} s)", flush=True)
         CACHE.parent.mkdir(exist_ok=True)
         paths = sorted(cached)
-        np.savez(CACHE, paths=np.array(paths), kinds=np.array([cached[p].kind for p in paths]),
+        np.savez(CACHE, reader=np.array(reader), paths=np.array(paths),
+                 kinds=np.array([cached[p].kind for p in paths]),
                  values=np.array([cached[p].value for p in paths]),
                  confidences=np.array([cached[p].confidence for p in paths]),
                  why=np.array([cached[p].why for p in paths]),
