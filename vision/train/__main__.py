@@ -66,6 +66,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--folds", action="store_true", help="also measure leaving each rig out")
     p.add_argument("--folds-only", action="store_true", help="measure the folds, ship nothing")
     p.add_argument("--fold-share", type=float, default=FOLD_SHARE)
+    p.add_argument("--fold", type=int, action="append", default=[],
+                   help="with --folds-only: only this fold of realsets.RIG_FOLDS (repeatable)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--weights", type=Path, default=REPO / "artifacts",
@@ -80,8 +82,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--table-photos", type=Path, action="append", default=[],
                    help="a table's own dice photos (`rollscribe photos DIR`), also trained on")
     args = p.parse_args(argv)
-    if args.only and (args.folds or args.folds_only):
-        p.error("--only trains one model; the folds need both")
+    if args.only and args.folds:
+        p.error("--only trains one model; the shipped folds need both")
+    if args.folds_only and args.only not in (None, "detector"):
+        p.error("--folds-only trains both models, or the detector alone")
     return args
 
 
@@ -223,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         real = realsets.concat(real, realsets.table_crops(args.table_photos, args.workers))
     log(f"real crops: {len(real)} from rigs {sorted(str(r) for r in set(real.rigs))}")
     folds = realsets.RIG_FOLDS if (args.folds or args.folds_only) else ()
+    folds = tuple(f for i, f in enumerate(folds) if not args.fold or i in args.fold)
     parts = (args.only,) if args.only else PARTS
     renders = None
     if "classifier" in parts:
@@ -249,10 +254,13 @@ def main(argv: list[str] | None = None) -> int:
     report: dict = {}
     fold_seconds = (seconds[0] * args.fold_share, seconds[1] * args.fold_share)
     target = REPO / "artifacts" if args.folds_only else args.out
-    for i, fold in enumerate(folds):
+    for fold in folds:
+        i = realsets.RIG_FOLDS.index(fold)
         out = REPO / "artifacts" / f"fold-{i}"
         paths = train_pair(real, renders, scenes, trays, fold, fold_seconds, out, log,
-                           args.seed + 1 + i, f"{VERSION}-fold{i}")
+                           args.seed + 1 + i, f"{VERSION}-fold{i}", parts=parts)
+        if "classifier" not in parts:  # the detector alone: bench/detector_rigs_bench.py reads it
+            continue
         if "nell-byler-trays" in fold:
             frames = trays
         else:

@@ -103,10 +103,11 @@ def render_scene(
     real_dice: Sequence[Sprite] = (),
     textures: Sequence[np.ndarray] = (),
     real_share: float = REAL_SHARE,
+    with_dice: bool = True,
 ) -> Scene:
     """One random scene: table, maybe a tray, dice and not-dice, light, tilt, camera effects;
     `real_dice` (cut-out real dice) stand for `real_share` of the dice, `textures` (real
-    surface photos) for some surfaces."""
+    surface photos) for some surfaces. Without dice: what a table shows when none was rolled."""
     table = _surface(rng, height, width, textures)
     big = rng.random() < BIG_SHARE
     floor = None
@@ -118,7 +119,8 @@ def render_scene(
     owner = np.zeros((height, width), np.uint8)  # which die (1-based) each pixel shows
     taken: list[tuple[float, float, float]] = []  # circles of things dice keep off
     over = _things(rng, scene, taken)
-    dice = _dice(rng, scene, owner, floor, taken, (real_dice, real_share), big)
+    dice = (_dice(rng, scene, owner, floor, taken, (real_dice, real_share), big)
+            if with_dice else [])
     if rng.random() < HAND_SHARE:
         over.append((_hand(rng, height, width), width / 2, height / 2))
     for sprite, x, y in over:
@@ -134,9 +136,23 @@ def render_scene(
             scene, hom, (width, height), dst=fill, borderMode=cv2.BORDER_TRANSPARENT
         )
         owner = cv2.warpPerspective(owner, hom, (width, height), flags=cv2.INTER_NEAREST)
-    image = camera_effects(_light(rng, scene), rng)
+    image = photographed(rng, scene)
     boxes, shown = _boxes(dice, owner, before, hom)
     return Scene(image, boxes, tuple(d.kind for d in shown), tuple(d.value for d in shown))
+
+
+def tray_scene(
+    rng: np.random.Generator, height: int, width: int, textures: Sequence[np.ndarray] = ()
+) -> tuple[np.ndarray, np.ndarray]:
+    """A table with an empty tray on it (float BGR, unlit: `photographed` finishes it once
+    what lies in it is drawn) and the tray's floor (uint8 0/255)."""
+    outer, floor = tray_masks(rng, height, width)
+    return _draw_tray(rng, _surface(rng, height, width, textures), outer, floor, textures), floor
+
+
+def photographed(rng: np.random.Generator, scene: np.ndarray) -> np.ndarray:
+    """A drawn scene (float BGR) under the room's light, through the camera: uint8 BGR."""
+    return camera_effects(_light(rng, scene), rng)
 
 
 def real_sprites(
