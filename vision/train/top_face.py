@@ -15,7 +15,7 @@ numeral_labels: ucffool's photos, each labelled where the recognizer reads its t
 dice photographed from the side, whose top face renders did not teach. Real crops are turned
 only a little (REAL_TURN): photos are taken upright, and on a die seen from the side the top
 face lies towards the photo's top. `--leave-out RIG` tunes without a rig's crops, to measure
-that rig (`python -m bench.numerals_bench --locator DIR`).
+that rig (`python -m bench numerals --locator DIR`).
 """
 
 from __future__ import annotations
@@ -263,7 +263,7 @@ def export(net: TopFaceNet, out: Path, training: dict) -> Path:
     path = out / "top_face.onnx"
     export_onnx(net, torch.zeros(1, 3, SIZE, SIZE), path, OUTPUTS, {0: "n"})
     write_card(path, {
-        "version": "1.1.0",  # 1.1: tuned on real crops as well as renders
+        "version": "1.0.0",
         "input": crop_input(SIZE),
         "outputs": {
             "offset": "the value numeral's centre from the crop's centre, in crop sides (x, y)",
