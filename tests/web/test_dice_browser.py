@@ -60,6 +60,8 @@ def test_a_die_made_on_the_page_is_taught_from_the_tray(browser, tmp_path):  # n
         join(page, server)
         page.goto(f"{server}/games")
         page.click("#dice-link")
+        # the page fills the form with the first die once its list has come: type after that
+        sync_api.expect(page.locator("#def-name")).not_to_have_value("")
         page.fill("#def-name", "sigils")
         page.fill("#def-title", "Sigil die")
         page.fill("#def-faces", "\n".join(f"{s}, 1" for s in SYMBOLS[:3]) + f"\n{SYMBOLS[3]}, 3")
