@@ -21,12 +21,12 @@ import base64
 import json
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.die_photos import LabelledDie
+from companion.die_photos import DieLabel
 from companion.revised_store import RevisedStore, bump
 from companion.rules.dice import STANDARD
 
@@ -73,11 +73,13 @@ class DiceMemory(RevisedStore):
     def __init__(self, path: str | Path) -> None:
         super().__init__(path, SCHEMA)
 
-    def learn(self, game_id: int, dice: Iterable[LabelledDie]) -> bool:
+    def learn(self, game_id: int, dice: Iterable[DieLabel],
+              crop: Callable[[DieLabel], bytes | None]) -> bool:
         """Bring the memory in step with one game's labelled dice (companion.die_photos): dice of
         that game no longer among them (their roll undone) are dropped, new or relabelled ones
-        kept, only standard dice a player checked or corrected, none from before the last
-        `forget`. Returns whether anything changed."""
+        kept with their `crop` (fetched for those only; a die with none is not kept), only
+        standard dice a player checked or corrected, none from before the last `forget`.
+        Returns whether anything changed."""
         forgotten = self._meta("forgotten")
         wanted = {(d.event_id, d.index): d for d in dice
                   if d.how in TEACHES and d.die in STANDARD and d.event_id > forgotten}
@@ -86,8 +88,9 @@ class DiceMemory(RevisedStore):
                                     "WHERE game = ?", (game_id,)).fetchall()
         have = {(e, p): (k, json.loads(v), bool(c)) for e, p, k, v, c in rows}
         gone = [key for key in have if key not in wanted]
-        new = [d for key, d in wanted.items()
-               if have.get(key) != (d.die, d.value, d.how == "corrected")]
+        changed = [d for key, d in wanted.items()
+                   if have.get(key) != (d.die, d.value, d.how == "corrected")]
+        new = [(d, jpeg) for d in changed if (jpeg := crop(d)) is not None]
         if not gone and not new:
             return False
         with self._change() as db:
@@ -96,10 +99,10 @@ class DiceMemory(RevisedStore):
             db.executemany(
                 "INSERT OR REPLACE INTO dice (kind, value, corrected, jpeg, game, event, place, "
                 "added) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(d.die, json.dumps(d.value), d.how == "corrected", d.jpeg, game_id, d.event_id,
-                  d.index, time.time()) for d in new])
-            bump(db, "newest", 0, max((d.event_id for d in new), default=0))
-            _trim(db, {(d.die, json.dumps(d.value)) for d in new})
+                [(d.die, json.dumps(d.value), d.how == "corrected", jpeg, game_id, d.event_id,
+                  d.index, time.time()) for d, jpeg in new])
+            bump(db, "newest", 0, max((d.event_id for d, _ in new), default=0))
+            _trim(db, {(d.die, json.dumps(d.value)) for d, _ in new})
         return True
 
     def dice(self) -> list[RememberedDie]:

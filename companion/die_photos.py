@@ -31,8 +31,10 @@ COLUMNS = ("path", "die", "top_value", "how", "confidence", "sequence")
 
 
 @dataclass(frozen=True)
-class LabelledDie:
-    """One die of a roll the game kept, with the crop the reader read it from."""
+class DieLabel:
+    """One die of a roll the game kept: what it showed and how that came to be trusted. Its crop
+    is the history's (`crop` of event_id, index), fetched only where wanted: a game's labels are
+    gone over after every roll."""
 
     game_id: int
     event_id: int  # the event holding the reading's crops
@@ -41,11 +43,17 @@ class LabelledDie:
     value: int | str
     how: str  # one of HOW
     confidence: float  # the reader's (1.0 once a player set the die)
-    jpeg: bytes
 
     @property
     def name(self) -> str:
         return f"g{self.game_id}-e{self.event_id}-d{self.index}.jpg"
+
+
+@dataclass(frozen=True)
+class LabelledDie(DieLabel):
+    """A die's label with the crop the reader read it from."""
+
+    jpeg: bytes
 
 
 def labelled_dice(history: History) -> Iterator[LabelledDie]:
@@ -60,26 +68,35 @@ def labelled_dice(history: History) -> Iterator[LabelledDie]:
 
 
 def game_dice(history: History, pos: Position) -> Iterator[LabelledDie]:
-    """Every die of the camera-read rolls in force in one game's position."""
+    """Every die of the camera-read rolls in force in one game's position, with its crop."""
+    event, jpegs = None, []
+    for label in game_labels(history, pos):
+        if label.event_id != event:
+            event, jpegs = label.event_id, history.crops(label.event_id)
+        yield LabelledDie(**vars(label), jpeg=jpegs[label.index])
+
+
+def game_labels(history: History, pos: Position) -> Iterator[DieLabel]:
+    """The labels of every die of the camera-read rolls in force in one game's position, with
+    no picture read."""
     for step in pos.steps:
         reading = step.reading
         if reading is None or reading.source != "camera" or reading.event_id is None:
             continue
-        crops = history.crops(reading.event_id)
+        kept = history.crop_count(reading.event_id)
         # none: read before crops were kept; dice a player added come last, with no crop
-        if not crops or len(crops) > len(reading.dice):
+        if not kept or kept > len(reading.dice):
             continue
         set_by_player = [d.why_unsure == CORRECTED for d in reading.dice]
         # A roll applied at once holds its own image; one a player confirmed points back to
         # the held reading's event (an amended roll has a die set by a player anyway).
         acted = reading.event_id != step.event_id or any(set_by_player)
-        read = reading.dice[: len(crops)]
-        for i, (die, crop) in enumerate(zip(read, crops, strict=True)):
+        for i, die in enumerate(reading.dice[:kept]):
             if die.why_unsure == DROPPED:  # a box of no die: no label for a die
                 continue
             how = "corrected" if set_by_player[i] else "checked" if acted else "read"
-            yield LabelledDie(pos.record.id, reading.event_id, i, die.die, die.value, how,
-                              die.confidence, crop)
+            yield DieLabel(pos.record.id, reading.event_id, i, die.die, die.value, how,
+                           die.confidence)
 
 
 def labels_csv(dice: list[LabelledDie]) -> str:

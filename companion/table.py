@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.dice_memory import DiceMemory
-from companion.die_photos import game_dice
+from companion.die_photos import game_labels
 from companion.faults import CAMERA, DATABASE, MODEL, Fault, camera_fault, fault_for, history_fault
 from companion.history import (
     CHANGING_KINDS,
@@ -173,7 +173,8 @@ class TableSession:
         if self.memory is None:
             return
         try:
-            self.memory.learn(pos.record.id, game_dice(self.history, pos))
+            self.memory.learn(pos.record.id, game_labels(self.history, pos),
+                              lambda d: self.history.crop(d.event_id, d.index))
         except (sqlite3.Error, HistoryError) as exc:
             self.report_fault(MEMORY, f"The table cannot remember its dice: {exc}",
                               "The game goes on; the reader does not learn from these rolls.")

@@ -4,6 +4,7 @@ three d6 confirmed, printing each game's number once its dice are committed."""
 from __future__ import annotations
 
 import sys
+from operator import attrgetter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's, not an install's
@@ -19,7 +20,8 @@ def main(path: str) -> None:
     while True:
         value = game % 6 + 1
         memory.learn(game, [LabelledDie(game, 1, i, "d6", value, "checked", 0.9,
-                                        b"\xff\xd8" + bytes(4000)) for i in range(3)])
+                                        b"\xff\xd8" + bytes(4000)) for i in range(3)],
+                     attrgetter("jpeg"))
         print(game, flush=True)
         game += 1
 

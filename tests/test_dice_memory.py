@@ -4,9 +4,11 @@ surviving a restart, forgetting, and the memory as a file."""
 from __future__ import annotations
 
 import base64
+import random
+from operator import attrgetter
 
 import pytest
-from table_support import LINE_UP, started, tray
+from table_support import LINE_UP, chance, fitting_roll, play, started, tray
 
 from companion.dice_memory import PER_FACE, DiceMemory, DiceMemoryError, memory_path
 from companion.die_photos import LabelledDie
@@ -54,6 +56,26 @@ def test_rolls_undone_typed_or_applied_unasked_do_not_teach(table):
     table.type_roll(LINE_UP.text())
     assert remembered(table) == []
 
+
+
+def test_each_roll_fetches_only_its_own_crops(table, monkeypatch):
+    """The memory is brought in step after every roll; a long game must not read all its
+    pictures again each time, only those of the dice it has not learnt."""
+    fetched = []
+    crop = table.history.crop
+    monkeypatch.setattr(table.history, "crop",
+                        lambda e, i: fetched.append((e, i)) or crop(e, i))
+    monkeypatch.setattr(table.history, "crops", lambda e: pytest.fail("every crop read"))
+    rng = random.Random(5)
+    for _ in range(3):
+        play(table, rng, chance)
+        fetched.clear()
+        roll = fitting_roll(table.snapshot(), rng)
+        table.submit_reading(tray(roll, unsure=0))
+        table.confirm()
+        assert len(fetched) == len(roll.dice)
+        assert len({e for e, _ in fetched}) == 1
+    assert len(remembered(table)) > len(fetched)
 
 def test_what_was_learnt_survives_reopening(table, tmp_path):
     table.submit_reading(tray(LINE_UP, unsure=0))
@@ -138,7 +160,8 @@ def test_a_table_without_memory_plays_as_before(tmp_path):
 def test_only_standard_dice_are_remembered(tmp_path):
     memory = DiceMemory(tmp_path / "m.sqlite")
     memory.learn(1, [LabelledDie(1, 5, 0, "village", "sword", "checked", 1.0, b"\xff\xd8a"),
-                     LabelledDie(1, 5, 1, "d6", 3, "checked", 1.0, b"\xff\xd8b")])
+                     LabelledDie(1, 5, 1, "d6", 3, "checked", 1.0, b"\xff\xd8b")],
+                 attrgetter("jpeg"))
     assert [(d.kind, d.value) for d in memory.dice()] == [("d6", 3)]
     with pytest.raises(DiceMemoryError, match="die 1 of the memory file: 'village'"):
         memory.import_file(file_of([("village", "sword", False)]))

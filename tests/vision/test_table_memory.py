@@ -4,6 +4,7 @@ or empty memory changes nothing, a changed value is never sure, and forgetting u
 from __future__ import annotations
 
 import time
+from operator import attrgetter
 
 import numpy as np
 import pytest
@@ -75,7 +76,8 @@ def test_a_die_corrected_once_is_read_right_after_and_forgetting_undoes_it(tmp_p
     assert (first.dice[at].value, first.dice[at].unsure) == (5, True)
     assert ("d20", 3) in [(kind, value) for kind, value, _ in truth]
     # the player corrects it to 3 and confirms: the table remembers that die
-    store.learn(1, [LabelledDie(1, 7, at, "d20", 3, "corrected", 1.0, first.crops[at])])
+    store.learn(1, [LabelledDie(1, 7, at, "d20", 3, "corrected", 1.0, first.crops[at])],
+                attrgetter("jpeg"))
     reader.memory.refresh()
     assert [d.model for d in store.dice()] == [reader.classifier.card["sha256"]]
     assert len(np.frombuffer(store.dice()[0].vectors, np.float32)) == TURNS * 64
@@ -94,7 +96,8 @@ def test_what_is_learnt_is_embedded_in_the_background(tmp_path):
     store = DiceMemory(tmp_path / "t.memory.sqlite")
     memory = TableMemory(store, Classifier(threads=1))
     memory.follow()
-    store.learn(1, [LabelledDie(1, 4, 0, "d20", value, "checked", 0.9, crop)])
+    store.learn(1, [LabelledDie(1, 4, 0, "d20", value, "checked", 0.9, crop)],
+                attrgetter("jpeg"))
     deadline = time.monotonic() + 60  # a ceiling for a loaded machine, not a speed
     while "d20" not in memory.kinds and time.monotonic() < deadline:
         time.sleep(0.05)
