@@ -48,3 +48,18 @@ def test_a_rig_is_left_out_whole() -> None:
     assert kept.rigs == ("b",) and len(kept.images) == len(kept.labels) == 1
     assert crops.without(None).rigs == crops.rigs
 
+
+def test_real_crops_are_turned_only_a_little_in_training() -> None:
+    """Photos are taken upright: the top face of a die seen from the side lies towards the
+    photo's top, which a full turn in training would teach the locator to ignore."""
+    top_face = pytest.importorskip("vision.train.top_face")  # needs torch (the train extra)
+    rng = np.random.default_rng(3)
+    image = np.zeros((top_face.RENDER, top_face.RENDER, 3), np.uint8)
+    label = np.array((48.0, 30.0, 0.0, 1.0), np.float32)
+    turns = []
+    for upright in (True, False):
+        targets = [top_face.augment(image, label, rng, upright=upright)[1] for _ in range(200)]
+        turns.append(np.degrees(np.abs(np.arctan2([t[3] for t in targets],
+                                                  [t[2] for t in targets]))))
+    assert turns[0].max() <= top_face.REAL_TURN + 1e-3
+    assert turns[1].max() > 90

@@ -13,10 +13,9 @@ convention's framing, so a few thousand renders give many views.
 Then it is tuned for TUNE_SECONDS on renders and real crops together (vision.train.
 numeral_labels: ucffool's photos, each labelled where the recognizer reads its true value):
 dice photographed from the side, whose top face renders did not teach. Real crops are turned
-at random like the renders: turned only 15 degrees either way they taught the locator that
-numerals stand upright, and it lost rotated numerals seen from above (docs/reader-history.md).
-`--leave-out RIG` tunes without a rig's crops, to measure that rig (`python -m bench.numerals_bench
---locator DIR`).
+only a little (REAL_TURN): photos are taken upright, and on a die seen from the side the top
+face lies towards the photo's top. `--leave-out RIG` tunes without a rig's crops, to measure
+that rig (`python -m bench numerals --locator DIR`).
 """
 
 from __future__ import annotations
@@ -60,6 +59,7 @@ SPREAD = 33.0  # the soft target's concentration: exp(SPREAD cos(error)), about 
 TUNE_SECONDS = 300.0
 TUNE_LR = 5e-4
 REAL_SHARE = 0.3  # of the tuning's samples
+REAL_TURN = 15.0  # degrees either way
 
 
 def render_sample(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -83,12 +83,13 @@ def label_of(crop: Crop) -> np.ndarray:
 
 
 def augment(
-    image: np.ndarray, label: np.ndarray, rng: np.random.Generator
+    image: np.ndarray, label: np.ndarray, rng: np.random.Generator, upright: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
-    """A wide crop turned by a random angle, scaled and shifted a little, cut to the model's
-    SIZE at the convention's framing; targets (dx, dy, cos, sin, visible, has_geometry) with
-    dx, dy the numeral's place from the crop's centre in crop sides."""
-    turn = float(rng.uniform(0, 360))
+    """A wide crop turned by a random angle (an `upright` photo's by at most REAL_TURN), scaled
+    and shifted a little, cut to the model's SIZE at the convention's framing; targets (dx, dy,
+    cos, sin, visible, has_geometry) with dx, dy the numeral's place from the crop's centre in
+    crop sides."""
+    turn = float(rng.uniform(-REAL_TURN, REAL_TURN) if upright else rng.uniform(0, 360))
     scale = SIZE / RENDER * WIDE * float(rng.uniform(0.9, 1.1))
     c = (RENDER - 1) / 2
     m = cv2.getRotationMatrix2D((c, c), turn, scale)
@@ -153,7 +154,7 @@ def batches(images: np.ndarray, labels: np.ndarray, rng: np.random.Generator,
         for _ in range(BATCH):
             if real is not None and rng.random() < REAL_SHARE:
                 i = int(rng.integers(len(real.images)))
-                pairs.append(augment(real.images[i], real.labels[i], rng))
+                pairs.append(augment(real.images[i], real.labels[i], rng, upright=True))
             else:
                 i = int(rng.integers(len(images)))
                 pairs.append(augment(images[i], labels[i], rng))
@@ -262,7 +263,7 @@ def export(net: TopFaceNet, out: Path, training: dict) -> Path:
     path = out / "top_face.onnx"
     export_onnx(net, torch.zeros(1, 3, SIZE, SIZE), path, OUTPUTS, {0: "n"})
     write_card(path, {
-        "version": "1.1.0",  # 1.1: tuned on real crops as well as renders
+        "version": "1.0.0",
         "input": crop_input(SIZE),
         "outputs": {
             "offset": "the value numeral's centre from the crop's centre, in crop sides (x, y)",
@@ -356,7 +357,7 @@ def main(argv: list[str] | None = None) -> None:
         "data": "renders (vision.train.render), turned, scaled and shifted at random; then "
                 f"tuned {args.tune_seconds:.0f} s with {REAL_SHARE:.0%} real crops of ucffool's "
                 "photos labelled where the recognizer reads their value (vision.train."
-                "numeral_labels), turned at random like the renders",
+                "numeral_labels), turned at most 15 degrees",
     })
     print(f"wrote {path}: {len(images)} renders, {seen} samples, tuned on {len(real.rigs)} real "
           f"crops ({tuned} samples)")
