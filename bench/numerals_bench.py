@@ -1,9 +1,7 @@
 """Numbered dice read by the pretrained text recognizer on every real rig: `python -m bench numerals`.
 
 Why: the recognizer (vision.numerals) has never seen a die, so every rig in ../shared is one it
-never saw. The shipped top-face locator was tuned on crops of every ucffool rig (other photos of
-the same runs): its figures here are seen-rig; a fold's locator (`--locator DIR`, tuned without
-one rig) gives the cross-rig figure of the rig it left out. One photo in EVERY of each ucffool run with
+never saw: what it reads there is a cross-rig figure. One photo in EVERY of each ucffool run with
 a clear label, the die located as training locates it (realdata.locate_die), read for its
 labelled kind; per rig and kind: value right, the share reported sure, and how many sure
 readings were wrong; then the time a die takes. Printed, never asserted.
@@ -16,16 +14,13 @@ ring; no sure rule).
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
 from collections import Counter, defaultdict
 from dataclasses import replace
-from pathlib import Path
 
 from vision.numerals import NumeralReader, cut_windows, decide, plan_for
-from vision.top_face import TopFaceLocator
 from vision.train.realdata import datasets_root, load_photos, locate_die, read_photo
 from vision.train.realsets import rig_of, rig_table
 
@@ -78,17 +73,11 @@ def measure(reader: NumeralReader, photos: list, search: bool) -> list[str]:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m bench numerals")
     p.add_argument("--every", type=int, default=EVERY)
-    p.add_argument("--locator", type=Path, help="a top-face locator's folder (a fold's: "
-                   "python -m vision.train.top_face --leave-out RIG --out DIR)")
     args = p.parse_args(argv or [])
-    locator = TopFaceLocator(args.locator / "top_face.onnx") if args.locator else None
-    reader = NumeralReader(threads=1, locator=locator)
+    reader = NumeralReader(threads=1)
     photos = sample(args.every)
-    card = json.loads(reader.locator.model_path.with_suffix(".json").read_text())
-    left_out = card.get("training", {}).get("left_out")
     print(f"numbered dice, ucffool's rigs, one photo in {args.every} of each run "
-          f"({len(photos)} photos; the recognizer saw none; the locator was tuned on crops of "
-          f"{'every rig but ' + left_out if left_out else 'every rig'}, other photos than these)")
+          f"({len(photos)} photos; neither the recognizer nor the locator saw any)")
     print("the top-face locator's windows, checked about the centre (shipped):")
     print("\n".join(measure(reader, photos, search=False)))
     print("24 windows turned about the box's centre (the search it replaced; never sure):")

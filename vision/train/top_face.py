@@ -9,13 +9,6 @@ renders alone, in minutes on one CPU thread, and real photos stay a cross-rig te
 Crops are rendered 1.5 times the crop convention's side (vision.crops.square_crop) and turned,
 scaled and shifted at random in training (the label turns with them), then cut to the
 convention's framing, so a few thousand renders give many views.
-
-Then it is tuned for TUNE_SECONDS on renders and real crops together (vision.train.
-numeral_labels: ucffool's photos, each labelled where the recognizer reads its true value):
-dice photographed from the side, whose top face renders did not teach. Real crops are turned
-only a little (REAL_TURN): photos are taken upright, and on a die seen from the side the top
-face lies towards the photo's top. `--leave-out RIG` tunes without a rig's crops, to measure
-that rig (`python -m bench numerals --locator DIR`).
 """
 
 from __future__ import annotations
@@ -33,7 +26,6 @@ from torch import nn
 
 from vision.crops import CROP_MARGIN
 from vision.top_face import TopFaceLocator
-from vision.train.numeral_labels import Labelled, load_or_label
 from vision.train.render import Crop, random_style, render_crop
 from vision.train.ship import crop_input, export_onnx, write_card
 
@@ -55,11 +47,6 @@ OUTPUTS = ("offset", "angle", "visible")
 # (v0, regressed: median error 41 degrees on renders).
 BINS = 36
 SPREAD = 33.0  # the soft target's concentration: exp(SPREAD cos(error)), about 10 degrees wide
-# The tuning on real crops (measured leaving each ucffool rig out: docs/reader-history.md)
-TUNE_SECONDS = 300.0
-TUNE_LR = 5e-4
-REAL_SHARE = 0.3  # of the tuning's samples
-REAL_TURN = 15.0  # degrees either way
 
 
 def render_sample(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -83,13 +70,12 @@ def label_of(crop: Crop) -> np.ndarray:
 
 
 def augment(
-    image: np.ndarray, label: np.ndarray, rng: np.random.Generator, upright: bool = False
+    image: np.ndarray, label: np.ndarray, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
-    """A wide crop turned by a random angle (an `upright` photo's by at most REAL_TURN), scaled
-    and shifted a little, cut to the model's SIZE at the convention's framing; targets (dx, dy,
-    cos, sin, visible, has_geometry) with dx, dy the numeral's place from the crop's centre in
-    crop sides."""
-    turn = float(rng.uniform(-REAL_TURN, REAL_TURN) if upright else rng.uniform(0, 360))
+    """A wide crop turned by a random angle, scaled and shifted a little, cut to the model's
+    SIZE at the convention's framing; targets (dx, dy, cos, sin, visible, has_geometry) with
+    dx, dy the numeral's place from the crop's centre in crop sides."""
+    turn = float(rng.uniform(0, 360))
     scale = SIZE / RENDER * WIDE * float(rng.uniform(0.9, 1.1))
     c = (RENDER - 1) / 2
     m = cv2.getRotationMatrix2D((c, c), turn, scale)
@@ -145,32 +131,13 @@ def loss_of(net: TopFaceNet, images: torch.Tensor, targets: torch.Tensor) -> tor
     return (10 * place.sum(1) * geo).sum() / n + (turn * geo).sum() / n + 0.3 * shown
 
 
-def batches(images: np.ndarray, labels: np.ndarray, rng: np.random.Generator,
-            real: Labelled | None = None):
-    """Endless augmented batches drawn from the rendered set, and REAL_SHARE of them from the
-    real crops when given."""
+def batches(images: np.ndarray, labels: np.ndarray, rng: np.random.Generator):
+    """Endless augmented batches drawn from the rendered set."""
     while True:
-        pairs = []
-        for _ in range(BATCH):
-            if real is not None and rng.random() < REAL_SHARE:
-                i = int(rng.integers(len(real.images)))
-                pairs.append(augment(real.images[i], real.labels[i], rng, upright=True))
-            else:
-                i = int(rng.integers(len(images)))
-                pairs.append(augment(images[i], labels[i], rng))
+        pick = rng.integers(0, len(images), BATCH)
+        pairs = [augment(images[i], labels[i], rng) for i in pick]
         x = np.stack([p[0] for p in pairs]).transpose(0, 3, 1, 2)
         yield torch.from_numpy(x.astype(np.float32)), torch.from_numpy(np.stack([p[1] for p in pairs]))
-
-
-def step(net: TopFaceNet, opt: torch.optim.Optimizer, x: torch.Tensor, y: torch.Tensor
-         ) -> torch.Tensor:
-    """One optimiser step on a batch; its loss."""
-    loss = loss_of(net, x, y)
-    opt.zero_grad()
-    loss.backward()
-    nn.utils.clip_grad_norm_(net.parameters(), 1.0)
-    opt.step()
-    return loss
 
 
 def render_set(work: Path, seconds: float, seed: int) -> tuple[np.ndarray, np.ndarray, float]:
@@ -225,7 +192,11 @@ def train(work: Path, seconds: float, images: np.ndarray, labels: np.ndarray,
             break
         for group in opt.param_groups:
             group["lr"] = learning_rate(seen, spent / seconds)
-        loss = step(net, opt, x, y)
+        loss = loss_of(net, x, y)
+        opt.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+        opt.step()
         seen += len(x)
         if time.perf_counter() - saved > 60:
             torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "seen": seen,
@@ -235,27 +206,6 @@ def train(work: Path, seconds: float, images: np.ndarray, labels: np.ndarray,
     torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "seen": seen,
                 "seconds": spent}, ckpt)
     return net.eval(), seen, spent
-
-
-def tune(net: TopFaceNet, images: np.ndarray, labels: np.ndarray, real: Labelled,
-         seconds: float, seed: int) -> int:
-    """Tune the trained net for `seconds` on renders and real crops (REAL_SHARE), the rate
-    falling from TUNE_LR on a cosine; the samples seen. Not checkpointed: minutes, and the
-    renders' checkpoint stays what each tuning (a fold's too) starts from."""
-    opt = torch.optim.AdamW(net.parameters(), lr=TUNE_LR, weight_decay=1e-4)
-    rng = np.random.default_rng((seed, 1 << 21))
-    net.train()
-    seen, start = 0, time.perf_counter()
-    for x, y in batches(images, labels, rng, real):
-        share = (time.perf_counter() - start) / seconds
-        if share >= 1:
-            break
-        for group in opt.param_groups:
-            group["lr"] = TUNE_LR * 0.5 * (1 + np.cos(np.pi * share))
-        step(net, opt, x, y)
-        seen += len(x)
-    net.eval()
-    return seen
 
 
 def export(net: TopFaceNet, out: Path, training: dict) -> Path:
@@ -328,8 +278,6 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--measure", action="store_true",
                    help="only measure the model in --out on fresh renders")
     p.add_argument("--renders", type=int, default=300)
-    p.add_argument("--leave-out", metavar="RIG", help="tune without this rig's real crops")
-    p.add_argument("--tune-seconds", type=float, default=TUNE_SECONDS)
     args = p.parse_args(argv)
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
@@ -340,27 +288,15 @@ def main(argv: list[str] | None = None) -> None:
     images, labels, rendering = render_set(args.work, args.seconds * RENDER_SHARE, args.seed)
     net, seen, spent = train(args.work, args.seconds * (1 - RENDER_SHARE), images, labels,
                              args.seed)
-    start = time.perf_counter()
-    real = load_or_label(args.work / "real-numerals.npz", RENDER, WIDE).without(args.leave_out)
-    labelling = time.perf_counter() - start
-    tuned = tune(net, images, labels, real, args.tune_seconds, args.seed)
-    args.out.mkdir(parents=True, exist_ok=True)
     path = export(net, args.out, {
-        "seconds": round(rendering + spent + labelling + args.tune_seconds),
+        "seconds": round(rendering + spent),
         "render_seconds": round(rendering),
         "renders": len(images),
         "samples": seen,
-        "tune_samples": tuned,
-        "real_crops": len(real.rigs),
-        "left_out": args.leave_out,
         "device": "cpu, one thread",
-        "data": "renders (vision.train.render), turned, scaled and shifted at random; then "
-                f"tuned {args.tune_seconds:.0f} s with {REAL_SHARE:.0%} real crops of ucffool's "
-                "photos labelled where the recognizer reads their value (vision.train."
-                "numeral_labels), turned at most 15 degrees",
+        "data": "renders only (vision.train.render), turned, scaled and shifted at random",
     })
-    print(f"wrote {path}: {len(images)} renders, {seen} samples, tuned on {len(real.rigs)} real "
-          f"crops ({tuned} samples)")
+    print(f"wrote {path}: {len(images)} renders, {seen} samples")
 
 
 if __name__ == "__main__":
