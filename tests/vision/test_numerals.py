@@ -162,7 +162,7 @@ def test_the_recognizer_reads_numerals_at_any_angle() -> None:
     for (kind, numeral), angle in itertools.product(cases, (0, 40, 95, 160, 230, 300)):
         frame, box = die_with(numeral, angle, rng)
         right += reader.read(frame, box, kind).numeral == numeral
-    assert right >= 32  # of 36; measured 36
+    assert right >= 32  # of 36; measured 32 (three 12s read as 2, one 17 as 5)
 
 
 @needs_model
