@@ -3,11 +3,11 @@ Dice page's teaching, and reading the dice the table was taught.
 
 The camera, the models and a `--taught` store open on first use, so a missing one becomes a
 fault on the panel instead of a server that will not start. The table's own dice store
-(companion.dice_store) is matched too: whenever its revision moves (a shot kept, a die defined,
-renamed, deleted or imported) the reader's taught faces are made again from it before the next
-reading, so a die taught on the panel is read at once. So is the table's memory of the dice its
-players confirmed (companion.dice_memory, vision.table_memory): what was learnt from the last
-roll counts at the next.
+(companion.dice_store) is matched too: whenever its revision moves (a shot kept, a roll
+confirmed, a die defined, renamed, deleted or imported) the reader's taught faces
+(vision.taught_dice) and its memory of the standard dice (vision.table_memory) are made again
+from its crops before the next reading, so a die taught on the panel is read at once and what
+was learnt from the last roll counts at the next.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from typing import Any
 
 import numpy as np
 
-from companion.dice_memory import DiceMemory
 from companion.dice_store import DiceStore
 from companion.faults import CAMERA
 from companion.reading import TrayReading, UnreadableRoll
@@ -42,10 +41,9 @@ class TableCamera:
     """`read` is the table session's dice source; `settled_frame` gives the Dice page a frame
     of the tray at rest; `teacher` checks and keeps teaching shots."""
 
-    def __init__(self, spec: str, taught: Path | None = None, store: DiceStore | None = None,
-                 memory: DiceMemory | None = None) -> None:
+    def __init__(self, spec: str, taught: Path | None = None,
+                 store: DiceStore | None = None) -> None:
         self.spec = spec
-        self.memory = memory
         # called once the dice are at rest, before a game's reading (the buttons' lights)
         self.settled_hooks: list[Callable[[], object]] = []
         self.taught = taught
@@ -71,7 +69,7 @@ class TableCamera:
             # a store taught with another model is embedded again from its shots here
             faces = load_taught(self.taught, classifier)[0].faces if self.taught else ()
             self._reader = DiceReader(classifier=classifier, keep_crops=True,  # for `photos`
-                                      memory=TableMemory(self.memory, classifier))
+                                      memory=TableMemory(self.store, classifier))
             self._reader.memory.follow()
             self._file_faces = faces
         if self._source is None:
