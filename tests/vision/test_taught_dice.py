@@ -14,11 +14,12 @@ import pytest
 
 from companion.dice_store import MAX_SHOTS, DiceStore
 from companion.die_photos import LabelledDie
+from companion.reading import DieReading, TrayReading
 from vision.classify import DEFAULT_MODEL, Classifier
 from vision.crops import widened
 from vision.detect import Detection, Detector, DieBox, iou
 from vision.prototypes import Prototypes, decode_shot, encode_shot
-from vision.reader import FAINT_BOX, DiceReader
+from vision.reader import FAINT_BOX, PLAYED_FACE, DiceReader
 from vision.table_memory import TURNS
 from vision.taught_dice import Teacher, sharpness, store_prototypes
 from vision.train.render import DieStyle, render_tray
@@ -163,6 +164,46 @@ def test_a_confirmed_roll_of_the_die_joins_its_face_and_undo_takes_it_out(
     again = {f.face: f for f in store_prototypes(store, clf).faces}
     assert (again[face].taught, again[face].learnt) == (MAX_SHOTS, 0)
     assert np.allclose(again[face].vector, before[face].vector)
+
+
+def _cube(reader: DiceReader, frame: np.ndarray, box: tuple, expect: list[str] | None
+          ) -> tuple[TrayReading, DieReading]:
+    """The frame's reading and its die over `box`."""
+    reading = reader.read_frame(frame, expect)
+    return reading, max(reading.dice, key=lambda d: iou(d.box, box))
+
+
+def test_a_die_read_from_a_face_learnt_in_play_is_sure_only_when_expected(
+    teacher: Teacher, taught: DiceStore, tmp_path: Path
+) -> None:
+    """A die read sure and right from its taught shots, that roll then confirmed: its face now
+    holds a crop of play, so the same frame read with nothing expected is asked (no measured
+    bar covers faces learnt in play among every taught face), while the game expecting the die
+    still reads it sure."""
+    store = DiceStore(tmp_path / "t.dice.sqlite")
+    store.import_die(taught.export("sigils"))
+    clf = teacher.classifier
+    reader = DiceReader(classifier=clf, detector=teacher.detector,
+                        prototypes=store_prototypes(store, clf), keep_crops=True)
+    expect = ["sigils", "d20", "d10"]
+    for frame, dice in _trays(range(8000, 8012), ["d6", "d20", "d10"]):
+        face, box = SYMBOLS[dice[0][1] - 1], dice[0][2]
+        (plain, first), (_, first_expected) = (_cube(reader, frame, box, wanted)
+                                               for wanted in (None, expect))
+        if any((d.die, d.value, d.unsure) != ("sigils", face, False)
+               for d in (first, first_expected)):
+            continue
+        at = plain.dice.index(first)
+        label = LabelledDie(1, 9, at, "sigils", face, "checked", 1.0, plain.crops[at])
+        assert store.learn(1, [label], attrgetter("jpeg"))
+        reader.prototypes = store_prototypes(store, clf)
+        (_, again), (_, expected) = (_cube(reader, frame, box, wanted) for wanted in (None, expect))
+        assert (again.die, again.value) == ("sigils", face)
+        assert again.unsure and PLAYED_FACE in (again.why_unsure or "")
+        assert (expected.die, expected.value, expected.unsure) == ("sigils", face, False), (
+            expected.why_unsure)
+        return
+    pytest.fail("no frame read the die sure and right from its taught shots")
 
 
 def test_a_taught_die_is_read_beside_numbered_dice(teacher: Teacher, taught: DiceStore) -> None:
