@@ -153,6 +153,21 @@ class DiceStore(DiceMemory):
             raise DiceStoreError(f"no die called {name!r} was ever kept at this table")
         return {**json.loads(row[1]), "status": "renamed" if row[0] else "deleted", "now": row[0]}
 
+    def symbol_crops(self) -> dict[str, tuple[tuple[int, str, str, float], ...]]:
+        """Per symbol die, the crops its faces are made from as (id, face JSON, how, added),
+        oldest first, no image read: the reader makes a die's faces again only when these
+        changed, not at every roll a player confirms (`added` tells a crop from one that took a
+        deleted crop's id)."""
+        names = list(self.definitions())
+        marks = ",".join("?" * len(names))
+        with self._lock:
+            rows = self._db.execute(f"SELECT kind, id, value, how, added FROM crops WHERE kind "
+                                    f"IN ({marks}) ORDER BY id", names).fetchall()
+        crops: dict[str, list[tuple[int, str, str, float]]] = {name: [] for name in names}
+        for kind, *crop in rows:
+            crops[kind].append(tuple(crop))
+        return {name: tuple(kept) for name, kept in crops.items()}
+
     # -- shots ---------------------------------------------------------------------------------
 
     def shots(self, die: str) -> list[RememberedDie]:

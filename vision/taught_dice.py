@@ -69,6 +69,42 @@ def store_prototypes(store: DiceStore, classifier: Classifier, die: str | None =
     return Prototypes(faces, model_sha256=classifier.card["sha256"])
 
 
+class StoreFaces:
+    """A table store's symbol dice as the reader matches them, followed across its changes: a
+    die's faces are made again only when its crops changed (a shot kept, a roll of it confirmed
+    or undone, the die renamed, edited or imported), not at a roll of other dice, and the other
+    dice keep theirs. Why: making one die's faces costs 17-189 ms on the Pi's class of CPU and
+    its icon templates are made again at the next reading; most confirmed rolls are of standard
+    dice only."""
+
+    def __init__(self, store: DiceStore, classifier: Classifier) -> None:
+        self.store = store
+        self.classifier = classifier
+        self.faces: tuple[FacePrototype, ...] = ()
+        self._revision: int | None = None  # the store's, when last followed
+        self._made: dict[str, tuple[tuple[tuple[int, str, str, float], ...],
+                                    tuple[FacePrototype, ...]]] = {}
+
+    def refresh(self) -> bool:
+        """Follow the store; returns whether `faces` changed (a new tuple then)."""
+        revision = self.store.revision
+        if revision == self._revision:
+            return False
+        self._revision = revision
+        made = {}
+        for die, crops in self.store.symbol_crops().items():
+            known = self._made.get(die)
+            if known is None or known[0] != crops:
+                known = (crops, store_prototypes(self.store, self.classifier, die).faces)
+            made[die] = known
+        changed = made.keys() != self._made.keys() or any(
+            made[die] is not self._made[die] for die in made)
+        self._made = made
+        if changed:
+            self.faces = tuple(f for _, faces in made.values() for f in faces)
+        return changed
+
+
 def face_vectors(store: DiceStore, classifier: Classifier, die: str) -> dict[str, np.ndarray]:
     """The upright embeddings of what the memory holds of one die, by face."""
     by_face: dict[str, list[np.ndarray]] = defaultdict(list)

@@ -21,7 +21,7 @@ from vision.detect import Detection, Detector, DieBox, iou
 from vision.prototypes import Prototypes, decode_shot, encode_shot
 from vision.reader import FAINT_BOX, PLAYED_FACE, DiceReader
 from vision.table_memory import TURNS
-from vision.taught_dice import Teacher, sharpness, store_prototypes
+from vision.taught_dice import StoreFaces, Teacher, sharpness, store_prototypes
 from vision.train.render import DieStyle, render_tray
 
 pytestmark = pytest.mark.skipif(
@@ -164,6 +164,35 @@ def test_a_confirmed_roll_of_the_die_joins_its_face_and_undo_takes_it_out(
     again = {f.face: f for f in store_prototypes(store, clf).faces}
     assert (again[face].taught, again[face].learnt) == (MAX_SHOTS, 0)
     assert np.allclose(again[face].vector, before[face].vector)
+
+
+def test_a_dice_faces_are_made_again_only_when_its_crops_change(
+    teacher: Teacher, taught: DiceStore, tmp_path: Path
+) -> None:
+    """The camera's view of the store's symbol dice: a confirmed roll of standard dice only
+    moves the store's revision but makes no face again; a roll of one symbol die makes that
+    die's faces again (its crop joins the face it showed) and leaves the other die's as they
+    were; undone, the face is as taught again."""
+    store = DiceStore(tmp_path / "t.dice.sqlite")
+    store.import_die(taught.export("sigils"))
+    store.import_die(taught.export("sigils"), name="runes")
+    own = StoreFaces(store, teacher.classifier)
+    assert own.refresh() and {f.die for f in own.faces} == {"sigils", "runes"}
+    made, revision = own.faces, store.revision
+    crop = taught.shots("sigils")[0].image
+    d6 = LabelledDie(1, 5, 0, "d6", 4, "checked", 1.0, crop)
+    assert store.learn(1, [d6], attrgetter("jpeg")) and store.revision > revision
+    assert not own.refresh() and own.faces is made
+    star = LabelledDie(1, 6, 0, "sigils", "star", "checked", 1.0, crop)
+    assert store.learn(1, [d6, star], attrgetter("jpeg"))
+    assert own.refresh()
+    runes = [f for f in made if f.die == "runes"]
+    assert all(a is b for a, b in zip(runes, [f for f in own.faces if f.die == "runes"],
+                                      strict=True))
+    learnt = {f.face: f.learnt for f in own.faces if f.die == "sigils"}
+    assert learnt == {face: face == "star" for face in SYMBOLS}
+    assert store.learn(1, [d6], attrgetter("jpeg"))  # the symbol die's roll undone
+    assert own.refresh() and not any(f.learnt for f in own.faces)
 
 
 def _cube(reader: DiceReader, frame: np.ndarray, box: tuple, expect: list[str] | None
