@@ -62,11 +62,26 @@ class DiceStore(DiceMemory):
 
     def _move_old(self) -> None:
         """Taught shots and a memory file from before, moved into the crops
-        (companion.dice_migration)."""
+        (companion.dice_migration). A memory file SQLite cannot read is left where it is and
+        the rest moved: its dice are lost to the reader either way (as they were before, where
+        a damaged memory file only went unused), but the table's dice and their shots must not
+        be (the dice file would not open, and its error would name the dice file)."""
         legacy = legacy_memory(self.path)
         old = legacy if legacy is not None and legacy.is_file() else None
         if old is None and not has_table(self._db, "main", "shots"):
             return
+        try:
+            self._move(old)
+        except sqlite3.DatabaseError:
+            if old is None:
+                raise
+            self._move(None)  # fails again if the dice file is what failed
+            return
+        if old is not None:
+            remove_moved(old)
+
+    def _move(self, old: Path | None) -> None:
+        """The old shots, and the memory file `old` if given, moved in one change."""
         if old is not None:
             self._db.execute("ATTACH DATABASE ? AS old", (str(old),))
         try:
@@ -77,8 +92,6 @@ class DiceStore(DiceMemory):
         finally:
             if old is not None:
                 self._db.execute("DETACH DATABASE old")
-        if old is not None:
-            remove_moved(old)
 
     def faces(self, kind: str) -> tuple[int | str, ...] | None:
         """The values a die of `kind` shows: a standard die's, or a symbol die's face names."""

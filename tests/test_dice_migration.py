@@ -85,3 +85,18 @@ def test_sigkill_while_moving_never_loses_or_doubles_a_crop(tmp_path):
         assert contents(store) == EXPECTED, table.name
         assert not (table / "t.memory.sqlite").exists()
         store.close()
+
+
+def test_a_damaged_old_memory_file_is_left_aside_and_the_dice_still_open(tmp_path):
+    """A memory file SQLite cannot read does not keep the table's dice and their shots from
+    opening (and moving): it is left where it was, untouched."""
+    write_old_table(tmp_path / "t.db")
+    memory = tmp_path / "t.memory.sqlite"
+    for log in (Path(f"{memory}-wal"), Path(f"{memory}-shm")):
+        log.unlink(missing_ok=True)
+    damaged = b"not a database, a file the disk mangled " * 100
+    memory.write_bytes(damaged)
+    store = DiceStore(store_path(tmp_path / "t.db"))
+    assert contents(store) == sorted((die, face, "taught", png) for die, face, png in SHOTS)
+    assert store.shot_counts("sigils") == {"star": 2, "moon": 1, "sun": 0}
+    assert memory.read_bytes() == damaged
