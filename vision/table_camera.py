@@ -4,10 +4,10 @@ Dice page's teaching, and reading the dice the table was taught.
 The camera, the models and a `--taught` store open on first use, so a missing one becomes a
 fault on the panel instead of a server that will not start. The table's own dice store
 (companion.dice_store) is matched too: whenever its revision moves (a shot kept, a roll
-confirmed, a die defined, renamed, deleted or imported) the reader's taught faces
-(vision.taught_dice) and its memory of the standard dice (vision.table_memory) are made again
-from its crops before the next reading, so a die taught on the panel is read at once and what
-was learnt from the last roll counts at the next.
+confirmed, a die defined, renamed, deleted or imported) its memory of the standard dice
+(vision.table_memory) is loaded again, and the faces of each symbol die whose crops changed
+(vision.taught_dice.StoreFaces) are made again, before the next reading, so a die taught on the
+panel is read at once and what was learnt from the last roll counts at the next.
 """
 
 from __future__ import annotations
