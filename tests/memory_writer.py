@@ -9,12 +9,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's, not an install's
 
-from companion.dice_memory import DiceMemory
+from companion.dice_store import DiceStore
 from companion.die_photos import LabelledDie
 
 
 def main(path: str) -> None:
-    memory = DiceMemory(path)
+    memory = DiceStore(path)
     game = memory.revision + 1  # past every game learnt so far (one change each)
     print("ready", flush=True)
     while True:

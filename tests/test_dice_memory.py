@@ -1,5 +1,5 @@
 """The dice a table remembers from its players' checks: what teaches, what does not, the bound,
-surviving a restart, forgetting, and the memory as a file."""
+surviving a restart, forgetting, and the memory as a file (companion.memory_file)."""
 
 from __future__ import annotations
 
@@ -10,21 +10,23 @@ from operator import attrgetter
 import pytest
 from table_support import LINE_UP, chance, fitting_roll, play, started, tray
 
-from companion.dice_memory import PER_FACE, DiceMemory, DiceMemoryError, memory_path
+from companion.dice_memory import PER_FACE, DiceMemory
+from companion.dice_store import DiceStore, store_path
 from companion.die_photos import LabelledDie
 from companion.history import History
+from companion.memory_file import DiceMemoryError, export_memory, import_memory
 from companion.table import TableSession
 
 
 @pytest.fixture
 def table(tmp_path):
     session = started(tmp_path / "t.db")
-    session.memory = DiceMemory(memory_path(tmp_path / "t.db"))
+    session.memory = DiceStore(store_path(tmp_path / "t.db"))
     return session
 
 
 def remembered(table: TableSession) -> list[tuple[str, int | str, bool, bytes]]:
-    return [(d.kind, d.value, d.corrected, d.jpeg) for d in table.memory.dice()]
+    return [(d.kind, d.value, d.how == "corrected", d.image) for d in table.memory.dice()]
 
 
 def test_a_confirmed_roll_is_remembered_with_its_correction(table):
@@ -82,8 +84,8 @@ def test_what_was_learnt_survives_reopening(table, tmp_path):
     table.confirm()
     before = remembered(table)
     table.memory.close()
-    again = DiceMemory(memory_path(tmp_path / "t.db"))
-    assert [(d.kind, d.value, d.corrected, d.jpeg) for d in again.dice()] == before
+    again = DiceStore(store_path(tmp_path / "t.db"))
+    assert [(d.kind, d.value, d.how == "corrected", d.image) for d in again.dice()] == before
     assert again.revision > 0
 
 
@@ -99,45 +101,62 @@ def test_forget_empties_it_and_the_rolls_played_are_not_learnt_again(table):
 
 
 def file_of(dice: list[tuple[str, int | str, bool]]) -> dict:
-    jpeg = base64.b64encode(b"\xff\xd8crop").decode()
-    return {"format": "rollscribe-memory/1",
-            "dice": [{"kind": k, "value": v, "corrected": c, "jpeg": jpeg} for k, v, c in dice]}
+    image = base64.b64encode(b"\xff\xd8crop").decode()
+    return {"format": "rollscribe-memory/2",
+            "dice": [{"kind": k, "value": v, "how": "corrected" if c else "checked",
+                      "image": image} for k, v, c in dice]}
 
 
 def test_each_kind_and_value_keeps_its_bound_corrections_first(tmp_path):
-    memory = DiceMemory(tmp_path / "m.sqlite")
-    memory.import_file(file_of([("d20", 5, True)] * 3 + [("d20", 5, False)] * (PER_FACE + 5)
+    memory = DiceStore(tmp_path / "m.sqlite")
+    import_memory(memory, file_of([("d20", 5, True)] * 3 + [("d20", 5, False)] * (PER_FACE + 5)
                                + [("d20", 6, False)] * 2))
-    kept = [(d.kind, d.value, d.corrected) for d in memory.dice()]
+    kept = [(d.kind, d.value, d.how == "corrected") for d in memory.dice()]
     assert kept.count(("d20", 5, True)) == 3
     assert kept.count(("d20", 5, False)) == PER_FACE - 3
     assert kept.count(("d20", 6, False)) == 2
     assert memory.summary() == [{"kind": "d20", "dice": PER_FACE + 2, "corrected": 3,
-                                 "values": 2, "well": False}]
+                                 "taught": 0, "values": 2, "well": False}]
+
+
+def test_a_file_of_the_first_format_still_imports(tmp_path):
+    memory = DiceStore(tmp_path / "m.sqlite")
+    jpeg = base64.b64encode(b"\xff\xd8old").decode()
+    assert import_memory(memory, {"format": "rollscribe-memory/1", "dice": [
+        {"kind": "d8", "value": 2, "corrected": True, "jpeg": jpeg},
+        {"kind": "d8", "value": 5, "corrected": False, "jpeg": jpeg}]}) == 2
+    assert [(d.kind, d.value, d.how, d.image) for d in memory.dice()] == [
+        ("d8", 2, "corrected", b"\xff\xd8old"), ("d8", 5, "checked", b"\xff\xd8old")]
 
 
 def test_export_and_import_carry_the_dice(table, tmp_path):
     table.submit_reading(tray(LINE_UP, unsure=0))
     table.confirm()
-    other = DiceMemory(tmp_path / "other.sqlite")
-    assert other.import_file(table.memory.export()) == 4
-    assert sorted((d.kind, d.value, d.jpeg) for d in other.dice()) == sorted(
+    other = DiceStore(tmp_path / "other.sqlite")
+    assert import_memory(other, export_memory(table.memory)) == 4
+    assert sorted((d.kind, d.value, d.image) for d in other.dice()) == sorted(
         (k, v, j) for k, v, _, j in remembered(table))
 
 
 @pytest.mark.parametrize("data, says", [
     ({"format": "rollscribe-die/1"}, "not a Rollscribe memory file"),
-    ({"format": "rollscribe-memory/1", "dice": {}}, "'dice' must be a list"),
-    ({"format": "rollscribe-memory/1", "dice": [{"kind": "d6", "value": 3}]}, "die 1"),
-    ({"format": "rollscribe-memory/1",
-      "dice": [{"kind": "d6", "value": 3, "jpeg": "aGk="}, {"kind": "d6", "value": 2,
-                                                           "jpeg": "**"}]}, "die 2"),
+    ({"format": "rollscribe-memory/2", "dice": {}}, "'dice' and 'symbol_dice' must be lists"),
+    ({"format": "rollscribe-memory/2", "dice": [{"kind": "d6", "value": 3}]}, "die 1"),
+    ({"format": "rollscribe-memory/2", "dice": [
+        {"kind": "d6", "value": 3, "how": "checked", "image": "aGk="},
+        {"kind": "d6", "value": 2, "how": "checked", "image": "**"}]}, "die 2 .* not base64"),
+    ({"format": "rollscribe-memory/2", "dice": [
+        {"kind": "d6", "value": 3, "how": "guessed", "image": "aGk="}]}, "'how' must be one of"),
+    ({"format": "rollscribe-memory/2", "symbol_dice": [{"name": "x", "faces": ["a"]}],
+      "dice": []}, "symbol die 1 of the memory file"),
+    ({"format": "rollscribe-memory/1", "dice": [{"kind": "d6", "value": 3, "jpeg": "aGk="},
+                                                {"kind": "d6", "value": 2}]}, "die 2 .* 'jpeg'"),
 ])
 def test_a_bad_file_is_refused_by_what_is_wrong_and_adds_nothing(tmp_path, data, says):
-    memory = DiceMemory(tmp_path / "m.sqlite")
-    memory.import_file(file_of([("d6", 3, False)]))
+    memory = DiceStore(tmp_path / "m.sqlite")
+    import_memory(memory, file_of([("d6", 3, False)]))
     with pytest.raises(DiceMemoryError, match=says):
-        memory.import_file(data)
+        import_memory(memory, data)
     assert len(memory.dice()) == 1
 
 
@@ -157,13 +176,21 @@ def test_a_table_without_memory_plays_as_before(tmp_path):
     assert session.memory is None
 
 
-def test_only_standard_dice_are_remembered(tmp_path):
+def test_a_plain_memory_keeps_standard_dice_only(tmp_path):
+    """Without the dice store's definitions a symbol die is no die it knows."""
     memory = DiceMemory(tmp_path / "m.sqlite")
-    memory.learn(1, [LabelledDie(1, 5, 0, "village", "sword", "checked", 1.0, b"\xff\xd8a"),
+    memory.learn(1, [LabelledDie(1, 5, 0, "village", "Melee", "checked", 1.0, b"\xff\xd8a"),
                      LabelledDie(1, 5, 1, "d6", 3, "checked", 1.0, b"\xff\xd8b")],
                  attrgetter("jpeg"))
     assert [(d.kind, d.value) for d in memory.dice()] == [("d6", 3)]
-    with pytest.raises(DiceMemoryError, match="die 1 of the memory file: 'village'"):
-        memory.import_file(file_of([("village", "sword", False)]))
-    with pytest.raises(DiceMemoryError, match="'d6' 7 is not a standard die's face"):
-        memory.import_file(file_of([("d6", 7, False)]))
+
+
+def test_a_file_of_a_die_or_face_neither_table_nor_file_knows_is_refused(tmp_path):
+    memory = DiceStore(tmp_path / "m.sqlite")
+    with pytest.raises(DiceMemoryError, match="die 1 of the memory file: 'zombie'"):
+        import_memory(memory, file_of([("zombie", "brain", False)]))
+    with pytest.raises(DiceMemoryError, match="'d6' 7 is not a face"):
+        import_memory(memory, file_of([("d6", 7, False)]))
+    with pytest.raises(DiceMemoryError, match="'d6' True is not a face"):
+        import_memory(memory, file_of([("d6", True, False)]))
+    assert memory.dice() == []

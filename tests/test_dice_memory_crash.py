@@ -8,7 +8,8 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
-from companion.dice_memory import PER_FACE, DiceMemory
+from companion.dice_memory import PER_FACE
+from companion.dice_store import DiceStore
 from tests.killed_writer import acks_before_kill
 
 KILLS = 8
@@ -16,7 +17,7 @@ WRITER = Path(__file__).with_name("memory_writer.py")
 
 
 def test_sigkill_while_learning_never_loses_or_half_writes(tmp_path):
-    path = tmp_path / "t.memory.sqlite"
+    path = tmp_path / "t.dice.sqlite"
     rng = random.Random(5)
     committed = 0
     for _ in range(KILLS):
@@ -24,11 +25,11 @@ def test_sigkill_while_learning_never_loses_or_half_writes(tmp_path):
         committed += len(acks)
         with sqlite3.connect(path) as raw:
             assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-            games = Counter(g for (g,) in raw.execute("SELECT game FROM dice"))
+            games = Counter(g for (g,) in raw.execute("SELECT game FROM crops"))
         assert set(games.values()) <= {3}, "a game's dice were half written"
         if acks:
             assert games[acks[-1]] == 3, "a game reported as committed is gone"
-        memory = DiceMemory(path)
+        memory = DiceStore(path)
         assert max(Counter(d.value for d in memory.dice()).values(), default=0) <= PER_FACE
         assert memory.revision >= committed  # each run went on from where the last stopped
         memory.close()

@@ -33,7 +33,7 @@ def test_definitions_and_shots_are_kept_across_a_restart(tmp_path: Path) -> None
     assert set(store.definitions()) == set(SHIPPED)  # the shipped dice, nothing taught yet
     before = store.revision
     store.define(FATE)
-    store.add_shot("fate", "plus", b"png-1", "model-a", b"\x00" * 8)
+    store.add_shot("fate", "plus", b"png-1", "model-a", b"\x00" * 32)
     assert store.revision > before  # the reader reloads on it
     store.close()
     again = _store(tmp_path)
@@ -49,13 +49,13 @@ def test_a_shot_of_a_face_the_die_lacks_or_past_the_limit_is_refused(tmp_path: P
     store = _store(tmp_path)
     store.define(FATE)
     with pytest.raises(DiceStoreError, match="no face 'star'; its faces: plus, minus, blank"):
-        store.add_shot("fate", "star", b"png", "m", b"")
+        store.add_shot("fate", "star", b"png")
     for i in range(MAX_SHOTS):
-        store.add_shot("fate", "plus", f"png-{i}".encode(), "m", b"")
+        store.add_shot("fate", "plus", f"png-{i}".encode())
     with pytest.raises(DiceStoreError, match=f"plus has its {MAX_SHOTS} shots already"):
-        store.add_shot("fate", "plus", b"one more", "m", b"")
+        store.add_shot("fate", "plus", b"one more")
     with pytest.raises(DiceStoreError, match="no die called 'zombie'"):
-        store.add_shot("zombie", "brain", b"png", "m", b"")
+        store.add_shot("zombie", "brain", b"png")
 
 
 def test_a_bad_definition_names_the_field(tmp_path: Path) -> None:
@@ -71,8 +71,8 @@ def test_a_bad_definition_names_the_field(tmp_path: Path) -> None:
 
 def test_editing_a_shipped_die_keeps_its_game_and_drops_shots_of_faces_gone(tmp_path: Path) -> None:
     store = _store(tmp_path)
-    store.add_shot("village-day", "Defence", b"png", "m", b"")
-    store.add_shot("village-day", "blank", b"png", "m", b"")
+    store.add_shot("village-day", "Defence", b"png")
+    store.add_shot("village-day", "blank", b"png")
     edited = store.define({"name": "village-day", "title": "Day die",
                            "faces": [{"name": "blank", "count": 3}, {"name": "Shield", "count": 3}]})
     assert edited.game == "village-attacks" and edited.face_names == ("blank", "Shield")
@@ -91,14 +91,14 @@ def test_editing_a_shipped_die_keeps_its_game_and_drops_shots_of_faces_gone(tmp_
 def test_a_die_exported_is_imported_by_another_table_shots_and_all(tmp_path: Path) -> None:
     here, there = DiceStore(tmp_path / "a.sqlite"), DiceStore(tmp_path / "b.sqlite")
     here.define(FATE)
-    here.add_shot("fate", "blank", b"\x89PNG blank", "model-a", b"\x01" * 8)
-    here.add_shot("fate", "plus", b"\x89PNG plus", "model-a", b"\x02" * 8)
+    here.add_shot("fate", "blank", b"\x89PNG blank", "model-a", b"\x01" * 32)
+    here.add_shot("fate", "plus", b"\x89PNG plus", "model-a", b"\x02" * 32)
     file = json.loads(json.dumps(here.export("fate")))  # what the download carries
     assert "vector" not in json.dumps(file)  # the other table may run another model
     there.import_die(file)
     assert there.definition("fate") == here.definition("fate")
     shots = there.shots("fate")
-    assert [(s.face, s.png, s.model) for s in shots] == [
+    assert [(s.value, s.image, s.model) for s in shots] == [
         ("blank", b"\x89PNG blank", None), ("plus", b"\x89PNG plus", None)]  # embedded on load
     there.import_die(file, name="fate-green")
     assert there.shot_counts("fate-green") == {"plus": 1, "minus": 0, "blank": 1}
@@ -127,7 +127,7 @@ def test_renamed_and_deleted_dice_stay_readable_for_the_history(tmp_path: Path) 
     store, problem = open_store(history.path)
     assert store is not None and problem is None
     store.define(FATE)
-    store.add_shot("fate", "plus", b"png", "m", b"")
+    store.add_shot("fate", "plus", b"png")
     store.rename("fate", "fudge")
     assert store.shot_counts("fudge")["plus"] == 1 and "fate" not in store.definitions()
     assert store.describe("fate") == {**store.definition("fudge").to_json(), "name": "fate",
@@ -135,7 +135,7 @@ def test_renamed_and_deleted_dice_stay_readable_for_the_history(tmp_path: Path) 
     store.rename("fudge", "fudge-red")
     assert store.describe("fate")["now"] == "fudge-red"  # the oldest name follows
     store.delete("fudge-red")
-    assert store.shots() == [] and "fudge-red" not in store.definitions()
+    assert store.dice() == [] and "fudge-red" not in store.definitions()
     for name in ("fate", "fudge", "fudge-red"):
         told = store.describe(name)
         assert told["status"] == "deleted" and told["now"] is None

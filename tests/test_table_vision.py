@@ -8,7 +8,7 @@ import pytest
 from table_support import GAME, PLAYERS
 
 from companion.commands.serve import camera_dice_source, samples_dir
-from companion.dice_memory import DiceMemory, memory_path
+from companion.dice_store import DiceStore, store_path
 from companion.history import History
 from companion.reading import TrayReading, UnreadableRoll
 from companion.table import TableError, TableSession
@@ -137,7 +137,7 @@ def test_a_die_players_corrected_is_read_right_at_the_next_roll(tmp_path):
     confirms, and the reader's next reading of that die is the corrected value."""
     frame, truth = render_tray(4, 0, (1280, 960), ["d20"] * 4)
     assert sorted(value for _, value, _ in truth) == [3, 8, 17, 18]
-    memory = DiceMemory(memory_path(tmp_path / "m.db"))
+    memory = DiceStore(store_path(tmp_path / "m.db"))
     reader = DiceReader(keep_crops=True)
     reader.memory = TableMemory(memory, reader.classifier)
 
@@ -151,7 +151,7 @@ def test_a_die_players_corrected_is_read_right_at_the_next_roll(tmp_path):
     assert [d.value for d in first.dice] == [4, 18, 17, 8] and first.dice[0].unsure
     session.correct_die(0, 3)
     session.confirm()
-    assert sorted((d.value, d.corrected) for d in memory.dice()) == [
+    assert sorted((d.value, d.how == "corrected") for d in memory.dice()) == [
         (3, True), (8, False), (17, False), (18, False)]
     again = camera(["d20"] * 4)
     assert [d.value for d in again.dice] == [3, 18, 17, 8]

@@ -89,9 +89,16 @@ class FacePrototype:
     die: str  # the custom die's name, e.g. "skulls"
     face: str  # the face's name, e.g. "skull"
     vector: np.ndarray = field(compare=False, repr=False)  # unit length
-    shots: tuple[bytes, ...] = field(default=(), compare=False, repr=False)  # PNG crops
+    # the crops (PNG or JPEG): the shots taught first, then those of confirmed rolls
+    shots: tuple[bytes, ...] = field(default=(), compare=False, repr=False)
+    learnt: int = field(default=0, compare=False)  # how many of the shots are confirmed rolls
     _icons: dict[float, np.ndarray] = field(
         default_factory=dict, init=False, compare=False, repr=False)
+
+    @property
+    def taught(self) -> int:
+        """How many of the shots a player took to teach the face."""
+        return len(self.shots) - self.learnt
 
     @cached_property
     def crops(self) -> list[np.ndarray]:
@@ -107,13 +114,15 @@ class FacePrototype:
 
     @classmethod
     def from_embeddings(
-        cls, die: str, face: str, embeddings: np.ndarray, shots: Sequence[bytes] = ()
+        cls, die: str, face: str, embeddings: np.ndarray, shots: Sequence[bytes] = (),
+        learnt: int = 0,
     ) -> FacePrototype:
         """The prototype of a face from the embeddings of a few crops of it (kept as `shots`,
-        PNG bytes, to embed again with another model)."""
+        image bytes, to embed again with another model; the last `learnt` of them from
+        confirmed rolls)."""
         if len(embeddings) == 0:
             raise ValueError(f"no shots of {die}:{face} to learn from")
-        return cls(die, face, _unit(_unit(embeddings).mean(axis=0)), tuple(shots))
+        return cls(die, face, _unit(_unit(embeddings).mean(axis=0)), tuple(shots), learnt)
 
 
 @lru_cache(maxsize=16)
@@ -157,15 +166,16 @@ class Match:
         return float(1.0 / (1.0 + np.exp(-TAUGHT_SLOPE * (value - bar))))
 
     def doubt(self) -> str | None:
-        """Why the match is not sure: its face was taught from too few shots, or another face
-        lies within the margin of it; else None."""
-        taught = len(self.prototype.shots)
+        """Why the match is not sure: its face was taught from too few shots (crops of
+        confirmed rolls do not count: a face taught so was not measured), or another face lies
+        within the margin of it; else None."""
+        taught = self.prototype.taught
         if self.second_look:
             return ("its face was in doubt until read from its box cut tighter or looser: "
                     f"{self.prototype.face} ({self.score:.2f})")
-        if 0 < taught < SURE_SHOTS:
+        if self.prototype.shots and taught < SURE_SHOTS:
             return (f"{self.prototype.die}:{self.prototype.face} was taught from only {taught} "
-                    f"shot{'s' if taught > 1 else ''}")
+                    f"shot{'' if taught == 1 else 's'}")
         if self.rival is None:
             return None
         if self.score is None:
@@ -208,8 +218,9 @@ class Prototypes:
         return IconBank([f.icons(radius) for f in self.faces], radius)
 
     def radius(self, die: str) -> float:
-        """The icon disc for a die's faces, chosen from its own shots."""
-        return _fitted_radius(tuple(f.shots for f in self.faces if f.die == die))
+        """The icon disc for a die's faces, chosen from the shots it was taught from (not moved
+        by every roll confirmed)."""
+        return _fitted_radius(tuple(f.shots[:f.taught] for f in self.faces if f.die == die))
 
     @property
     def dice(self) -> set[str]:

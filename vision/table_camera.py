@@ -3,11 +3,11 @@ Dice page's teaching, and reading the dice the table was taught.
 
 The camera, the models and a `--taught` store open on first use, so a missing one becomes a
 fault on the panel instead of a server that will not start. The table's own dice store
-(companion.dice_store) is matched too: whenever its revision moves (a shot kept, a die defined,
-renamed, deleted or imported) the reader's taught faces are made again from it before the next
-reading, so a die taught on the panel is read at once. So is the table's memory of the dice its
-players confirmed (companion.dice_memory, vision.table_memory): what was learnt from the last
-roll counts at the next.
+(companion.dice_store) is matched too: whenever its revision moves (a shot kept, a roll
+confirmed, a die defined, renamed, deleted or imported) its memory of the standard dice
+(vision.table_memory) is loaded again, and the faces of each symbol die whose crops changed
+(vision.taught_dice.StoreFaces) are made again, before the next reading, so a die taught on the
+panel is read at once and what was learnt from the last roll counts at the next.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from typing import Any
 
 import numpy as np
 
-from companion.dice_memory import DiceMemory
 from companion.dice_store import DiceStore
 from companion.faults import CAMERA
 from companion.reading import TrayReading, UnreadableRoll
@@ -42,10 +41,9 @@ class TableCamera:
     """`read` is the table session's dice source; `settled_frame` gives the Dice page a frame
     of the tray at rest; `teacher` checks and keeps teaching shots."""
 
-    def __init__(self, spec: str, taught: Path | None = None, store: DiceStore | None = None,
-                 memory: DiceMemory | None = None) -> None:
+    def __init__(self, spec: str, taught: Path | None = None,
+                 store: DiceStore | None = None) -> None:
         self.spec = spec
-        self.memory = memory
         # called once the dice are at rest, before a game's reading (the buttons' lights)
         self.settled_hooks: list[Callable[[], object]] = []
         self.taught = taught
@@ -54,7 +52,7 @@ class TableCamera:
         self._reader: Any = None
         self._source: Any = None
         self._file_faces: tuple = ()  # the --taught store's faces, embedded for this model
-        self._revision: int | None = None  # of the table's store, as the reader has it
+        self._own: Any = None  # the store's symbol dice (vision.taught_dice.StoreFaces)
 
     def _open(self) -> Any:
         """The reader and the camera, each kept only once it opened: a camera plugged in (or a
@@ -62,18 +60,22 @@ class TableCamera:
         if self._reader is None:
             try:
                 from vision.classify import Classifier
-                from vision.prototypes import load_taught
+                from vision.prototypes import Prototypes, load_taught
                 from vision.reader import DiceReader
                 from vision.table_memory import TableMemory
+                from vision.taught_dice import StoreFaces
             except ImportError as exc:
                 raise RuntimeError(f"the dice reader is not installed: {exc}") from exc
             classifier = Classifier()
             # a store taught with another model is embedded again from its shots here
             faces = load_taught(self.taught, classifier)[0].faces if self.taught else ()
-            self._reader = DiceReader(classifier=classifier, keep_crops=True,  # for `photos`
-                                      memory=TableMemory(self.memory, classifier))
+            self._reader = DiceReader(
+                classifier=classifier, keep_crops=True,  # for `photos`
+                prototypes=Prototypes(faces, model_sha256=classifier.card["sha256"]),
+                memory=TableMemory(self.store, classifier))
             self._reader.memory.follow()
             self._file_faces = faces
+            self._own = StoreFaces(self.store, classifier) if self.store is not None else None
         if self._source is None:
             from vision import capture
             from vision.reader import Settling
@@ -87,19 +89,15 @@ class TableCamera:
 
     def _refresh(self) -> None:
         """The reader's taught faces: the --taught file's and the table's store's, made again
-        when the store changed since; and its memory, loaded again when that changed."""
+        when a symbol die's crops changed since; and its memory, loaded again when that
+        changed."""
         from vision.prototypes import Prototypes
-        from vision.taught_dice import store_prototypes
 
         self._reader.memory.refresh()
-        revision = self.store.revision if self.store is not None else 0
-        if revision == self._revision:
+        if self._own is None or not self._own.refresh():
             return
-        clf = self._reader.classifier
-        own = store_prototypes(self.store, clf).faces if self.store is not None else ()
-        self._reader.prototypes = Prototypes([*self._file_faces, *own],
-                                             model_sha256=clf.card["sha256"])
-        self._revision = revision
+        self._reader.prototypes = Prototypes([*self._file_faces, *self._own.faces],
+                                             model_sha256=self._reader.classifier.card["sha256"])
 
     def _settled(self, reader: Any, expect: list[str] | None,
                  on_settled: Callable[[], object] | None) -> tuple[TrayReading, np.ndarray]:

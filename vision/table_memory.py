@@ -1,11 +1,13 @@
-"""The table's memory of its own dice: the dice players confirmed, read back at the next rolls.
+"""The table's memory of its own dice: the crops players confirmed, read back at the next rolls.
 
 Why: no reader trained elsewhere reads every table's dice under every lamp, and retraining is
 hours of a Pi's CPU. But each die a player confirmed or corrected is a labelled photo of this
 table's dice under this table's light. The memory keeps, per kind and value, the classifier's
 embedding of those crops (each turned a quarter turn three times: a die lands at any turn) and
 reads a new die by its nearest remembered dice of the same kind, fused with the general
-reader's own score: no training, a few hundred dot products a die.
+reader's own score: no training, a few hundred dot products a die. Symbol dice's crops, kept in
+the same memory, are embedded the same way (`embedded`) and read as their faces' prototypes
+(vision.taught_dice).
 
 The fusion is Bayesian in spirit: the reader's confidence spread over the kind's faces (all it
 says is how much it trusts the value it read), times the memory's vote, a softmax of the k
@@ -16,13 +18,13 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from companion.dice_memory import DiceMemory
+from companion.dice_memory import DiceMemory, RememberedDie
 from companion.reading import join_reasons
 from companion.rules.dice import STANDARD
 from vision.classify import Classifier
@@ -110,14 +112,35 @@ def remember_turns(classifier: Classifier, crop: np.ndarray) -> np.ndarray:
     return unit(classifier.look(turned)["embedding"])
 
 
+def embedded(store: DiceMemory, classifier: Classifier, kinds: Iterable[str]
+             ) -> list[tuple[RememberedDie, np.ndarray]]:
+    """The store's crops of these kinds with their embeddings by this classifier, (TURNS, d)
+    unit rows each: crops not yet embedded by it (just learnt or taught, imported, or from
+    another model) are embedded now and written back; an unreadable crop (a bad import) is
+    left out."""
+    sha = classifier.card["sha256"]
+    out, fresh = [], {}
+    for die in store.dice(kinds):
+        vectors = die.vectors if die.model == sha else None
+        if vectors is None:
+            crop = cv2.imdecode(np.frombuffer(die.image, np.uint8), cv2.IMREAD_COLOR)
+            if crop is None:
+                continue
+            vectors = fresh[die.id] = remember_turns(classifier, crop).tobytes()
+        out.append((die, np.frombuffer(vectors, np.float32).reshape(TURNS, -1)))
+    if fresh:
+        store.set_vectors(sha, fresh)
+    return out
+
+
 def from_memory(read: int | str) -> str:
     """Why a die whose value the memory changed waits for a player."""
     return f"value from the table's memory (read as {read})"
 
 
 class TableMemory:
-    """The reader's view of a table's remembered dice (companion.dice_memory): per kind, their
-    embeddings, made again from the store whenever its revision moves. Without a store it
+    """The reader's view of a table's remembered standard dice (companion.dice_memory): per kind,
+    their embeddings, made again from the store whenever its revision moves. Without a store it
     remembers nothing and changes no reading."""
 
     def __init__(self, store: DiceMemory | None = None,
@@ -161,23 +184,9 @@ class TableMemory:
         revision = store.revision
         if revision == self._revision:
             return
-        sha = classifier.card["sha256"]
-        dice = store.dice()
-        fresh = {}
-        for die in dice:
-            if die.model == sha and die.vectors is not None:
-                continue
-            crop = cv2.imdecode(np.frombuffer(die.jpeg, np.uint8), cv2.IMREAD_COLOR)
-            if crop is not None:  # an unreadable crop (a bad import) is not remembered
-                fresh[die.id] = remember_turns(classifier, crop).tobytes()
-        if fresh:
-            store.set_vectors(sha, fresh)
         rows: dict[str, list[tuple[np.ndarray, int | str]]] = {}
-        for die in dice:
-            vectors = fresh.get(die.id) or (die.vectors if die.model == sha else None)
-            if vectors is not None:
-                rows.setdefault(die.kind, []).append(
-                    (np.frombuffer(vectors, np.float32).reshape(TURNS, -1), die.value))
+        for die, vectors in embedded(store, classifier, STANDARD):
+            rows.setdefault(die.kind, []).append((vectors, die.value))
         self.kinds = {kind: Remembered(np.concatenate([v for v, _ in kept]),
                                        tuple(value for _, value in kept for _ in range(TURNS)))
                       for kind, kept in rows.items()}

@@ -1,10 +1,11 @@
 """A table's taught dice as the reader matches them, and the checks a teaching shot must pass.
 
-The table's store (companion.dice_store) keeps each shot's crop and embedding. `store_prototypes`
-turns them into the reader's prototypes (vision.prototypes): one per face, the mean direction of
-its shots' embeddings, with the shots themselves for comparing icons (vision.icon_match); shots
-embedded with another model (or imported from a file) are embedded again with this one first,
-and written back. Nothing is trained: a shot counts at once.
+The table's memory (companion.dice_memory) keeps the crops of its dice: the shots taught here
+and the dice of confirmed rolls. `store_prototypes` turns a symbol die's into the reader's
+prototypes (vision.prototypes): one per face, the mean direction of its crops' embeddings, with
+the crops themselves for comparing icons (vision.icon_match); crops not yet embedded with this
+model are embedded first and written back (vision.table_memory.embedded). Nothing is trained: a
+shot counts at once, and so does each roll of the die a player confirms.
 
 A teaching shot is refused, with the reason, when the tray shows no die or several, the die is
 cut by the frame's edge, cocked or blurred, or (once the player names its face) it looks more
@@ -18,16 +19,18 @@ import itertools
 import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from companion.dice_store import MAX_SHOTS, DiceStore, Shot
+from companion.dice_memory import TAUGHT, RememberedDie
+from companion.dice_store import MAX_SHOTS, DiceStore
 from vision.classify import Classifier
 from vision.detect import Detector
-from vision.prototypes import MATCH_AT, FacePrototype, Prototypes, decode_shot, encode_shot
+from vision.prototypes import MATCH_AT, FacePrototype, Prototypes, encode_shot
 from vision.reader import encode_jpeg
+from vision.table_memory import embedded, remember_turns
 
 # How sharp the crop's strongest edges are (sharpness()), below which a shot is too blurred to
 # learn a face from. On 40 tray renders of the bench's symbol dice, at the model's input size:
@@ -48,41 +51,65 @@ def sharpness(crop: np.ndarray) -> float:
     return float(bend / max(float(slope[edges].mean()), 1e-3))
 
 
-def embedded_shots(store: DiceStore, classifier: Classifier, die: str | None = None
-                   ) -> list[Shot]:
-    """The store's shots (of one die, or all), each with its embedding by this classifier
-    (shots embedded with another model, or not yet, are embedded again and the vectors written
-    back)."""
-    sha = classifier.card["sha256"]
-    shots = store.shots(die)
-    stale = [s for s in shots if s.model != sha or s.vector is None]
-    if not stale:
-        return shots
-    embeddings = classifier.look([decode_shot(s.png) for s in stale])["embedding"]
-    vectors = {s.id: v.astype(np.float32).tobytes() for s, v in zip(stale, embeddings, strict=True)}
-    store.set_vectors(sha, vectors)
-    return [replace(s, model=sha, vector=vectors[s.id]) if s.id in vectors else s for s in shots]
-
-
 def store_prototypes(store: DiceStore, classifier: Classifier, die: str | None = None
                      ) -> Prototypes:
-    """The store's taught faces (of one die, or all) as the reader matches them with this
-    classifier."""
-    by_face: dict[tuple[str, str], list[Shot]] = defaultdict(list)
-    for s in embedded_shots(store, classifier, die):
-        by_face[(s.die, s.face)].append(s)
-    faces = [FacePrototype.from_embeddings(
-                 die, face, np.stack([np.frombuffer(s.vector or b"", np.float32) for s in shots]),
-                 [s.png for s in shots])
-             for (die, face), shots in by_face.items()]
+    """The store's symbol dice (one, or all) as the reader matches them with this classifier:
+    each face from what the table's memory holds of it, the shots it was taught from and the
+    crops of confirmed rolls."""
+    kinds = [die] if die is not None else list(store.definitions())
+    by_face: dict[tuple[str, str], list[tuple[RememberedDie, np.ndarray]]] = defaultdict(list)
+    for crop, vectors in embedded(store, classifier, kinds):
+        by_face[(crop.kind, str(crop.value))].append((crop, vectors[0]))  # upright
+    faces = []
+    for (name, face), crops in by_face.items():
+        crops.sort(key=lambda c: c[0].how != TAUGHT)  # taught first, each oldest first
+        faces.append(FacePrototype.from_embeddings(
+            name, face, np.stack([v for _, v in crops]), [c.image for c, _ in crops],
+            learnt=sum(c.how != TAUGHT for c, _ in crops)))
     return Prototypes(faces, model_sha256=classifier.card["sha256"])
 
 
-def shot_vectors(store: DiceStore, classifier: Classifier, die: str) -> dict[str, np.ndarray]:
-    """The embeddings of one die's shots, by face."""
+class StoreFaces:
+    """A table store's symbol dice as the reader matches them, followed across its changes: a
+    die's faces are made again only when its crops changed (a shot kept, a roll of it confirmed
+    or undone, the die renamed, edited or imported), not at a roll of other dice, and the other
+    dice keep theirs. Why: making one die's faces costs 17-189 ms on the Pi's class of CPU and
+    its icon templates are made again at the next reading; most confirmed rolls are of standard
+    dice only."""
+
+    def __init__(self, store: DiceStore, classifier: Classifier) -> None:
+        self.store = store
+        self.classifier = classifier
+        self.faces: tuple[FacePrototype, ...] = ()
+        self._revision: int | None = None  # the store's, when last followed
+        self._made: dict[str, tuple[tuple[tuple[int, str, str, float], ...],
+                                    tuple[FacePrototype, ...]]] = {}
+
+    def refresh(self) -> bool:
+        """Follow the store; returns whether `faces` changed (a new tuple then)."""
+        revision = self.store.revision
+        if revision == self._revision:
+            return False
+        self._revision = revision
+        made = {}
+        for die, crops in self.store.symbol_crops().items():
+            known = self._made.get(die)
+            if known is None or known[0] != crops:
+                known = (crops, store_prototypes(self.store, self.classifier, die).faces)
+            made[die] = known
+        changed = made.keys() != self._made.keys() or any(
+            made[die] is not self._made[die] for die in made)
+        self._made = made
+        if changed:
+            self.faces = tuple(f for _, faces in made.values() for f in faces)
+        return changed
+
+
+def face_vectors(store: DiceStore, classifier: Classifier, die: str) -> dict[str, np.ndarray]:
+    """The upright embeddings of what the memory holds of one die, by face."""
     by_face: dict[str, list[np.ndarray]] = defaultdict(list)
-    for s in embedded_shots(store, classifier, die):
-        by_face[s.face].append(np.frombuffer(s.vector or b"", np.float32))
+    for crop, vectors in embedded(store, classifier, [die]):
+        by_face[str(crop.value)].append(vectors[0])
     return {face: np.stack(vectors) for face, vectors in by_face.items()}
 
 
@@ -163,17 +190,17 @@ class Teacher:
             return f"die {shot.die!r} has no face {face!r}"
         if counts[face] >= MAX_SHOTS:
             return f"{face} has its {MAX_SHOTS} shots already: roll for another face"
-        problem = unlike_face(shot_vectors(store, self.classifier, shot.die), shot.vector, face)
+        problem = unlike_face(face_vectors(store, self.classifier, shot.die), shot.vector, face)
         if problem is None:
             store.add_shot(shot.die, face, encode_shot(shot.crop), self.classifier.card["sha256"],
-                           shot.vector.astype(np.float32).tobytes())
+                           remember_turns(self.classifier, shot.crop).tobytes())
         with self._lock:
             self._pending.pop(token, None)
         return problem
 
 
 def unlike_face(shots: dict[str, np.ndarray], vector: np.ndarray, face: str) -> str | None:
-    """Why a shot named `face` must not be kept, given the embeddings of the die's shots so far
+    """Why a shot named `face` must not be kept, given the embeddings of the die's crops so far
     by face: it is nearer another face's shots than `face`'s own (or, `face` having none yet, as
     near that face as its own shots are), and near enough to be read as it; else None."""
     if not any(len(v) for f, v in shots.items() if f != face):

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.dice_memory import open_memory
 from companion.dice_store import DiceStore, open_store
 from companion.history import History, HistoryError
 from companion.reading import TrayReading
@@ -81,8 +80,7 @@ def table_camera(args: argparse.Namespace) -> Any:
         return None
     from vision.table_camera import TableCamera
 
-    return TableCamera(camera, args.taught, open_store(db_path(args))[0],
-                       open_memory(db_path(args))[0])
+    return TableCamera(camera, args.taught, open_store(db_path(args))[0])
 
 
 def teach_demo_dice(camera: Any) -> None:
@@ -113,8 +111,8 @@ def build(args: argparse.Namespace, camera: Any = None) -> tuple[TableSession, A
     # A database that cannot be written or read is a fault on the panel, not a server that
     # will not start: nobody could even watch.
     history = History(db_path(args), fallback=True)
-    memory = camera.memory if camera else open_memory(db_path(args))[0]
-    table = TableSession(history, camera.read if camera else None, memory)
+    store = camera.store if camera else open_store(db_path(args))[0]  # what the table learns into
+    table = TableSession(history, camera.read if camera else None, store)
     game = args.game or (DEMO_GAME if args.demo else None)
     if game and (table.game_id is None or table.snapshot()["game"]["over"]):
         try:
@@ -148,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     table, controller = build(args, camera)
     app = create_app({"TABLE": table, "PIN": args.pin, "PIN_DIGITS": args.pin_digits,
                       "PUBLIC_URL": args.public_url, "HOST": args.host,
-                      "DICE_STORE": camera.store if camera else None,
+                      "DICE_STORE": table.memory,
                       "TEACHER": camera.teacher if camera else None})
     server = make_server(app, args.host, args.port)
     port = server.effective_port

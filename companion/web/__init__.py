@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.routing import IntegerConverter
 
-from companion.dice_memory import open_memory
+from companion.dice_store import open_store
 from companion.history import History
 from companion.network import MdnsName, settings_path
 from companion.table import TableSession
@@ -60,10 +60,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     if test_config:
         app.config.from_mapping(test_config)
-    table = app.config.get("TABLE") or TableSession(
-        History(app.config["DB_PATH"], fallback=True), app.config["DICE_SOURCE"],
-        open_memory(app.config["DB_PATH"])[0],
-    )
+    table = app.config.get("TABLE")
+    if table is None:  # the session learns into the dice file the Dice page keeps
+        if app.config.get("DICE_STORE") is None:
+            app.config["DICE_STORE"] = open_store(app.config["DB_PATH"])[0]
+        table = TableSession(History(app.config["DB_PATH"], fallback=True),
+                             app.config["DICE_SOURCE"], app.config["DICE_STORE"])
     # Kept in the history database, so that phones stay unlocked across a restart of the table.
     history = table.history
     app.secret_key = app.config["SECRET_KEY"] or history.setting("secret_key", secrets.token_hex)

@@ -1,6 +1,6 @@
 """The Dice page: the table's symbol dice, defined, taught from the tray, exported and imported;
-and what the table has learnt of its dice from the rolls players confirmed (companion.dice_memory),
-exported, imported or forgotten.
+and what the table has learnt of all its dice, from the shots taught here and the rolls players
+confirmed (companion.dice_memory), exported, imported or forgotten together.
 
 Teaching needs the camera and the models, which the web layer does not import: `rollscribe
 serve` hands over a factory of a teacher (vision.taught_dice.Teacher over the table's camera),
@@ -21,19 +21,20 @@ from typing import Any, Protocol
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import ServiceUnavailable
 
-from companion.dice_memory import DiceMemory, DiceMemoryError
+from companion import memory_file
 from companion.dice_store import MAX_SHOTS, DiceStore, DiceStoreError, open_store
+from companion.memory_file import DiceMemoryError
 from companion.rules.errors import RulesError
 from companion.rules.symbol_dice import SHIPPED
-from companion.web.access import can_act, needs_pin, services
+from companion.web.access import can_act, needs_pin
 from companion.web.api import BadRequest, body
 from companion.web.api import field as body_field
 
 bp = Blueprint("dice", __name__)
 MAX_DIE_FILE = 2 * 1024 * 1024  # bytes: a die of 40 faces, 5 shots each, about 10 kB a shot
-# bytes: a full memory is 1,680 standard dice (24 of each value of each kind), a crop 4-6 kB (5-8
-# in base64): about 13 MB
-MAX_MEMORY_FILE = 24 * 1024 * 1024
+# bytes: the standard dice alone fill 1,680 crops (24 of each value of each kind), a crop 4-6 kB
+# (5-8 in base64): about 13 MB; symbol dice add 24 crops a face
+MAX_MEMORY_FILE = 48 * 1024 * 1024
 
 
 class Shot(Protocol):
@@ -194,20 +195,12 @@ def keep_shot(name: str, token: str) -> Response:
     return jsonify({"kept": problem is None, "problem": problem, "die": die_json(store, name)})
 
 
-def need_memory() -> DiceMemory:
-    memory = services().table.memory
-    if memory is None:
-        raise ServiceUnavailable("this table cannot remember its dice (its memory file "
-                                 "cannot be opened)")
-    return memory
-
-
 def learnt_line(kinds: list[dict[str, Any]]) -> str:
     """What the table has learnt, in a line: "Knows 2 of your 3 dice well; the d12 is still
     new." """
     if not kinds:
-        return ("Nothing learnt yet: every roll a player checks or corrects teaches the camera "
-                "this table's dice.")
+        return ("Nothing learnt yet: every shot taught here and every roll a player checks or "
+                "corrects teaches the camera this table's dice.")
     new = [k["kind"] for k in kinds if not k["well"]]
     line = f"Knows {len(kinds) - len(new)} of your {len(kinds)} dice well"
     if new:
@@ -217,22 +210,23 @@ def learnt_line(kinds: list[dict[str, Any]]) -> str:
 
 @bp.get("/api/memory")
 def memory() -> Response:
-    """What the table has learnt: per kind, the dice remembered, how many were corrections and
-    how many values; and that in a line."""
-    kinds = need_memory().summary()
+    """What the table has learnt: per kind, the crops kept, how many were corrections, how many
+    taught shots and how many values; and that in a line."""
+    kinds = desk().need_store().summary()
     return jsonify({"kinds": kinds, "line": learnt_line(kinds)})
 
 
 @bp.post("/api/memory/forget")
 @needs_pin
 def forget() -> Response:
-    """Forget what this table learnt (the rolls played so far do not teach it again)."""
-    return jsonify({"forgotten": need_memory().forget()})
+    """Forget what this table learnt, taught shots too (the rolls played so far do not teach it
+    again)."""
+    return jsonify({"forgotten": desk().need_store().forget()})
 
 
 @bp.get("/api/memory/export")
 def export_memory() -> Response:
-    data = json.dumps(need_memory().export())
+    data = json.dumps(memory_file.export_memory(desk().need_store()))
     return Response(data, mimetype="application/json", headers={
         "Content-Disposition": 'attachment; filename="table-memory.json"'})
 
@@ -240,13 +234,14 @@ def export_memory() -> Response:
 @bp.post("/api/memory/import")
 @needs_pin
 def import_memory() -> Response:
-    """A memory file exported by any table: its dice are added to what this one knows."""
+    """A memory file exported by any table: its crops (and symbol dice this table lacks) are
+    added to what this one knows."""
     try:
         data = json.loads(request.get_data(cache=False))
     except (ValueError, RecursionError) as exc:
         raise BadRequest(f"the memory file is not JSON: {exc}") from exc
-    added = need_memory().import_file(data)
-    kinds = need_memory().summary()
+    added = memory_file.import_memory(desk().need_store(), data)
+    kinds = desk().need_store().summary()
     return jsonify({"imported": added, "kinds": kinds, "line": learnt_line(kinds)})
 
 

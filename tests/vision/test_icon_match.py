@@ -132,18 +132,19 @@ def test_prototypes_with_shots_tell_faces_apart_that_the_embedding_cannot() -> N
             assert embedding_only.doubt() is not None
 
 
-@pytest.mark.parametrize("taught", [1, 2])
-def test_a_face_taught_from_too_few_shots_is_never_sure(taught: int) -> None:
+@pytest.mark.parametrize(("taught", "learnt"), [(1, 0), (2, 0), (2, 3)])
+def test_a_face_taught_from_too_few_shots_is_never_sure(taught: int, learnt: int) -> None:
     """The same clear match as above, but the face was taught from one or two shots: it is
-    right, and still asked, saying why."""
+    right, and still asked, saying why; crops of confirmed rolls beside them do not make it
+    sure (a face taught so was never measured)."""
     rng = np.random.default_rng(7)
     vector = rng.normal(size=16)
 
-    def face(icon: str, shots: int) -> FacePrototype:
-        crops = [encode_shot(die_crop(icon, CREAM, BLACK, rng)) for _ in range(shots)]
-        return FacePrototype.from_embeddings("sigils", icon, vector[None], crops)
+    def face(icon: str, shots: int, learnt: int = 0) -> FacePrototype:
+        crops = [encode_shot(die_crop(icon, CREAM, BLACK, rng)) for _ in range(shots + learnt)]
+        return FacePrototype.from_embeddings("sigils", icon, vector[None], crops, learnt)
 
-    few = Prototypes([face("flag", taught), face("bolt", 3)])
+    few = Prototypes([face("flag", taught, learnt), face("bolt", 3)])
     match = few.match(vector[None], [die_crop("flag", CREAM, BLACK, rng)])[0]
     assert match is not None and match.prototype.face == "flag"
     shot_word = "shots" if taught > 1 else "shot"

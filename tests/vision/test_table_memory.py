@@ -68,7 +68,7 @@ def test_a_die_corrected_once_is_read_right_after_and_forgetting_undoes_it(tmp_p
     # a rendered tray whose d20 showing 3 the shipped reader reads as an unsure 5
     frame, truth = render_tray(3, 0, (1280, 960), ["d20", "d10", "d8"])
     expect = ["d20", "d10", "d8"]
-    store = DiceMemory(tmp_path / "t.memory.sqlite")
+    store = DiceMemory(tmp_path / "t.dice.sqlite")
     reader = DiceReader(keep_crops=True)
     reader.memory = TableMemory(store, reader.classifier)
     first = reader.read_frame(frame, expect)
@@ -93,7 +93,7 @@ def test_a_die_corrected_once_is_read_right_after_and_forgetting_undoes_it(tmp_p
 def test_what_is_learnt_is_embedded_in_the_background(tmp_path):
     frame, [(_, value, box)] = render_tray(1, 3, (640, 480), ["d20"])
     crop = encode_jpeg(square_crop(frame, box, KEPT_CROP_SIDE), KEPT_CROP_QUALITY)
-    store = DiceMemory(tmp_path / "t.memory.sqlite")
+    store = DiceMemory(tmp_path / "t.dice.sqlite")
     memory = TableMemory(store, Classifier(threads=1))
     memory.follow()
     store.learn(1, [LabelledDie(1, 4, 0, "d20", value, "checked", 0.9, crop)],
@@ -106,7 +106,7 @@ def test_what_is_learnt_is_embedded_in_the_background(tmp_path):
 
 
 def test_a_memory_that_cannot_be_read_leaves_the_reader_reading(tmp_path):
-    store = DiceMemory(tmp_path / "t.memory.sqlite")
+    store = DiceMemory(tmp_path / "t.dice.sqlite")
     memory = TableMemory(store, classifier=object())  # type: ignore[arg-type] - never used
     store.close()
     memory.refresh()  # the table shows the store's fault; the reading goes on without it

@@ -5,6 +5,7 @@ numbered dice in whole frames."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import attrgetter
 from pathlib import Path
 
 import cv2
@@ -12,12 +13,15 @@ import numpy as np
 import pytest
 
 from companion.dice_store import MAX_SHOTS, DiceStore
+from companion.die_photos import LabelledDie
+from companion.reading import DieReading, TrayReading
 from vision.classify import DEFAULT_MODEL, Classifier
 from vision.crops import widened
 from vision.detect import Detection, Detector, DieBox, iou
 from vision.prototypes import Prototypes, decode_shot, encode_shot
-from vision.reader import FAINT_BOX, DiceReader
-from vision.taught_dice import Teacher, sharpness, store_prototypes
+from vision.reader import FAINT_BOX, PLAYED_FACE, DiceReader
+from vision.table_memory import TURNS
+from vision.taught_dice import StoreFaces, Teacher, sharpness, store_prototypes
 from vision.train.render import DieStyle, render_tray
 
 pytestmark = pytest.mark.skipif(
@@ -102,8 +106,8 @@ def test_a_shot_named_as_another_face_than_it_looks_is_refused(
     store = DiceStore(tmp_path / "t.dice.sqlite")
     store.define({"name": "sigils", "faces": list(SYMBOLS)})
     for shot in taught.shots("sigils"):
-        if shot.face in ("star", "moon") and store.shot_counts("sigils")[shot.face] < 2:
-            store.add_shot("sigils", shot.face, shot.png, shot.model or "", shot.vector or b"")
+        if shot.value in ("star", "moon") and store.shot_counts("sigils")[shot.value] < 2:
+            store.add_shot("sigils", str(shot.value), shot.image, shot.model, shot.vectors)
     for seed in range(6000, 6100):
         frame, face = _alone(seed)
         if face == "star" and teacher.check(frame, store, "sigils").problem is None:
@@ -123,13 +127,112 @@ def test_shots_of_another_model_are_embedded_again(teacher: Teacher, tmp_path: P
     store.add_shot("sigils", face, encode_shot(crop), "an-older-model", b"\x00" * 16)
     clf = teacher.classifier
     prototypes = store_prototypes(store, clf)
-    [shot] = store.shots()
+    [shot] = store.shots("sigils")
     assert shot.model == clf.card["sha256"] == prototypes.model_sha256
-    want = clf.look([decode_shot(shot.png)])["embedding"][0]
-    assert np.allclose(np.frombuffer(shot.vector or b"", np.float32), want, atol=1e-5)
+    want = clf.look([decode_shot(shot.image)])["embedding"][0]
+    upright = np.frombuffer(shot.vectors or b"", np.float32).reshape(TURNS, -1)[0]
+    assert np.allclose(upright, want / np.linalg.norm(want), atol=1e-5)
     assert [(f.die, f.face) for f in prototypes.faces] == [("sigils", face)]
     # matched by the new embedding, not the stale one
     assert np.allclose(prototypes.faces[0].vector, want / np.linalg.norm(want), atol=1e-5)
+
+
+def test_a_confirmed_roll_of_the_die_joins_its_face_and_undo_takes_it_out(
+    teacher: Teacher, taught: DiceStore, tmp_path: Path
+) -> None:
+    """The table's one memory: a roll of the taught die a player confirmed adds its crop to the
+    face it showed (its mean and its icons), counted apart from the shots taught; the roll
+    undone, the face is as taught again."""
+    store = DiceStore(tmp_path / "t.dice.sqlite")
+    store.import_die(taught.export("sigils"))
+    clf = teacher.classifier
+    before = {f.face: f for f in store_prototypes(store, clf).faces}
+    frame, dice = next(_trays(range(7000, 7100), ["d6", "d20"]))
+    reader = DiceReader(classifier=clf, detector=teacher.detector,
+                        prototypes=store_prototypes(store, clf), keep_crops=True)
+    reading = reader.read_frame(frame, ["sigils", "d20"])
+    at = max(range(len(reading.dice)), key=lambda i: iou(reading.dice[i].box, dice[0][2]))
+    face = SYMBOLS[dice[0][1] - 1]
+    label = LabelledDie(1, 9, at, "sigils", face, "checked", 1.0, reading.crops[at])
+    assert store.learn(1, [label], attrgetter("jpeg"))
+    after = {f.face: f for f in store_prototypes(store, clf).faces}
+    assert (after[face].taught, after[face].learnt) == (MAX_SHOTS, 1)
+    assert after[face].shots[-1] == reading.crops[at]
+    assert not np.allclose(after[face].vector, before[face].vector)
+    assert all(np.allclose(after[f].vector, before[f].vector) for f in SYMBOLS if f != face)
+    assert store.learn(1, [], attrgetter("jpeg"))  # the roll undone
+    again = {f.face: f for f in store_prototypes(store, clf).faces}
+    assert (again[face].taught, again[face].learnt) == (MAX_SHOTS, 0)
+    assert np.allclose(again[face].vector, before[face].vector)
+
+
+def test_a_dice_faces_are_made_again_only_when_its_crops_change(
+    teacher: Teacher, taught: DiceStore, tmp_path: Path
+) -> None:
+    """The camera's view of the store's symbol dice: a confirmed roll of standard dice only
+    moves the store's revision but makes no face again; a roll of one symbol die makes that
+    die's faces again (its crop joins the face it showed) and leaves the other die's as they
+    were; undone, the face is as taught again."""
+    store = DiceStore(tmp_path / "t.dice.sqlite")
+    store.import_die(taught.export("sigils"))
+    store.import_die(taught.export("sigils"), name="runes")
+    own = StoreFaces(store, teacher.classifier)
+    assert own.refresh() and {f.die for f in own.faces} == {"sigils", "runes"}
+    made, revision = own.faces, store.revision
+    crop = taught.shots("sigils")[0].image
+    d6 = LabelledDie(1, 5, 0, "d6", 4, "checked", 1.0, crop)
+    assert store.learn(1, [d6], attrgetter("jpeg")) and store.revision > revision
+    assert not own.refresh() and own.faces is made
+    star = LabelledDie(1, 6, 0, "sigils", "star", "checked", 1.0, crop)
+    assert store.learn(1, [d6, star], attrgetter("jpeg"))
+    assert own.refresh()
+    runes = [f for f in made if f.die == "runes"]
+    assert all(a is b for a, b in zip(runes, [f for f in own.faces if f.die == "runes"],
+                                      strict=True))
+    learnt = {f.face: f.learnt for f in own.faces if f.die == "sigils"}
+    assert learnt == {face: face == "star" for face in SYMBOLS}
+    assert store.learn(1, [d6], attrgetter("jpeg"))  # the symbol die's roll undone
+    assert own.refresh() and not any(f.learnt for f in own.faces)
+
+
+def _cube(reader: DiceReader, frame: np.ndarray, box: tuple, expect: list[str] | None
+          ) -> tuple[TrayReading, DieReading]:
+    """The frame's reading and its die over `box`."""
+    reading = reader.read_frame(frame, expect)
+    return reading, max(reading.dice, key=lambda d: iou(d.box, box))
+
+
+def test_a_die_read_from_a_face_learnt_in_play_is_sure_only_when_expected(
+    teacher: Teacher, taught: DiceStore, tmp_path: Path
+) -> None:
+    """A die read sure and right from its taught shots, that roll then confirmed: its face now
+    holds a crop of play, so the same frame read with nothing expected is asked (no measured
+    bar covers faces learnt in play among every taught face), while the game expecting the die
+    still reads it sure."""
+    store = DiceStore(tmp_path / "t.dice.sqlite")
+    store.import_die(taught.export("sigils"))
+    clf = teacher.classifier
+    reader = DiceReader(classifier=clf, detector=teacher.detector,
+                        prototypes=store_prototypes(store, clf), keep_crops=True)
+    expect = ["sigils", "d20", "d10"]
+    for frame, dice in _trays(range(8000, 8012), ["d6", "d20", "d10"]):
+        face, box = SYMBOLS[dice[0][1] - 1], dice[0][2]
+        (plain, first), (_, first_expected) = (_cube(reader, frame, box, wanted)
+                                               for wanted in (None, expect))
+        if any((d.die, d.value, d.unsure) != ("sigils", face, False)
+               for d in (first, first_expected)):
+            continue
+        at = plain.dice.index(first)
+        label = LabelledDie(1, 9, at, "sigils", face, "checked", 1.0, plain.crops[at])
+        assert store.learn(1, [label], attrgetter("jpeg"))
+        reader.prototypes = store_prototypes(store, clf)
+        (_, again), (_, expected) = (_cube(reader, frame, box, wanted) for wanted in (None, expect))
+        assert (again.die, again.value) == ("sigils", face)
+        assert again.unsure and PLAYED_FACE in (again.why_unsure or "")
+        assert (expected.die, expected.value, expected.unsure) == ("sigils", face, False), (
+            expected.why_unsure)
+        return
+    pytest.fail("no frame read the die sure and right from its taught shots")
 
 
 def test_a_taught_die_is_read_beside_numbered_dice(teacher: Teacher, taught: DiceStore) -> None:

@@ -95,7 +95,7 @@ def test_a_die_taught_five_shots_a_face_moves_between_tables_through_the_server(
     faces = here.definition("village").face_names
     pngs = {(face, i): b"\x89PNG" + rng.randbytes(10_000) for face in faces for i in range(5)}
     for (face, _), png in pngs.items():
-        here.add_shot("village", face, png, "model", bytes(16))
+        here.add_shot("village", face, png)
     with (running(TableSession(History(tmp_path / "here.db")), DICE_STORE=here) as a,
           running(TableSession(History(tmp_path / "there.db")), DICE_STORE=there) as b):
         status, file = http(f"{a}/api/dice/village/export")
@@ -106,4 +106,4 @@ def test_a_die_taught_five_shots_a_face_moves_between_tables_through_the_server(
         # an action's body is still held to its own limit
         status, answer = http(f"{b}/api/roll", "POST", file)
         assert status == 413 and b"at most 64 KB" in answer
-    assert sorted(s.png for s in there.shots("village")) == sorted(pngs.values())
+    assert sorted(s.image for s in there.shots("village")) == sorted(pngs.values())

@@ -81,6 +81,9 @@ def test_a_die_made_on_the_page_is_taught_from_the_tray(browser, tmp_path):  # n
         sync_api.expect(page.locator(f"#faces li[data-face='{face}'] .shots")).to_have_text(
             "1 of 5 shots, 4 to go")
         assert store.shot_counts("sigils")[face] == 1
+        # the shot is in the table's one memory, listed with what it learnt from play
+        sync_api.expect(page.locator("#learnt-kinds li[data-kind='sigils']")).to_have_text(
+            "sigils: 1 die of 1 value remembered, 1 taught")
         # two dice, then an empty tray: asked again, nothing kept
         page.click("#read")
         sync_api.expect(page.locator("#verdict")).to_have_text(

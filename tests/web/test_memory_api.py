@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from companion.dice_memory import DiceMemory, memory_path
+from companion.dice_store import DiceStore, store_path
 from companion.history import History
 from companion.table import TableSession
 from companion.web.dice import learnt_line
@@ -18,13 +18,13 @@ pytest_plugins = ["panel_fixtures"]  # the app and client fixtures, over this mo
 @pytest.fixture
 def table(tmp_path):
     return TableSession(History(tmp_path / "panel.db"),
-                        memory=DiceMemory(memory_path(tmp_path / "panel.db")))
+                        memory=DiceStore(store_path(tmp_path / "panel.db")))
 
 
-def memory_file(dice: list[tuple[str, int]]) -> bytes:
-    jpeg = base64.b64encode(b"\xff\xd8crop").decode()
-    return json.dumps({"format": "rollscribe-memory/1", "dice": [
-        {"kind": k, "value": v, "corrected": False, "jpeg": jpeg} for k, v in dice]}).encode()
+def memory_file(dice: list[tuple[str, int | str]]) -> bytes:
+    image = base64.b64encode(b"\xff\xd8crop").decode()
+    return json.dumps({"format": "rollscribe-memory/2", "dice": [
+        {"kind": k, "value": v, "how": "checked", "image": image} for k, v in dice]}).encode()
 
 
 def test_the_line_says_which_dice_it_knows_well_and_which_are_new():
@@ -43,7 +43,7 @@ def test_imported_exported_and_forgotten_with_the_pin(watcher, player, table):
     assert answer["imported"] == 52
     assert answer["line"] == "Knows 1 of your 2 dice well; the d12 is still new."
     assert watcher.get("/api/memory").get_json()["kinds"][0] == {
-        "kind": "d20", "dice": 50, "corrected": 0, "values": 20, "well": True}
+        "kind": "d20", "dice": 50, "corrected": 0, "taught": 0, "values": 20, "well": True}
     exported = watcher.get("/api/memory/export")
     assert exported.headers["Content-Disposition"].endswith('filename="table-memory.json"')
     assert len(exported.get_json()["dice"]) == 52
@@ -61,10 +61,11 @@ def test_a_bad_memory_file_is_refused_by_what_is_wrong(player, table):
     assert len(table.memory.dice()) == 1
 
 
-def test_a_table_without_memory_says_so(tmp_path):
+def test_a_table_whose_dice_file_cannot_be_opened_says_so(tmp_path):
     from companion.web import create_app
 
-    app = create_app({"TESTING": True, "TABLE": TableSession(History(tmp_path / "n.db")),
+    (tmp_path / "blocker").write_text("a file where the table's folder should be")
+    app = create_app({"TESTING": True, "DB_PATH": str(tmp_path / "blocker" / "n.db"),
                       "PIN": "1234"})
     answer = app.test_client().get("/api/memory")
-    assert answer.status_code == 503 and "cannot remember" in answer.get_data(as_text=True)
+    assert answer.status_code == 503 and "n.dice.sqlite" in answer.get_data(as_text=True)

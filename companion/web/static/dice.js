@@ -1,5 +1,6 @@
 // The Dice page: pick or make a symbol die, teach it shot by shot from the tray, files and names;
-// what the table learnt from confirmed rolls, exported, imported or forgotten.
+// what the table learnt of all its dice (the shots taught here and the rolls confirmed), exported,
+// imported or forgotten together.
 "use strict";
 
 let dice = [];
@@ -71,6 +72,7 @@ function keep(face) {
     $("face-buttons").replaceChildren();
     $("verdict").textContent = answer.kept ? `Kept as ${face}. Roll again and read the tray.`
       : `Not kept: ${answer.problem}.`;
+    if (answer.kept) loadLearnt();
   }).catch(() => {});
 }
 
@@ -125,6 +127,7 @@ function showLearnt(answer) {
   $("learnt-kinds").replaceChildren(...answer.kinds.map((k) => RS.el("li", { "data-kind": k.kind },
     RS.el("strong", { text: k.kind }),
     `: ${count(k.dice, "die", "dice")} of ${count(k.values, "value", "values")} remembered`
+      + (k.taught ? `, ${k.taught} taught` : "")
       + (k.corrected ? `, ${k.corrected} corrected` : "")
       + (k.well ? " ✓" : ""))));
 }
@@ -134,10 +137,11 @@ function loadLearnt() {
 }
 
 $("forget").addEventListener("click", () => {
-  if (!window.confirm("Forget every die this table learnt? Rolls already played will not teach it again.")) return;
+  if (!window.confirm("Forget every die this table learnt, the shots taught here too? Rolls already played will not teach it again.")) return;
   RS.api("/api/memory/forget").then((answer) => {
     RS.toast(`Forgot ${answer.forgotten} dice`, false);
     loadLearnt();
+    load($("die").value);
   }).catch(() => {});
 });
 $("memory-import").addEventListener("change", async () => {
@@ -145,6 +149,7 @@ $("memory-import").addEventListener("change", async () => {
   if (!answer) return;
   RS.toast(`Imported ${answer.imported} dice`, false);
   showLearnt(answer);
+  load($("die").value);
 });
 load();
 loadLearnt();
