@@ -142,11 +142,12 @@ class DiceMemory(RevisedStore):
                  "well": n >= WELL_KNOWN} for k, n, c, t, v in rows]
 
     def forget(self) -> int:
-        """Forget every crop, taught shots too, and the rolls already played: only rolls
-        confirmed from now on teach. Returns how many crops were forgotten."""
+        """Forget every crop learnt in play or imported, and the rolls already played: only
+        rolls confirmed from now on teach. The shots a player taught stay: without them a
+        symbol die cannot be read at all (they go with the die when it is deleted). Returns how
+        many crops were forgotten."""
         with self._change() as db:
-            count = db.execute("SELECT COUNT(*) FROM crops").fetchone()[0]
-            db.execute("DELETE FROM crops")
+            count = db.execute("DELETE FROM crops WHERE how != ?", (TAUGHT,)).rowcount
             newest = db.execute("SELECT value FROM meta WHERE key = 'newest'").fetchone()
             bump(db, "forgotten", 0, newest[0] if newest else 0)
         return int(count)

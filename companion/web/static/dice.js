@@ -137,7 +137,7 @@ function loadLearnt() {
 }
 
 $("forget").addEventListener("click", () => {
-  if (!window.confirm("Forget every die this table learnt, the shots taught here too? Rolls already played will not teach it again.")) return;
+  if (!window.confirm("Forget every die this table learnt from its rolls? The shots taught here stay; rolls already played will not teach it again.")) return;
   RS.api("/api/memory/forget").then((answer) => {
     RS.toast(`Forgot ${answer.forgotten} dice`, false);
     loadLearnt();
