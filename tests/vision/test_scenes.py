@@ -117,3 +117,24 @@ def test_things_that_are_no_die_are_drawn_and_never_boxed() -> None:
     for seed in range(5):
         assert len(render_scene(np.random.default_rng(seed), with_dice=False).boxes) == 0
 
+
+
+def test_scenes_without_the_hard_negatives_draw_none_of_them(monkeypatch) -> None:
+    # the bench draws empty scenes both ways to show the negatives are the detector's blind spot
+    drawn: list[str] = []
+
+    def spy(make):
+        def wrapped(rng):
+            drawn.append(make.__name__)
+            return make(rng)
+        return wrapped
+
+    big = scenes.THINGS[-scenes.BIG_THINGS:]
+    monkeypatch.setattr(scenes, "THINGS", (*scenes.THINGS[:-scenes.BIG_THINGS],
+                                           *map(spy, big)))
+    for seed in range(20):
+        render_scene(np.random.default_rng(seed), with_dice=False, hard_negatives=False)
+    assert drawn == []
+    for seed in range(20):
+        render_scene(np.random.default_rng(seed), with_dice=False)
+    assert drawn and set(drawn) <= {m.__name__ for m in big}  # they are drawn by default

@@ -108,21 +108,25 @@ def render_scene(
     textures: Sequence[np.ndarray] = (),
     real_share: float = REAL_SHARE,
     with_dice: bool = True,
+    hard_negatives: bool = True,
 ) -> Scene:
     """One random scene: table, maybe a tray, dice and not-dice, light, tilt, camera effects;
     `real_dice` (cut-out real dice) stand for `real_share` of the dice, `textures` (real
-    surface photos) for some surfaces. Without dice: what a table shows when none was rolled."""
-    table = _surface(rng, height, width, textures)
+    surface photos) for some surfaces. Without dice: what a table shows when none was rolled.
+    Without `hard_negatives`: no paper, boxes, domes, spotted cloth, cast shadows or glints,
+    and close-ups lie on the bare table (the scenes the detector 4.0.0 was trained on; the
+    bench draws both to show what the negatives change)."""
+    table = _surface(rng, height, width, textures, hard_negatives)
     big = rng.random() < BIG_SHARE
     floor = None
-    if rng.random() < (BIG_TRAY_SHARE if big else TRAY_SHARE):
+    if rng.random() < (TRAY_SHARE if not big else BIG_TRAY_SHARE if hard_negatives else 0.0):
         outer, floor = tray_masks(rng, height, width, large=big)
         scene = _draw_tray(rng, table, outer, floor, textures)
     else:
         scene = table.copy()  # the bare table stays, to fill what a tilt brings into view
     owner = np.zeros((height, width), np.uint8)  # which die (1-based) each pixel shows
     taken: list[tuple[float, float, float]] = []  # circles of things dice keep off
-    over = _things(rng, scene, taken)
+    over = _things(rng, scene, taken, hard_negatives)
     dice = (_dice(rng, scene, owner, floor, taken, (real_dice, real_share), big)
             if with_dice else [])
     if rng.random() < HAND_SHARE:
@@ -140,7 +144,7 @@ def render_scene(
             scene, hom, (width, height), dst=fill, borderMode=cv2.BORDER_TRANSPARENT
         )
         owner = cv2.warpPerspective(owner, hom, (width, height), flags=cv2.INTER_NEAREST)
-    image = photographed(rng, scene)
+    image = photographed(rng, scene, glare=hard_negatives)
     boxes, shown = _boxes(dice, owner, before, hom)
     return Scene(image, boxes, tuple(d.kind for d in shown), tuple(d.value for d in shown))
 
@@ -154,9 +158,10 @@ def tray_scene(
     return _draw_tray(rng, _surface(rng, height, width, textures), outer, floor, textures), floor
 
 
-def photographed(rng: np.random.Generator, scene: np.ndarray) -> np.ndarray:
-    """A drawn scene (float BGR) under the room's light, through the camera: uint8 BGR."""
-    return camera_effects(_light(rng, scene), rng)
+def photographed(rng: np.random.Generator, scene: np.ndarray, glare: bool = False) -> np.ndarray:
+    """A drawn scene (float BGR) under the room's light (`glare`: sometimes with shadows cast
+    from out of view and a lamp's glints), through the camera: uint8 BGR."""
+    return camera_effects(_light(rng, scene, glare), rng)
 
 
 def real_sprites(
@@ -277,7 +282,7 @@ def _tinted(gain: np.ndarray, colour: Sequence[float]) -> np.ndarray:
 
 
 def _surface(
-    rng: np.random.Generator, h: int, w: int, textures: Sequence[np.ndarray]
+    rng: np.random.Generator, h: int, w: int, textures: Sequence[np.ndarray], spots: bool = False
 ) -> np.ndarray:
     """A table or tray floor (float32 BGR): a real surface photo, a board or patterned cloth,
     or materials.background's, drawn at half size (a quarter of the cost; the camera's blur
@@ -286,7 +291,7 @@ def _surface(
     if textures and u < TEXTURE_SHARE:
         return _texture(rng, textures[int(rng.integers(len(textures)))], h, w)
     if u > 1 - PATTERN_SHARE:
-        return _pattern(rng, h, w)
+        return _pattern(rng, h, w, spots)
     half = background(rng, (h + 1) // 2, (w + 1) // 2).astype(np.float32)
     return cv2.resize(half, (w, h), interpolation=cv2.INTER_LINEAR)
 
@@ -320,10 +325,11 @@ def _texture(rng: np.random.Generator, photo: np.ndarray, h: int, w: int) -> np.
     return piece.astype(np.float32) * gain.astype(np.float32)
 
 
-def _pattern(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
+def _pattern(rng: np.random.Generator, height: int, width: int, spots: bool) -> np.ndarray:
     """A board game's board (a grid of coloured squares with lines) or a patterned cloth
-    (stripes, checks, dots, blots): strong edges and colours that are not dice. Drawn at half
-    size (as _surface's background) and enlarged."""
+    (stripes, checks, dots, blots; `spots`: also a cloth strewn with pip-sized spots): strong
+    edges and colours that are not dice. Drawn at half size (as _surface's background) and
+    enlarged."""
     h, w = (height + 1) // 2, (width + 1) // 2
     turn = rng.uniform(0, np.pi) if rng.random() < 0.6 else rng.normal(0, 0.05)
     x = np.arange(w, dtype=np.float32)[None, :]
@@ -331,7 +337,7 @@ def _pattern(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
     u = x * np.float32(np.cos(turn)) + y * np.float32(np.sin(turn))
     v = y * np.float32(np.cos(turn)) - x * np.float32(np.sin(turn))
     colours = np.stack([random_hue_colour(rng, (0.1, 0.9), (0.2, 0.95)) for _ in range(5)])
-    style = rng.choice(["board", "stripes", "checks", "dots", "blots", "spots"])
+    style = rng.choice(["board", "stripes", "checks", "dots", "blots", "spots"][: 6 if spots else 5])
     p = float(rng.uniform(4, 30))
     if style == "board":
         cells = rng.integers(0, int(rng.integers(2, 6)), (64, 64))
@@ -535,14 +541,18 @@ def _turned(
 
 
 def _things(
-    rng: np.random.Generator, scene: np.ndarray, taken: list[tuple[float, float, float]]
+    rng: np.random.Generator, scene: np.ndarray, taken: list[tuple[float, float, float]],
+    big_things: bool = True,
 ) -> list[tuple[Sprite, float, float]]:
     """Draw the things that are not dice under where dice will lie (the compact ones noted in
-    `taken` for dice to keep off); return the cards to drop over the dice, with their places."""
+    `taken` for dice to keep off); return the cards to drop over the dice, with their places.
+    Without `big_things`: no paper, boxes or domes (the last BIG_THINGS of THINGS)."""
     h, w = scene.shape[:2]
+    n = len(THINGS) - (0 if big_things else BIG_THINGS)
+    odds = np.array(THING_ODDS[:n]) / sum(THING_ODDS[:n])
     over = []
     for _ in range(int(rng.integers(0, MAX_THINGS + 1))):
-        make = THINGS[int(rng.choice(len(THINGS), p=THING_ODDS))]
+        make = THINGS[int(rng.choice(n, p=odds))]
         sprite = make(rng)
         x, y = float(rng.uniform(0, w)), float(rng.uniform(0, h))
         if make is _card and rng.random() < CARD_OVER_SHARE:
@@ -874,11 +884,13 @@ THINGS: tuple[Callable[[np.random.Generator], Sprite], ...] = (
 # wooden pieces a minority: cubes look die-like; the big things (paper, boxes, domes) rarer, so
 # they leave room for the dice
 THING_ODDS = (0.19, 0.17, 0.15, 0.09, 0.12, 0.13, 0.06, 0.05, 0.04)
+BIG_THINGS = 3  # the last of THINGS: paper, boxes, domes (hard negatives, issue 53)
 
 
-def _light(rng: np.random.Generator, scene: np.ndarray) -> np.ndarray:
+def _light(rng: np.random.Generator, scene: np.ndarray, glare: bool) -> np.ndarray:
     """The room's light: a gradient across the table, maybe a lamp's hotspot or a vignette, a
-    colour cast, and now and then a dark room or a glaring lamp (camera_effects adds more)."""
+    colour cast, and now and then a dark room or a glaring lamp (camera_effects adds more);
+    `glare`: GLARE_SHARE of the time, shadows cast from out of view and a lamp's glints."""
     h, w = scene.shape[:2]
     x = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
     y = np.linspace(-h / w, h / w, h, dtype=np.float32)[:, None]
@@ -892,7 +904,7 @@ def _light(rng: np.random.Generator, scene: np.ndarray) -> np.ndarray:
         gain = gain + np.float32(rng.uniform(0.2, 0.8)) * spot
     if rng.random() < 0.4:
         gain = gain * (1 - np.float32(rng.uniform(0.1, 0.5)) * (x * x + y * y) / 1.6)
-    if rng.random() < GLARE_SHARE:
+    if glare and rng.random() < GLARE_SHARE:
         gain = gain * _glare_and_shade(rng, h, w)
     u = rng.random()
     level = rng.uniform(0.3, 0.55) if u < 0.1 else rng.uniform(1.25, 1.6) if u < 0.2 else 1.0
