@@ -38,6 +38,7 @@ def test_a_fine_tune_runs_its_steps_and_keeps_the_folded_norms(frames: list) -> 
     seen = []
     net = train_detector(data, seconds=0.0, log=seen.append, batch=2, steps=3, init=start)
     assert "3 steps" in seen[-1]  # the step budget ran though the seconds were none
+    assert any("step 3," in line for line in seen)  # and logged as it went
     tuned = net.state_dict()
     norms = [k for k in start if k.endswith(("running_mean", "running_var"))]
     assert norms and all(torch.equal(tuned[k], start[k]) for k in norms)

@@ -121,15 +121,18 @@ def _run(
         for module in net.modules():
             if isinstance(module, torch.nn.BatchNorm2d):
                 module.eval()
-    while ((elapsed := time.monotonic() - start) < seconds) if steps is None else step < steps:
+    while True:
+        elapsed = time.monotonic() - start
+        if (step >= steps) if steps else elapsed >= seconds:
+            break
         for group, peak in zip(opt.param_groups, peaks, strict=True):
-            group["lr"] = _rate(elapsed, seconds, peak) if steps is None else _rate(step, steps, peak)
+            group["lr"] = _rate(step, steps, peak) if steps else _rate(elapsed, seconds, peak)
         value = loss()
         opt.zero_grad(set_to_none=True)
         value.backward()
         opt.step()
         step += 1
-        if step % (50 if steps else 200) == 0:
+        if step % (max(1, steps // 8) if steps else 200) == 0:
             log(f"  {name}: step {step}, {elapsed:.0f} s, loss {value.item():.3f}")
     log(f"  {name}: {step} steps in {time.monotonic() - start:.0f} s on {device()}")
 
