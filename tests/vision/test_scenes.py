@@ -115,11 +115,12 @@ def test_things_that_are_no_die_are_drawn_and_never_boxed() -> None:
         sprite = make(rng)
         assert sprite.kind == "" and min(sprite.alpha.shape) >= 60  # bigger than most dice
     for seed in range(5):
-        assert len(render_scene(np.random.default_rng(seed), with_dice=False).boxes) == 0
+        assert len(render_scene(np.random.default_rng(seed), with_dice=False,
+                                hard_negatives=True).boxes) == 0
 
 
 
-def test_scenes_without_the_hard_negatives_draw_none_of_them(monkeypatch) -> None:
+def test_scenes_draw_the_hard_negatives_only_when_asked(monkeypatch) -> None:
     # the bench draws empty scenes both ways to show the negatives are the detector's blind spot
     drawn: list[str] = []
 
@@ -136,5 +137,5 @@ def test_scenes_without_the_hard_negatives_draw_none_of_them(monkeypatch) -> Non
         render_scene(np.random.default_rng(seed), with_dice=False, hard_negatives=False)
     assert drawn == []
     for seed in range(20):
-        render_scene(np.random.default_rng(seed), with_dice=False)
-    assert drawn and set(drawn) <= {m.__name__ for m in big}  # they are drawn by default
+        render_scene(np.random.default_rng(seed), with_dice=False, hard_negatives=True)
+    assert drawn and set(drawn) <= {m.__name__ for m in big}

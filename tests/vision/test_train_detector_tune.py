@@ -28,8 +28,11 @@ def test_the_shipped_detectors_weights_in_torch_give_onnxruntimes_outputs(frames
         with torch.no_grad():
             ours = [t.numpy() for t in net(torch.from_numpy(batch))]
         assert shipped[0].max() > 0.5  # a frame with dice found, not an empty heatmap
-        for a, b in zip(shipped, ours, strict=True):
-            np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-4)
+        heat, size, offset = shipped
+        np.testing.assert_allclose(ours[0], heat, atol=1e-4)
+        np.testing.assert_allclose(ours[2], offset, atol=1e-4)
+        # box sides in pixels (up to ~1000): the same to a ten-thousandth of themselves
+        np.testing.assert_allclose(ours[1], size, rtol=1e-4)
 
 
 def test_a_fine_tune_runs_its_steps_and_keeps_the_folded_norms(frames: list) -> None:

@@ -66,6 +66,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="train the detector this many batches instead of for its seconds")
     p.add_argument("--renders", type=int)
     p.add_argument("--scenes", type=int)
+    p.add_argument("--hard-negatives", action="store_true",
+                   help="draw the detector's scenes with issue 53's hard negatives too")
     p.add_argument("--folds", action="store_true", help="also measure leaving each rig out")
     p.add_argument("--folds-only", action="store_true", help="measure the folds, ship nothing")
     p.add_argument("--fold-share", type=float, default=FOLD_SHARE)
@@ -253,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     if "detector" in parts:
         scenes, held_scenes = data.scenes(
             real, args.scenes or budget[3], tuple(f[0] for f in folds), EVAL_SCENES, args.seed,
-            args.workers, REAL_SHARE,
+            args.workers, REAL_SHARE, args.hard_negatives,
         )
         trays = data.tray_frames(args.trays or realsets.datasets_root() / realsets.NELL)
         log(f"scenes: {len(scenes)} drawn, {len(trays)} real trays")

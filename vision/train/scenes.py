@@ -108,18 +108,19 @@ def render_scene(
     textures: Sequence[np.ndarray] = (),
     real_share: float = REAL_SHARE,
     with_dice: bool = True,
-    hard_negatives: bool = True,
+    hard_negatives: bool = False,
 ) -> Scene:
     """One random scene: table, maybe a tray, dice and not-dice, light, tilt, camera effects;
     `real_dice` (cut-out real dice) stand for `real_share` of the dice, `textures` (real
     surface photos) for some surfaces. Without dice: what a table shows when none was rolled.
-    Without `hard_negatives`: no paper, boxes, domes, spotted cloth, cast shadows or glints,
-    and close-ups lie on the bare table (the scenes the detector 4.0.0 was trained on; the
-    bench draws both to show what the negatives change)."""
+    `hard_negatives` (issue 53): also paper, dice boxes, domes, spotted cloth, cast shadows and
+    glints, and half the close-ups in a large tray the frame cuts. Off by default: the shipped
+    detector was trained without them, and a fine-tune with them lost real dice
+    (docs/reader-history.md); the bench draws both."""
     table = _surface(rng, height, width, textures, hard_negatives)
     big = rng.random() < BIG_SHARE
     floor = None
-    if rng.random() < (TRAY_SHARE if not big else BIG_TRAY_SHARE if hard_negatives else 0.0):
+    if (not big or hard_negatives) and rng.random() < (BIG_TRAY_SHARE if big else TRAY_SHARE):
         outer, floor = tray_masks(rng, height, width, large=big)
         scene = _draw_tray(rng, table, outer, floor, textures)
     else:
@@ -542,7 +543,7 @@ def _turned(
 
 def _things(
     rng: np.random.Generator, scene: np.ndarray, taken: list[tuple[float, float, float]],
-    big_things: bool = True,
+    big_things: bool,
 ) -> list[tuple[Sprite, float, float]]:
     """Draw the things that are not dice under where dice will lie (the compact ones noted in
     `taken` for dice to keep off); return the cards to drop over the dice, with their places.
