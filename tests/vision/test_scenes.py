@@ -99,3 +99,43 @@ def test_real_sprites_cut_dice_and_skip_plain_crops() -> None:
     alpha = sprites[0].alpha
     assert alpha[50, 50] > 0.9 and alpha[5, 5] < 0.1
     assert (sprites[0].rgb <= 255 * alpha[..., None] + 1e-3).all()
+
+
+def test_a_close_up_tray_is_large_and_cut_by_the_frame() -> None:
+    # one big die alone in a tray that fills the frame: the scene issue 53's detector failed on
+    for seed in range(10):
+        outer, floor = tray_masks(np.random.default_rng(seed), H, W, large=True)
+        assert (outer > 127).mean() > 0.7
+        assert (floor > 127).mean() > 0.5
+
+
+def test_things_that_are_no_die_are_drawn_and_never_boxed() -> None:
+    rng = np.random.default_rng(3)
+    for make in (scenes._paper, scenes._dice_box, scenes._dome):
+        sprite = make(rng)
+        assert sprite.kind == "" and min(sprite.alpha.shape) >= 60  # bigger than most dice
+    for seed in range(5):
+        assert len(render_scene(np.random.default_rng(seed), with_dice=False,
+                                hard_negatives=True).boxes) == 0
+
+
+
+def test_scenes_draw_the_hard_negatives_only_when_asked(monkeypatch) -> None:
+    # the bench draws empty scenes both ways to show the negatives are the detector's blind spot
+    drawn: list[str] = []
+
+    def spy(make):
+        def wrapped(rng):
+            drawn.append(make.__name__)
+            return make(rng)
+        return wrapped
+
+    big = scenes.THINGS[-scenes.BIG_THINGS:]
+    monkeypatch.setattr(scenes, "THINGS", (*scenes.THINGS[:-scenes.BIG_THINGS],
+                                           *map(spy, big)))
+    for seed in range(20):
+        render_scene(np.random.default_rng(seed), with_dice=False, hard_negatives=False)
+    assert drawn == []
+    for seed in range(20):
+        render_scene(np.random.default_rng(seed), with_dice=False, hard_negatives=True)
+    assert drawn and set(drawn) <= {m.__name__ for m in big}

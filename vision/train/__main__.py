@@ -34,6 +34,7 @@ from vision.reader import DiceReader
 from vision.train import crossrig, data, icon_embedding, realsets
 from vision.train.fit import INPUT, device, scene_set, train_classifier, train_detector
 from vision.train.nets import DiceClassifier
+from vision.train.onnx_weights import detector_state_from_onnx
 from vision.train.realsets import CropSet
 from vision.train.render import missing_faces
 from vision.train.scenes import REAL_SHARE
@@ -61,8 +62,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="nell-byler's tray folder (default: the datasets root's)")
     p.add_argument("--classifier-seconds", type=float)
     p.add_argument("--detector-seconds", type=float)
+    p.add_argument("--detector-steps", type=int,
+                   help="train the detector this many batches instead of for its seconds")
     p.add_argument("--renders", type=int)
     p.add_argument("--scenes", type=int)
+    p.add_argument("--hard-negatives", action="store_true",
+                   help="draw the detector's scenes with issue 53's hard negatives too")
     p.add_argument("--folds", action="store_true", help="also measure leaving each rig out")
     p.add_argument("--folds-only", action="store_true", help="measure the folds, ship nothing")
     p.add_argument("--fold-share", type=float, default=FOLD_SHARE)
@@ -73,7 +78,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--weights", type=Path, default=REPO / "artifacts",
                    help="where the shipped models' torch weights are kept (to train on from)")
     p.add_argument("--init", type=Path,
-                   help="go on from the weights in this folder (dice.pt, detector.pt)")
+                   help="go on from the weights in this folder (dice.pt, detector.pt; without "
+                        "detector.pt, those of its detector.onnx)")
     p.add_argument("--only", choices=(*PARTS, "embedding"),
                    help="train and ship one model, keep the other; embedding: the shipped "
                         "classifier's embedding alone")
@@ -96,12 +102,13 @@ def train_pair(
     real: CropSet, renders: CropSet | None, scenes: list, trays: list, leave_out: tuple[str, ...],
     seconds: tuple[float, float], out: Path, log: Log, seed: int, version: str,
     weights: Path | None = None, init: Path | None = None, parts: tuple[str, ...] = PARTS,
-    icon_dice: int = 0, workers: int = 1,
+    icon_dice: int = 0, workers: int = 1, detector_steps: int | None = None,
 ) -> tuple[Path, Path]:
     """The classifier and the detector (`parts` of them) trained without the rigs `leave_out`
     (on from the weights in `init`, if given), the classifier's embedding then taught
     `icon_dice` symbol dice (0: not), shipped to `out`, their torch weights kept in `weights` if
-    given. A card of a run that went on says what it went on from."""
+    given. A card of a run that went on says what it went on from. `detector_steps`: the
+    detector trains that many batches, not seconds[1]."""
     clf_path, det_path = out / "dice.onnx", out / "detector.onnx"
     if weights is not None:
         weights.mkdir(parents=True, exist_ok=True)
@@ -123,10 +130,13 @@ def train_pair(
         if "nell-byler-trays" not in leave_out:
             frames += [(im, np.array([t[2] for t in truth], np.float32)) for im, truth in trays]
         log(f"detector: {len(frames)} frames")
-        start = _weights(init, "detector.pt")
+        start = _detector_weights(init)
+        took = time.monotonic()
         det = train_detector(scene_set(frames), seconds[1], log, seed=seed, init=start,
-                             peak_lr=3e-3 * (GOING_ON if start else 1.0))
+                             peak_lr=3e-3 * (GOING_ON if start else 1.0), steps=detector_steps)
         training = _training(leave_out, seconds[1], len(frames), det_path, start is not None)
+        if detector_steps:
+            training |= {"steps": detector_steps, "seconds": round(time.monotonic() - took)}
         ship_detector(det, det_path, version, training)
         if weights is not None:
             torch.save(det.state_dict(), weights / "detector.pt")
@@ -175,6 +185,14 @@ def _checks(path: Path) -> dict | None:
 
 def _weights(folder: Path | None, name: str) -> dict | None:
     return torch.load(folder / name, map_location="cpu", weights_only=True) if folder else None
+
+
+def _detector_weights(folder: Path | None) -> dict | None:
+    """The detector's weights in `folder`: its detector.pt, else those read out of its
+    detector.onnx (no torch checkpoint was kept of the shipped 4.0.0)."""
+    if folder is not None and not (folder / "detector.pt").exists():
+        return detector_state_from_onnx(folder / "detector.onnx")
+    return _weights(folder, "detector.pt")
 
 
 def _training(leave_out: tuple[str, ...], seconds: float, samples: int, path: Path,
@@ -237,14 +255,15 @@ def main(argv: list[str] | None = None) -> int:
     if "detector" in parts:
         scenes, held_scenes = data.scenes(
             real, args.scenes or budget[3], tuple(f[0] for f in folds), EVAL_SCENES, args.seed,
-            args.workers, REAL_SHARE,
+            args.workers, REAL_SHARE, args.hard_negatives,
         )
         trays = data.tray_frames(args.trays or realsets.datasets_root() / realsets.NELL)
         log(f"scenes: {len(scenes)} drawn, {len(trays)} real trays")
     if not args.folds_only:
         args.out.mkdir(parents=True, exist_ok=True)
         train_pair(real, renders, scenes, trays, (), seconds, args.out, log, args.seed, VERSION,
-                   args.weights, args.init, parts, args.icon_dice, args.workers)
+                   args.weights, args.init, parts, args.icon_dice, args.workers,
+                   args.detector_steps)
         log(f"shipped to {args.out}")
         if args.table_photos and "classifier" in parts:
             held = crossrig.read_crops(Classifier(args.out / "dice.onnx"),

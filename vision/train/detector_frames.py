@@ -7,7 +7,8 @@ one-die photo's strip beside its die; a tray with its dice painted out), and for
 one of its dice cut out and dropped big (150-400 px) into a large empty rendered tray of a
 1280x960 frame (one die alone in a big tray: the failure of issue 53, the tray boxed as a die),
 or half out of the frame. Rendered scenes holding no die (trays, cloths, wood, cards, coins,
-hands) belong to no rig. Truth boxes of the real photos are those training uses
+hands; drawn with and without the hard negatives of issue 53: paper, dice boxes, domes, spotted
+cloth, shadows and glints) belong to no rig. Truth boxes of the real photos are those training uses
 (realdata.die_box, nell-byler's boxes.csv).
 """
 
@@ -134,12 +135,13 @@ def cut_by_edge(rng: np.random.Generator, photos: list[Photo]) -> tuple[np.ndarr
     return photographed(rng, scene), [box]
 
 
-def rendered_empty(count: int, seed: int) -> FrameSet:
-    """`count` rendered scenes with no die (scenes.render_scene's tables, trays and things)."""
+def rendered_empty(count: int, seed: int, hard_negatives: bool) -> FrameSet:
+    """`count` rendered scenes with no die (scenes.render_scene's tables, trays and things;
+    `hard_negatives`: paper, boxes, domes, spotted cloth, cast shadows and glints among them)."""
     rng = np.random.default_rng(seed)
-    out = FrameSet("render", "rendered, no die")
+    out = FrameSet("render", "no die, negatives" if hard_negatives else "rendered, no die")
     for _ in range(count):
-        out.add(render_scene(rng, with_dice=False).image, [])
+        out.add(render_scene(rng, with_dice=False, hard_negatives=hard_negatives).image, [])
     return out
 
 

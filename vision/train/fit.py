@@ -1,9 +1,11 @@
-"""The training loops of the reader's two networks, run for a given number of seconds on
-whatever device there is (a CUDA GPU when present, else the CPU).
+"""The training loops of the reader's two networks, run for a given number of seconds (or, the
+detector, of steps: a fair budget on a machine others load) on whatever device there is (a CUDA
+GPU when present, else the CPU).
 
 Everything a batch needs lives on the device as uint8 tensors and is augmented there
 (vision.train.augment), so a GPU is never waiting for the CPU. Each loop's learning rate follows
-its clock: warm up, then a cosine to zero at the deadline, so a run of any length ends trained.
+its clock (or its steps): warm up, then a cosine to zero at the end, so a run of any length
+ends trained.
 """
 
 from __future__ import annotations
@@ -107,23 +109,31 @@ def _start(
 
 def _run(
     net: torch.nn.Module, opt: torch.optim.Optimizer, loss: Callable[[], torch.Tensor],
-    seconds: float, log: Log, name: str,
+    seconds: float, log: Log, name: str, steps: int | None = None, keep_norms: bool = False,
 ) -> None:
-    """Train for `seconds` of wall time, a batch's `loss()` a step, each parameter group's rate
-    following the clock from the rate it was set up with (`_rate`)."""
+    """Train for `seconds` of wall time (or `steps` batches, when given), a batch's `loss()` a
+    step, each parameter group's rate following the clock (or the steps) from the rate it was
+    set up with (`_rate`). `keep_norms`: batch norms keep the statistics they came with."""
     peaks = [group["lr"] for group in opt.param_groups]
     start, step = time.monotonic(), 0
     net.train()
-    while (elapsed := time.monotonic() - start) < seconds:
+    if keep_norms:
+        for module in net.modules():
+            if isinstance(module, torch.nn.BatchNorm2d):
+                module.eval()
+    while True:
+        elapsed = time.monotonic() - start
+        if (step >= steps) if steps else elapsed >= seconds:
+            break
         for group, peak in zip(opt.param_groups, peaks, strict=True):
-            group["lr"] = _rate(elapsed, seconds, peak)
+            group["lr"] = _rate(step, steps, peak) if steps else _rate(elapsed, seconds, peak)
         value = loss()
         opt.zero_grad(set_to_none=True)
         value.backward()
         opt.step()
         step += 1
-        if step % 200 == 0:
-            log(f"  {name}: step {step}, {elapsed:.0f}/{seconds:.0f} s, loss {value.item():.3f}")
+        if step % (max(1, steps // 8) if steps else 200) == 0:
+            log(f"  {name}: step {step}, {elapsed:.0f} s, loss {value.item():.3f}")
     log(f"  {name}: {step} steps in {time.monotonic() - start:.0f} s on {device()}")
 
 
@@ -285,9 +295,12 @@ def train_detector(
     peak_lr: float = 3e-3,
     seed: int = 0,
     init: dict | None = None,
+    steps: int | None = None,
 ) -> DiceDetector:
     """Train the detector from scratch (or on from the weights `init`) on PATCH-square views of
-    `scenes` for `seconds`."""
+    `scenes` for `seconds` (or `steps` batches). Going on from weights, the batch norms keep
+    their statistics: a fine-tune's small batches of another mix would move them, and weights
+    read out of the ONNX file (vision.train.onnx_weights) have the norms folded away."""
     net, dev, gen = _start(DiceDetector(), seed, init)
     opt = torch.optim.AdamW(net.parameters(), lr=peak_lr, weight_decay=1e-4)
     data = {
@@ -315,5 +328,5 @@ def train_detector(
             total = total + F.l1_loss(off.flatten(2)[b, :, at], offset[valid])
         return total
 
-    _run(net, opt, loss, seconds, log, f"detector, batches of {batch}")
+    _run(net, opt, loss, seconds, log, f"detector, batches of {batch}", steps, init is not None)
     return net.eval().cpu()

@@ -35,6 +35,9 @@ DIAMETER = (10.0, 80.0)  # px across, drawn log-uniform
 BIG_SHARE = 0.15  # of scenes that are close-ups: one to three dice BIG_DIAMETER across, no tray
 # (a photo of one die on a table, a die taught close to the camera: 5% left them unfound)
 BIG_DIAMETER = (60.0, 240.0)
+# of close-ups, those of one big die alone in a large tray that the frame cuts (issue 53: on
+# such photos the tray was boxed as a die)
+BIG_TRAY_SHARE = 0.5
 SAME_SIZE_SHARE = 0.3  # of scenes whose dice are all about one size (one set, one camera height)
 FLOOR_USE = 0.4  # at most this share of the free floor is covered by dice, so many dice fit
 REAL_SHARE = 0.4  # of dice cut from real photos, when real dice are given
@@ -44,6 +47,7 @@ PATTERN_SHARE = 0.2  # of surfaces drawn as a board game's board or a patterned 
 TILT_SHARE = 0.4
 SYMBOL_SHARE = 0.15  # of rendered dice marked with symbols: a taught custom die is a die too
 TILT_DEG = (10.0, 45.0)
+GLARE_SHARE = 0.25  # of scenes with shadows cast from out of view and a lamp's glints
 HAND_SHARE = 0.1
 MAX_THINGS = 6  # things that are not dice, per scene
 CARD_OVER_SHARE = 0.3  # of cards dropped over the dice rather than lying under them
@@ -104,21 +108,26 @@ def render_scene(
     textures: Sequence[np.ndarray] = (),
     real_share: float = REAL_SHARE,
     with_dice: bool = True,
+    hard_negatives: bool = False,
 ) -> Scene:
     """One random scene: table, maybe a tray, dice and not-dice, light, tilt, camera effects;
     `real_dice` (cut-out real dice) stand for `real_share` of the dice, `textures` (real
-    surface photos) for some surfaces. Without dice: what a table shows when none was rolled."""
-    table = _surface(rng, height, width, textures)
+    surface photos) for some surfaces. Without dice: what a table shows when none was rolled.
+    `hard_negatives` (issue 53): also paper, dice boxes, domes, spotted cloth, cast shadows and
+    glints, and half the close-ups in a large tray the frame cuts. Off by default: the shipped
+    detector was trained without them, and a fine-tune with them lost real dice
+    (docs/reader-history.md); the bench draws both."""
+    table = _surface(rng, height, width, textures, hard_negatives)
     big = rng.random() < BIG_SHARE
     floor = None
-    if not big and rng.random() < TRAY_SHARE:
-        outer, floor = tray_masks(rng, height, width)
+    if (not big or hard_negatives) and rng.random() < (BIG_TRAY_SHARE if big else TRAY_SHARE):
+        outer, floor = tray_masks(rng, height, width, large=big)
         scene = _draw_tray(rng, table, outer, floor, textures)
     else:
         scene = table.copy()  # the bare table stays, to fill what a tilt brings into view
     owner = np.zeros((height, width), np.uint8)  # which die (1-based) each pixel shows
     taken: list[tuple[float, float, float]] = []  # circles of things dice keep off
-    over = _things(rng, scene, taken)
+    over = _things(rng, scene, taken, hard_negatives)
     dice = (_dice(rng, scene, owner, floor, taken, (real_dice, real_share), big)
             if with_dice else [])
     if rng.random() < HAND_SHARE:
@@ -136,7 +145,7 @@ def render_scene(
             scene, hom, (width, height), dst=fill, borderMode=cv2.BORDER_TRANSPARENT
         )
         owner = cv2.warpPerspective(owner, hom, (width, height), flags=cv2.INTER_NEAREST)
-    image = photographed(rng, scene)
+    image = photographed(rng, scene, glare=hard_negatives)
     boxes, shown = _boxes(dice, owner, before, hom)
     return Scene(image, boxes, tuple(d.kind for d in shown), tuple(d.value for d in shown))
 
@@ -150,9 +159,10 @@ def tray_scene(
     return _draw_tray(rng, _surface(rng, height, width, textures), outer, floor, textures), floor
 
 
-def photographed(rng: np.random.Generator, scene: np.ndarray) -> np.ndarray:
-    """A drawn scene (float BGR) under the room's light, through the camera: uint8 BGR."""
-    return camera_effects(_light(rng, scene), rng)
+def photographed(rng: np.random.Generator, scene: np.ndarray, glare: bool = False) -> np.ndarray:
+    """A drawn scene (float BGR) under the room's light (`glare`: sometimes with shadows cast
+    from out of view and a lamp's glints), through the camera: uint8 BGR."""
+    return camera_effects(_light(rng, scene, glare), rng)
 
 
 def real_sprites(
@@ -171,11 +181,14 @@ def real_sprites(
     return out
 
 
-def tray_masks(rng: np.random.Generator, height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
+def tray_masks(
+    rng: np.random.Generator, height: int, width: int, large: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """A tray's outline (rim included) and floor, uint8 0/255: a rectangle, some with rounded
-    corners, some turned a few degrees, some partly out of frame or filling nearly all of it."""
+    corners, some turned a few degrees, some partly out of frame or filling nearly all of it
+    (`large`: always)."""
     frame = np.array((width, height), np.float64)
-    if rng.random() < 0.2:
+    if large or rng.random() < 0.2:
         size = frame * rng.uniform(0.92, 1.08, 2)
         centre = frame / 2 + rng.normal(0, 0.03, 2) * frame
     else:
@@ -270,7 +283,7 @@ def _tinted(gain: np.ndarray, colour: Sequence[float]) -> np.ndarray:
 
 
 def _surface(
-    rng: np.random.Generator, h: int, w: int, textures: Sequence[np.ndarray]
+    rng: np.random.Generator, h: int, w: int, textures: Sequence[np.ndarray], spots: bool = False
 ) -> np.ndarray:
     """A table or tray floor (float32 BGR): a real surface photo, a board or patterned cloth,
     or materials.background's, drawn at half size (a quarter of the cost; the camera's blur
@@ -279,7 +292,7 @@ def _surface(
     if textures and u < TEXTURE_SHARE:
         return _texture(rng, textures[int(rng.integers(len(textures)))], h, w)
     if u > 1 - PATTERN_SHARE:
-        return _pattern(rng, h, w)
+        return _pattern(rng, h, w, spots)
     half = background(rng, (h + 1) // 2, (w + 1) // 2).astype(np.float32)
     return cv2.resize(half, (w, h), interpolation=cv2.INTER_LINEAR)
 
@@ -313,10 +326,11 @@ def _texture(rng: np.random.Generator, photo: np.ndarray, h: int, w: int) -> np.
     return piece.astype(np.float32) * gain.astype(np.float32)
 
 
-def _pattern(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
+def _pattern(rng: np.random.Generator, height: int, width: int, spots: bool) -> np.ndarray:
     """A board game's board (a grid of coloured squares with lines) or a patterned cloth
-    (stripes, checks, dots, blots): strong edges and colours that are not dice. Drawn at half
-    size (as _surface's background) and enlarged."""
+    (stripes, checks, dots, blots; `spots`: also a cloth strewn with pip-sized spots): strong
+    edges and colours that are not dice. Drawn at half size (as _surface's background) and
+    enlarged."""
     h, w = (height + 1) // 2, (width + 1) // 2
     turn = rng.uniform(0, np.pi) if rng.random() < 0.6 else rng.normal(0, 0.05)
     x = np.arange(w, dtype=np.float32)[None, :]
@@ -324,7 +338,7 @@ def _pattern(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
     u = x * np.float32(np.cos(turn)) + y * np.float32(np.sin(turn))
     v = y * np.float32(np.cos(turn)) - x * np.float32(np.sin(turn))
     colours = np.stack([random_hue_colour(rng, (0.1, 0.9), (0.2, 0.95)) for _ in range(5)])
-    style = rng.choice(["board", "stripes", "checks", "dots", "blots"])
+    style = rng.choice(["board", "stripes", "checks", "dots", "blots", "spots"][: 6 if spots else 5])
     p = float(rng.uniform(4, 30))
     if style == "board":
         cells = rng.integers(0, int(rng.integers(2, 6)), (64, 64))
@@ -341,6 +355,16 @@ def _pattern(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
         du, dv = u % p - p / 2, v % p - p / 2
         dots = (du * du + dv * dv < (p * rng.uniform(0.15, 0.4)) ** 2)[..., None]
         img = np.where(dots, colours[1], colours[0])
+    elif style == "spots":  # a cloth strewn with pip-sized spots, some in small groups:
+        img = np.empty((h, w, 3), np.float32)  # taken for many small d6 (issue 53)
+        img[:] = colours[0]
+        canvas = np.zeros((h, w), np.uint8)
+        for _ in range(int(h * w / rng.uniform(150, 900))):
+            at = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+            cv2.circle(canvas, at, int(rng.uniform(1, 4)), int(rng.integers(1, 3)), -1,
+                       cv2.LINE_AA)
+        img[canvas == 1] = colours[1]
+        img[canvas == 2] = colours[2]
     else:
         img = colours[(smooth_noise(rng, h, w, p * 2) * 2.99).astype(np.int64)]
     weave = rng.standard_normal((h, w), dtype=np.float32) * np.float32(rng.uniform(0, 0.05))
@@ -518,21 +542,25 @@ def _turned(
 
 
 def _things(
-    rng: np.random.Generator, scene: np.ndarray, taken: list[tuple[float, float, float]]
+    rng: np.random.Generator, scene: np.ndarray, taken: list[tuple[float, float, float]],
+    big_things: bool,
 ) -> list[tuple[Sprite, float, float]]:
     """Draw the things that are not dice under where dice will lie (the compact ones noted in
-    `taken` for dice to keep off); return the cards to drop over the dice, with their places."""
+    `taken` for dice to keep off); return the cards to drop over the dice, with their places.
+    Without `big_things`: no paper, boxes or domes (the last BIG_THINGS of THINGS)."""
     h, w = scene.shape[:2]
+    n = len(THINGS) - (0 if big_things else BIG_THINGS)
+    odds = np.array(THING_ODDS[:n]) / sum(THING_ODDS[:n])
     over = []
     for _ in range(int(rng.integers(0, MAX_THINGS + 1))):
-        make = THINGS[int(rng.choice(len(THINGS), p=THING_ODDS))]
+        make = THINGS[int(rng.choice(n, p=odds))]
         sprite = make(rng)
         x, y = float(rng.uniform(0, w)), float(rng.uniform(0, h))
         if make is _card and rng.random() < CARD_OVER_SHARE:
             over.append((sprite, x, y))
             continue
         paste(scene, sprite, x, y, shadow(rng, min(sprite.alpha.shape)))
-        if make not in (_card, _pencil):  # dice may lie on a card or a pencil
+        if make not in (_card, _pencil, _paper):  # dice may lie on a card, pencil or paper
             taken.append((x, y, 0.4 * max(sprite.alpha.shape)))
     return over
 
@@ -771,6 +799,78 @@ def _hand(rng: np.random.Generator, h: int, w: int) -> Sprite:
     return Sprite((img * alpha[..., None]).astype(np.float32), alpha, "", 0)
 
 
+def _paper(rng: np.random.Generator) -> Sprite:
+    """A sheet of paper (a score pad, a rules page): off-white, ruled or squared some, with
+    rows of handwriting-like ink strokes, turned at random; large, flat and full of marks."""
+    w, h = int(rng.uniform(90, 220)), int(rng.uniform(110, 280))
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = np.float32([rng.uniform(200, 250)] * 3) * rng.uniform(0.93, 1.05, 3)
+    canvas = np.clip(img, 0, 255).astype(np.uint8)
+    ink = (150, 60, 30) if rng.random() < 0.5 else (40, 40, 40)
+    step = int(rng.uniform(8, 16))
+    if rng.random() < 0.5:  # ruled (or squared) lines
+        for y in range(step, h, step):
+            cv2.line(canvas, (0, y), (w, y), (200, 170, 150), 1)
+        if rng.random() < 0.4:
+            for x in range(step, w, step):
+                cv2.line(canvas, (x, 0), (x, h), (200, 170, 150), 1)
+    for y in range(step, h - step // 2, step):
+        x = int(rng.uniform(4, 15))
+        while x < w - 10 and rng.random() < 0.92:  # a word: a run of small strokes
+            length = int(rng.uniform(6, 30))
+            points = np.stack([np.linspace(x, x + length, 6),
+                               y - rng.uniform(0, 0.6 * step, 6)], axis=1).astype(np.int32)
+            cv2.polylines(canvas, [points], False, ink, 1, cv2.LINE_AA)
+            x += length + int(rng.uniform(4, 10))
+    alpha = np.ones((h, w), np.float32)
+    return _turned(canvas.astype(np.float32), alpha, rng.uniform(0, 360))
+
+
+def _dice_box(rng: np.random.Generator) -> Sprite:
+    """A dice box, a dice tower seen from above or a closed lid: a large rectangle of one
+    colour, its walls lit on one side and shaded on the other, open (a dark or felt floor
+    inside) or printed; square-cornered like a die, but far bigger and hollow."""
+    w, h = int(rng.uniform(60, 200)), int(rng.uniform(60, 200))
+    colour = (np.float32(WOODS[int(rng.integers(len(WOODS)))]) if rng.random() < 0.4
+              else random_hue_colour(rng, (0.0, 0.8), (0.1, 0.8)))
+    wall = int(max(3, rng.uniform(0.05, 0.15) * min(w, h)))
+    x = np.arange(w, dtype=np.float32)[None, :]
+    y = np.arange(h, dtype=np.float32)[:, None]
+    light = 0.85 + 0.3 * ((x / w - 0.5) * rng.choice([-1, 1]) + (y / h - 0.5) * rng.choice([-1, 1]))
+    img = colour * light[..., None]
+    inner = (slice(wall, h - wall), slice(wall, w - wall))
+    if rng.random() < 0.6:  # open: the floor inside, a shadow along one wall
+        floor = (random_hue_colour(rng, (0.2, 0.8), (0.1, 0.5)) if rng.random() < 0.5
+                 else colour * 0.4)
+        depth = np.clip(np.minimum(x[:, wall:w - wall] - wall, y[wall:h - wall] - wall) / wall,
+                        0, 1)
+        img[inner] = floor * (0.55 + 0.45 * depth)[..., None]
+    else:  # a lid with a printed band and title
+        img[inner] = img[inner] * 0.9 + random_hue_colour(rng, (0.2, 1.0), (0.2, 1.0)) * 0.1
+        printed = np.clip(img, 0, 255).astype(np.uint8)  # cv2.putText draws on 8-bit images
+        cv2.putText(printed, "DICE"[: int(rng.integers(2, 5))], (wall + 2, h // 2),
+                    cv2.FONT_HERSHEY_SIMPLEX, max(0.3, w / 160), (235, 235, 235), 2)
+        img = printed.astype(np.float32)
+    alpha = np.ones((h, w), np.float32)
+    return _turned(img * alpha[..., None], alpha, rng.uniform(0, 360))
+
+
+def _dome(rng: np.random.Generator) -> Sprite:
+    """A clear dice dome (or a glass) from above: the table through it barely tinted, a
+    darker rim and a bright crescent of glare; round and see-through, never a die."""
+    d = rng.uniform(70, 220)
+    x, y, r, alpha = _disc(d)
+    a = rng.uniform(0, 2 * np.pi)
+    towards = (x * np.cos(a) + y * np.sin(a)) / np.maximum(r, 1)
+    rim = np.exp(-(((r - 0.47 * d) / max(1.0, 0.03 * d)) ** 2))
+    glare = np.exp(-(((r - 0.35 * d) / max(1.0, 0.06 * d)) ** 2)) * np.clip(towards, 0, 1) ** 3
+    cover = alpha * np.float32(rng.uniform(0.1, 0.25)) + 0.5 * rim * alpha
+    shine = np.maximum(rim * 0.5, glare) * alpha * 255 * rng.uniform(0.6, 1.0)
+    img = np.broadcast_to(shine[..., None], (*shine.shape, 3)).astype(np.float32)
+    cover = np.maximum(cover, glare * alpha * 0.9).astype(np.float32)
+    return Sprite(img, cover, "", 0)
+
+
 THINGS: tuple[Callable[[np.random.Generator], Sprite], ...] = (
     _coin,
     _card,
@@ -778,13 +878,20 @@ THINGS: tuple[Callable[[np.random.Generator], Sprite], ...] = (
     _piece,
     _miniature,
     _pencil,
+    _paper,
+    _dice_box,
+    _dome,
 )
-THING_ODDS = (0.22, 0.2, 0.18, 0.1, 0.14, 0.16)  # wooden pieces a minority: cubes look die-like
+# wooden pieces a minority: cubes look die-like; the big things (paper, boxes, domes) rarer, so
+# they leave room for the dice
+THING_ODDS = (0.19, 0.17, 0.15, 0.09, 0.12, 0.13, 0.06, 0.05, 0.04)
+BIG_THINGS = 3  # the last of THINGS: paper, boxes, domes (hard negatives, issue 53)
 
 
-def _light(rng: np.random.Generator, scene: np.ndarray) -> np.ndarray:
+def _light(rng: np.random.Generator, scene: np.ndarray, glare: bool) -> np.ndarray:
     """The room's light: a gradient across the table, maybe a lamp's hotspot or a vignette, a
-    colour cast, and now and then a dark room or a glaring lamp (camera_effects adds more)."""
+    colour cast, and now and then a dark room or a glaring lamp (camera_effects adds more);
+    `glare`: GLARE_SHARE of the time, shadows cast from out of view and a lamp's glints."""
     h, w = scene.shape[:2]
     x = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
     y = np.linspace(-h / w, h / w, h, dtype=np.float32)[:, None]
@@ -798,10 +905,32 @@ def _light(rng: np.random.Generator, scene: np.ndarray) -> np.ndarray:
         gain = gain + np.float32(rng.uniform(0.2, 0.8)) * spot
     if rng.random() < 0.4:
         gain = gain * (1 - np.float32(rng.uniform(0.1, 0.5)) * (x * x + y * y) / 1.6)
+    if glare and rng.random() < GLARE_SHARE:
+        gain = gain * _glare_and_shade(rng, h, w)
     u = rng.random()
     level = rng.uniform(0.3, 0.55) if u < 0.1 else rng.uniform(1.25, 1.6) if u < 0.2 else 1.0
     warmth = rng.normal(0, 0.12)
     return cv2.multiply(scene, _tinted(gain, np.float32((1 - warmth, 1.0, 1 + warmth)) * level))
+
+
+def _glare_and_shade(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A gain over the frame: hard-edged shadows of things out of view (an arm, a lamp's
+    stand, a box's side) and small blown-out glints of a lamp on a glossy tray, both about a
+    die's size or larger, neither a die."""
+    gain = np.ones((h, w), np.float32)
+    for _ in range(int(rng.integers(1, 4))):
+        corners = rng.uniform(0, 1, (int(rng.integers(3, 6)), 2)) * (w, h)
+        centre = corners.mean(axis=0)
+        corners = centre + (corners - centre) * rng.uniform(0.2, 0.8)
+        cv2.fillPoly(gain, [np.round(corners * 16).astype(np.int32)],
+                     float(rng.uniform(0.35, 0.75)), cv2.LINE_AA, shift=4)
+    gain = cv2.GaussianBlur(gain, (0, 0), float(rng.uniform(1, 6)))
+    for _ in range(int(rng.integers(0, 4))):
+        at = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+        axes = (int(rng.uniform(3, 40)), int(rng.uniform(2, 15)))
+        cv2.ellipse(gain, at, axes, float(rng.uniform(0, 180)), 0, 360,
+                    float(rng.uniform(1.8, 3.0)), -1, cv2.LINE_AA)
+    return gain
 
 
 def _tilt(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
