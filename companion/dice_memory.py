@@ -49,13 +49,14 @@ CREATE INDEX IF NOT EXISTS crops_face ON crops (kind, value);
 @dataclass(frozen=True)
 class RememberedDie:
     """One crop of a die: what it showed, how that is known (one of HOW), the image (PNG or
-    JPEG), and its embeddings once the reader made them (`model`: the classifier's sha256)."""
+    JPEG; None where it was not asked for), and its embeddings once the reader made them
+    (`model`: the classifier's sha256)."""
 
     id: int
     kind: str
     value: int | str
     how: str
-    image: bytes
+    image: bytes | None
     model: str | None
     vectors: bytes | None
 
@@ -112,9 +113,13 @@ class DiceMemory(RevisedStore):
                        "place, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
         trim(db, {(r[0], r[1]) for r in rows})
 
-    def dice(self, kinds: Iterable[str] | None = None) -> list[RememberedDie]:
-        """Every crop (of these kinds, or all), oldest first."""
-        query, args = "SELECT id, kind, value, how, image, model, vectors FROM crops", ()
+    def dice(self, kinds: Iterable[str] | None = None, images: bool = True
+             ) -> list[RememberedDie]:
+        """Every crop (of these kinds, or all), oldest first; without their images unless
+        `images` (the reader, following the store after each roll, needs only the embeddings
+        of crops it has embedded before: `images_of` the others)."""
+        column = "image" if images else "NULL"
+        query, args = f"SELECT id, kind, value, how, {column}, model, vectors FROM crops", ()
         if kinds is not None:
             args = tuple(kinds)
             query += f" WHERE kind IN ({','.join('?' * len(args))})"
@@ -122,6 +127,16 @@ class DiceMemory(RevisedStore):
             rows = self._db.execute(query + " ORDER BY id", args).fetchall()
         return [RememberedDie(i, k, json.loads(v), how, image, m, vec)
                 for i, k, v, how, image, m, vec in rows]
+
+    def images_of(self, ids: Iterable[int]) -> dict[int, bytes]:
+        """The images of these crops (by id; one gone since is missing)."""
+        wanted = list(ids)
+        if not wanted:
+            return {}
+        with self._lock:
+            rows = self._db.execute(f"SELECT id, image FROM crops WHERE id IN "
+                                    f"({','.join('?' * len(wanted))})", wanted).fetchall()
+        return dict(rows)
 
     def set_vectors(self, model: str, vectors: dict[int, bytes]) -> None:
         """Crops embedded by the reader (by id). Not a change the reader reloads for: it is the

@@ -112,18 +112,23 @@ def remember_turns(classifier: Classifier, crop: np.ndarray) -> np.ndarray:
     return unit(classifier.look(turned)["embedding"])
 
 
-def embedded(store: DiceMemory, classifier: Classifier, kinds: Iterable[str]
-             ) -> list[tuple[RememberedDie, np.ndarray]]:
+def embedded(store: DiceMemory, classifier: Classifier, kinds: Iterable[str],
+             images: bool = False) -> list[tuple[RememberedDie, np.ndarray]]:
     """The store's crops of these kinds with their embeddings by this classifier, (TURNS, d)
-    unit rows each: crops not yet embedded by it (just learnt or taught, imported, or from
-    another model) are embedded now and written back; an unreadable crop (a bad import) is
-    left out."""
+    unit rows each, and their images only if `images`: crops not yet embedded by it (just
+    learnt or taught, imported, or from another model) are read and embedded now and written
+    back; an unreadable crop (a bad import) is left out."""
     sha = classifier.card["sha256"]
+    dice = store.dice(kinds, images)
+    stale = [die.id for die in dice if die.model != sha or die.vectors is None]
+    pictures = {} if images else store.images_of(stale)
     out, fresh = [], {}
-    for die in store.dice(kinds):
+    for die in dice:
         vectors = die.vectors if die.model == sha else None
         if vectors is None:
-            crop = cv2.imdecode(np.frombuffer(die.image, np.uint8), cv2.IMREAD_COLOR)
+            image = die.image if images else pictures.get(die.id)
+            crop = cv2.imdecode(np.frombuffer(image, np.uint8), cv2.IMREAD_COLOR) if image \
+                else None
             if crop is None:
                 continue
             vectors = fresh[die.id] = remember_turns(classifier, crop).tobytes()

@@ -58,7 +58,7 @@ def store_prototypes(store: DiceStore, classifier: Classifier, die: str | None =
     crops of confirmed rolls."""
     kinds = [die] if die is not None else list(store.definitions())
     by_face: dict[tuple[str, str], list[tuple[RememberedDie, np.ndarray]]] = defaultdict(list)
-    for crop, vectors in embedded(store, classifier, kinds):
+    for crop, vectors in embedded(store, classifier, kinds, images=True):  # icons from them
         by_face[(crop.kind, str(crop.value))].append((crop, vectors[0]))  # upright
     faces = []
     for (name, face), crops in by_face.items():

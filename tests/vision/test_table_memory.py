@@ -105,6 +105,31 @@ def test_what_is_learnt_is_embedded_in_the_background(tmp_path):
     assert store.dice()[0].model == memory.classifier.card["sha256"]
 
 
+@pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet")
+def test_following_the_store_reads_only_the_images_of_new_crops(tmp_path, monkeypatch):
+    """After each roll the memory is loaded again; the crops it embedded before come back as
+    their embeddings, without their images (a full memory is thousands of JPEGs)."""
+    frame, dice = render_tray(3, 5, (640, 480), ["d20", "d20", "d8"])
+    crops = [encode_jpeg(square_crop(frame, box, KEPT_CROP_SIDE), KEPT_CROP_QUALITY)
+             for _, _, box in dice]
+    store = DiceMemory(tmp_path / "t.dice.sqlite")
+    memory = TableMemory(store, Classifier(threads=1))
+    asked: list[int] = []
+    images_of = store.images_of
+    monkeypatch.setattr(store, "images_of", lambda ids: images_of(asked.extend(ids) or ids))
+    labels = [LabelledDie(1, 4, i, kind, value, "checked", 0.9, crop)
+              for i, ((kind, value, _), crop) in enumerate(zip(dice, crops, strict=True))]
+    store.learn(1, labels[:2], attrgetter("jpeg"))
+    memory.refresh()
+    first = sorted(asked)
+    assert len(first) == 2 and len(memory.kinds["d20"].values) == 2 * TURNS
+    asked.clear()
+    store.learn(1, labels, attrgetter("jpeg"))
+    memory.refresh()
+    assert len(asked) == 1 and asked[0] not in first  # the new d8's crop only
+    assert len(memory.kinds["d8"].values) == TURNS
+
+
 def test_a_memory_that_cannot_be_read_leaves_the_reader_reading(tmp_path):
     store = DiceMemory(tmp_path / "t.dice.sqlite")
     memory = TableMemory(store, classifier=object())  # type: ignore[arg-type] - never used
