@@ -19,8 +19,8 @@ Only onnxruntime, numpy and OpenCV run here; the ONNX file and its character lis
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -109,6 +109,10 @@ NEVER_SURE = {"d%": "no real photo has measured d% readings",
 # each with this share of the faces' probability (bench/numerals_bench.py: on ucffool's rigs,
 # never seen by either model, 169 of 816 d8, d10 and d20 sure, none wrong).
 SURE_SHARE = 0.9
+# ... or this share, for a kind the table trusts the locator with (vision.placement: its
+# confirmed dice show the camera looks from above). Every wrong reading that cleared 0.6 on
+# ucffool's rigs but one came from the angled camera (bench/placement_bench.py).
+TRUSTED_SHARE = 0.7
 # The located windows, about the locator's angle: upright and half a turn round first, then
 # 15 degrees either way of each only for a die those two leave in doubt (SETTLED). On the 1,103
 # dice of bench/numerals_bench.py: 6.4 windows a die instead of 7.3, the same 77.2% right, 180
@@ -128,6 +132,35 @@ def plan_for(kind: str) -> Windows:
     return CHECKS.get(kind, CENTRE)
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Where a table's camera shows a kind's top numeral, learnt from the dice its players
+    confirmed (vision.placement): `dy` shares of the die's box side below its centre (negative:
+    above it, as a camera looking in from the front sees the top face), the window `stretch`
+    times taller to undo a face seen aslant. The locator, trained on renders, cannot know the
+    camera's tilt from one die's crop: a d20 looks alike from any side."""
+
+    dy: float
+    stretch: float = 1.0
+
+
+@dataclass(frozen=True)
+class TableSight:
+    """What a table's confirmed dice taught the reader of its camera (vision.placement): where
+    a kind's top numeral lies (`placed`), and the kinds the locator read nearly all of them
+    right for (`trusted`: sure at TRUSTED_SHARE)."""
+
+    placed: Mapping[str, Placement] = field(default_factory=dict)
+    trusted: frozenset[str] = frozenset()
+
+    def bar(self, kind: str) -> float:
+        return TRUSTED_SHARE if kind in self.trusted else SURE_SHARE
+
+
+PLACED_STEP = 15  # a placed window is turned every this many degrees: the numeral's turn is the
+# die's, unknown (every 30 degrees read 80-96% where 15 read 88-100%, bench/placement_bench.py)
+
+
 def cut_window(frame: np.ndarray, x: float, y: float, angle: float, height: float) -> np.ndarray:
     """The recognizer's window centred on (x, y) of the frame, `height` frame pixels high, the
     frame turned `angle` degrees about it (cv2.getRotationMatrix2D's sense) so that a numeral
@@ -139,6 +172,25 @@ def cut_window(frame: np.ndarray, x: float, y: float, angle: float, height: floa
     m[1, 2] += HEIGHT / 2 - y
     return cv2.warpAffine(frame, m, (width, HEIGHT), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
+
+
+def cut_placed(frame: np.ndarray, box: Sequence[float], placement: Placement) -> np.ndarray:
+    """A die's windows at the table's placement, each turned PLACED_STEP further: the frame
+    stretched upward about the spot by `placement.stretch`, then turned (N, HEIGHT, W, 3)."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    side = max(x1 - x0, y1 - y0)
+    x, y = (x0 + x1) / 2, (y0 + y1) / 2 + placement.dy * side
+    width = round(HEIGHT * ASPECT)
+    stretch = np.array([[1.0, 0.0, 0.0], [0.0, placement.stretch, (1 - placement.stretch) * y],
+                        [0.0, 0.0, 1.0]])
+    out = []
+    for angle in range(0, 360, PLACED_STEP):
+        m = cv2.getRotationMatrix2D((x, y), angle, HEIGHT / (CENTRE.size * side)) @ stretch
+        m[0, 2] += width / 2 - x
+        m[1, 2] += HEIGHT / 2 - y
+        out.append(cv2.warpAffine(frame, m, (width, HEIGHT), flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REPLICATE))
+    return np.stack(out)
 
 
 def cut_windows(frame: np.ndarray, box: Sequence[float], plan: Windows) -> np.ndarray:
@@ -165,23 +217,33 @@ class NumeralReading:
     why_unsure: str = "numeral not checked"  # "" when it need not be checked by a player
 
 
-def worth_checking(located: NumeralReading, visible: float) -> bool:
+def worth_checking(located: NumeralReading, visible: float, bar: float = SURE_SHARE) -> bool:
     """Whether the look about the centre could make this reading sure: a kind a rule was measured
     on, its numeral seen, and the located windows' face standing out. Other dice are not looked
     at again (about half of all: the frame reads in fewer windows, the readings the same)."""
-    return located.kind not in NEVER_SURE and visible >= 0.5 and located.share >= SURE_SHARE
+    return located.kind not in NEVER_SURE and visible >= 0.5 and located.share >= bar
 
 
-def verdict(located: NumeralReading, check: NumeralReading | None, visible: float
-            ) -> NumeralReading:
+def placed_verdict(placed: NumeralReading, usual: NumeralReading) -> NumeralReading:
+    """A die read at the table's placement: sure only where the usual reading (`usual`, the
+    locator's windows and the check) is sure of the same numeral; its doubt else. (Its 24
+    windows' share is seldom high: one of them often reads a neighbour face, bench/placement_
+    bench.py.)"""
+    same = placed.numeral == usual.numeral
+    return replace(placed, why_unsure=usual.why_unsure if same or usual.why_unsure
+                   else "numeral not clear")
+
+
+def verdict(located: NumeralReading, check: NumeralReading | None, visible: float,
+            bar: float = SURE_SHARE) -> NumeralReading:
     """The located windows' reading, sure only when the look about the centre (`check`; None:
-    not looked at) reads the same face and both stand out (SURE_SHARE), of a kind a rule was
+    not looked at) reads the same face and both stand out (`bar`), of a kind a rule was
     measured on, its numeral seen."""
     why = NEVER_SURE.get(located.kind, "")
     if not why and visible < 0.5:
         why = "numeral not seen (the die may be leaning)"
     elif not why and (check is None or check.numeral != located.numeral
-                      or min(located.share, check.share) < SURE_SHARE):
+                      or min(located.share, check.share) < bar):
         why = "numeral not clear"
     return replace(located, why_unsure=why)
 
@@ -234,12 +296,29 @@ class NumeralReader:
         """The face of a `kind` die in `box` of the BGR frame."""
         return self.read_many(frame, [box], [kind])[0]
 
+    def read_placed(self, frame: np.ndarray, box: Sequence[float], kind: str,
+                    placements: Sequence[Placement]) -> list[NumeralReading]:
+        """One die read at each of `placements` (its windows all in one batch); unchecked."""
+        logp = self._read_each([cut_placed(frame, box, p) for p in placements])
+        return [decide(kind, each) for each in logp]
+
     def read_many(self, frame: np.ndarray, boxes: Sequence[Sequence[float]],
-                  kinds: Sequence[str]) -> list[NumeralReading]:
+                  kinds: Sequence[str], sight: TableSight = TableSight()
+                  ) -> list[NumeralReading]:
         """The faces of several dice of a frame: each located (one batch of the locator), its
         first located windows read in one batch of the recognizer, the rest of them for the
         dice those leave in doubt in another; then the centre windows of those the check could
-        make sure, in a third."""
+        make sure, in a third. A kind the table placed its numeral for (`sight`) is read
+        there, sure only as placed_verdict says."""
+        usual = self._read_usual(frame, boxes, kinds, sight)
+        for i, kind in enumerate(kinds):
+            if kind in sight.placed:
+                placed = self.read_placed(frame, boxes[i], kind, [sight.placed[kind]])[0]
+                usual[i] = placed_verdict(placed, usual[i])
+        return usual
+
+    def _read_usual(self, frame: np.ndarray, boxes: Sequence[Sequence[float]],
+                    kinds: Sequence[str], sight: TableSight) -> list[NumeralReading]:
         if not boxes:
             return []
         faces = self.locator.locate(frame, boxes)
@@ -256,11 +335,12 @@ class NumeralReader:
         for i, logp in zip(doubtful, self._read_each(
                 [located_at(i, TURNS[FIRST:]) for i in doubtful]), strict=True):
             located[i] = decide(kinds[i], np.concatenate([first[i], logp]), UPRIGHT)
-        worth = [i for i, face in enumerate(faces) if worth_checking(located[i], face.visible)]
+        worth = [i for i, face in enumerate(faces)
+                 if worth_checking(located[i], face.visible, sight.bar(kinds[i]))]
         checks = dict(zip(worth, (decide(kinds[i], logp) for i, logp in zip(worth, self._read_each(
             [cut_windows(frame, boxes[i], plan_for(kinds[i])) for i in worth]), strict=True)),
             strict=True))
-        return [verdict(reading, checks.get(i), face.visible)
+        return [verdict(reading, checks.get(i), face.visible, sight.bar(kinds[i]))
                 for i, (reading, face) in enumerate(zip(located, faces, strict=True))]
 
     def _read_each(self, cuts: list[np.ndarray]) -> list[np.ndarray]:

@@ -302,8 +302,8 @@ class DiceReader:
                     for i in range(len(crops)) if custom[i] is None and not empty[i]}
         numbered = [i for i, (face, _) in standard.items() if face.die in NUMBERED]
         numerals = dict(zip(numbered, self.numerals.read_many(
-            frame, [boxes[i] for i in numbered], [standard[i][0].die for i in numbered]),
-            strict=True))
+            frame, [boxes[i] for i in numbered], [standard[i][0].die for i in numbered],
+            self.memory.sight()), strict=True))
         dice = []
         for i, die in enumerate(found.dice):
             taught = custom[i]

@@ -60,19 +60,20 @@ class TableCamera:
         if self._reader is None:
             try:
                 from vision.classify import Classifier
+                from vision.numerals import NumeralReader
                 from vision.prototypes import Prototypes, load_taught
                 from vision.reader import DiceReader
                 from vision.table_memory import TableMemory
                 from vision.taught_dice import StoreFaces
             except ImportError as exc:
                 raise RuntimeError(f"the dice reader is not installed: {exc}") from exc
-            classifier = Classifier()
+            classifier, numerals = Classifier(), NumeralReader()
             # a store taught with another model is embedded again from its shots here
             faces = load_taught(self.taught, classifier)[0].faces if self.taught else ()
             self._reader = DiceReader(
                 classifier=classifier, keep_crops=True,  # for `photos`
                 prototypes=Prototypes(faces, model_sha256=classifier.card["sha256"]),
-                memory=TableMemory(self.store, classifier))
+                numerals=numerals, memory=TableMemory(self.store, classifier, numerals))
             self._reader.memory.follow()
             self._file_faces = faces
             self._own = StoreFaces(self.store, classifier) if self.store is not None else None

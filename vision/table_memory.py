@@ -28,6 +28,8 @@ from companion.dice_memory import DiceMemory, RememberedDie
 from companion.reading import join_reasons
 from companion.rules.dice import STANDARD
 from vision.classify import Classifier
+from vision.numerals import NumeralReader, TableSight
+from vision.placement import TablePlacements
 
 NEIGHBOURS = 7  # nearest remembered dice that vote
 SHARPNESS = 0.05  # a neighbour's vote is exp((similarity - 1) / SHARPNESS)
@@ -149,9 +151,12 @@ class TableMemory:
     remembers nothing and changes no reading."""
 
     def __init__(self, store: DiceMemory | None = None,
-                 classifier: Classifier | None = None) -> None:
+                 classifier: Classifier | None = None,
+                 numerals: NumeralReader | None = None) -> None:
         self.store = store
         self.classifier = classifier
+        # where the camera shows each numbered kind's top numeral (none without a reader)
+        self.placements = TablePlacements(numerals) if numerals is not None else None
         self.kinds: dict[str, Remembered] = {}
         self._revision: int | None = None
         self._loading = threading.Lock()
@@ -195,7 +200,13 @@ class TableMemory:
         self.kinds = {kind: Remembered(np.concatenate([v for v, _ in kept]),
                                        tuple(value for _, value in kept for _ in range(TURNS)))
                       for kind, kept in rows.items()}
+        if self.placements is not None:
+            self.placements.learn(store)
         self._revision = revision
+
+    def sight(self) -> TableSight:
+        """What this table's confirmed dice say of its camera (vision.placement)."""
+        return self.placements.sight if self.placements is not None else TableSight()
 
     def amend(self, kind: str, embedding: np.ndarray, value: int | str, confidence: float,
               why: str) -> tuple[int | str, float, str]:

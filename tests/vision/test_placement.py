@@ -1,0 +1,137 @@
+"""Where the table's camera shows the top numeral: chosen only on evidence, cut where it says,
+and learnt from a real angled table's confirmed dice, which it then reads better."""
+
+from __future__ import annotations
+
+from operator import attrgetter
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.dice_memory import DiceMemory
+from companion.die_photos import LabelledDie
+from vision.classify import Classifier
+from vision.crops import square_crop
+from vision.numerals import (
+    DEFAULT_MODEL,
+    NumeralReader,
+    Placement,
+    TableSight,
+    cut_placed,
+    decide,
+)
+from vision.placement import CANDIDATES, MARGIN, MIN_DICE, TRUST, choose, crop_box, trusts
+from vision.reader import KEPT_CROP_QUALITY, KEPT_CROP_SIDE, encode_jpeg
+from vision.table_memory import TableMemory
+from vision.train.realdata import datasets_root, load_photos, locate_die, read_photo
+from vision.train.realsets import rig_of, rig_table
+
+needs_model = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/numerals.onnx missing")
+UP = CANDIDATES.index(Placement(-0.2, 1.0))
+
+
+def rows(locator: int, placed: int, n: int = MIN_DICE) -> list[tuple[bool, ...]]:
+    """n confirmed dice: the first `locator` read right by the locator, the first `placed`
+    by the candidate UP, none by any other."""
+    return [tuple([i < locator] + [i < placed and c == UP for c in range(len(CANDIDATES))])
+            for i in range(n)]
+
+
+def test_a_placement_is_chosen_only_where_it_reads_more_confirmed_dice_right():
+    assert choose(rows(2, 9)) == CANDIDATES[UP]
+    assert choose(rows(2, 9, n=MIN_DICE - 1)) is None  # too few dice to say
+    assert choose(rows(7, 7 + MARGIN - 1)) is None  # within the margin: the locator stays
+    assert choose(rows(7, 7 + MARGIN)) == CANDIDATES[UP]
+    assert choose(rows(10, 9)) is None
+
+
+def test_a_kind_is_trusted_where_the_locator_read_nearly_all_confirmed_dice_right():
+    assert trusts(rows(MIN_DICE, 0))
+    assert not trusts(rows(MIN_DICE - 1, 0, n=MIN_DICE - 1))  # too few
+    short = int(TRUST * MIN_DICE) - 1
+    assert not trusts(rows(short, 0))  # the locator misses too many
+    assert not trusts(rows(MIN_DICE - MARGIN, MIN_DICE))  # a placement reads them better
+
+
+def test_the_kept_crop_holds_the_die_box_in_its_middle():
+    frame = np.zeros((480, 640, 3), np.uint8)
+    box = (200.0, 150.0, 300.0, 240.0)
+    cv2.rectangle(frame, (200, 150), (300, 240), (255, 255, 255), -1)
+    crop = square_crop(frame, box, KEPT_CROP_SIDE)
+    x0, y0, x1, y1 = (round(v) for v in crop_box(crop))
+    assert x1 - x0 == y1 - y0 == round(KEPT_CROP_SIDE / 1.3)
+    # the box's long side spans the crop box; its short side is inside it
+    assert crop[(y0 + y1) // 2, x0 + 2].min() == 255 and crop[(y0 + y1) // 2, x0 - 3].max() == 0
+
+
+def ink_rows(window: np.ndarray) -> int:
+    """How many rows of a window hold dark ink."""
+    return int((window.min(axis=(1, 2)) < 100).sum())
+
+
+@needs_model
+def test_the_windows_are_cut_where_the_placement_says_and_undo_a_squashed_face():
+    reader = NumeralReader(threads=1)
+    frame = np.full((400, 400, 3), 200, np.uint8)
+    box = (100.0, 100.0, 300.0, 300.0)  # side 200: a placement of -0.2 is 40 px above the middle
+    numeral = np.full((70, 80, 3), 200, np.uint8)
+    cv2.putText(numeral, "7", (18, 62), cv2.FONT_HERSHEY_SIMPLEX, 2.2, (20, 20, 20), 5)
+    frame[140:180, 160:240] = cv2.resize(numeral, (80, 40))  # seen aslant: 1.75 times shorter
+    stretched, plain, centre = (cut_placed(frame, box, p) for p in (
+        Placement(-0.2, 1.6), Placement(-0.2, 1.0), Placement(0.0, 1.0)))
+    assert len(stretched) == 24  # every 15 degrees: the numeral's turn is the die's
+    upright = [decide("d8", reader.recognise(w[:1])) for w in (stretched, plain, centre)]
+    assert upright[0].value == upright[1].value == 7
+    assert upright[2].value != 7 or upright[2].share < 0.5  # 40 px below it, no numeral
+    assert ink_rows(stretched[0]) == pytest.approx(1.6 * ink_rows(plain[0]), rel=0.15)
+
+
+ANGLED = "ucffool-angle"
+
+
+def angled_d20s() -> list:
+    table = rig_table(datasets_root())
+    photos = [p for p in load_photos() if p.kind == "d20" and p.measurable
+              and rig_of(table, p) == ANGLED]
+    return sorted(photos, key=lambda p: p.path)
+
+
+@needs_model
+@pytest.mark.skipif(not (datasets_root() / "ucffool" / "labels.csv").is_file(),
+                    reason="no ../shared/datasets")
+def test_an_angled_table_learns_where_its_top_numerals_are_and_reads_them_better(tmp_path):
+    """ucffool's angled rig (a camera looking in from the front, never seen by either model):
+    its top faces lie above the die's middle, where the locator does not look."""
+    photos = angled_d20s()
+    step = len(photos) // 13
+    confirmed, later = photos[::step][:12], photos[step // 2::step][:12]
+    store = DiceMemory(tmp_path / "t.dice.sqlite")
+    labels = []
+    for i, photo in enumerate(confirmed):
+        image = read_photo(photo)
+        crop = encode_jpeg(square_crop(image, locate_die(image), KEPT_CROP_SIDE),
+                           KEPT_CROP_QUALITY)
+        labels.append(LabelledDie(1, 10 + i, 0, "d20", photo.value, "checked", 1.0, crop))
+    store.learn(1, labels, attrgetter("jpeg"))
+    reader = NumeralReader(threads=2)
+    memory = TableMemory(store, Classifier(threads=1), reader)
+    assert memory.sight() == TableSight()
+    memory.refresh()
+    placement = memory.sight().placed["d20"]
+    assert "d20" not in memory.sight().trusted  # the locator read too few of them right
+    assert placement.dy < 0  # above the middle, as a camera in front sees the top face
+    right = {"locator": 0, "placed": 0}
+    for photo in later:
+        image = read_photo(photo)
+        box = locate_die(image)
+        right["locator"] += reader.read_many(image, [box], ["d20"])[0].value == photo.value
+        right["placed"] += reader.read_many(image, [box], ["d20"], memory.sight())[0].value \
+            == photo.value
+    assert right["placed"] >= right["locator"] + 4, right
+
+
+def test_no_reader_learns_no_placement(tmp_path):
+    memory = TableMemory(DiceMemory(tmp_path / "t.dice.sqlite"))
+    memory.refresh()
+    assert memory.sight() == TableSight() and memory.placements is None
