@@ -9,6 +9,7 @@ run another model. Files of the first format (standard dice only) still import.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import time
 from typing import Any
@@ -40,7 +41,8 @@ def export_memory(store: DiceStore) -> dict[str, Any]:
 def import_memory(store: DiceStore, data: object) -> int:
     """Add a memory file's crops (kept within the bound, like learnt ones) and the symbol dice
     of it this table lacks; DiceMemoryError naming what is wrong, and then nothing is added.
-    Returns how many crops."""
+    A crop the table holds already (the same die, value and image: a file imported twice) is
+    not added again. Returns how many crops were added."""
     if not isinstance(data, dict) or data.get("format") not in (FILE_FORMAT, FIRST_FORMAT):
         raise DiceMemoryError(f"not a Rollscribe memory file (its 'format' is not "
                               f"{FILE_FORMAT})")
@@ -61,8 +63,20 @@ def import_memory(store: DiceStore, data: object) -> int:
              if isinstance(k, str)}
     rows = [_row(faces, n, crop, data["format"] == FIRST_FORMAT)
             for n, crop in enumerate(crops, start=1)]
-    store.add_learnt(list(new.values()), rows)
-    return len(rows)
+    held = {_same(d.kind, json.dumps(d.value), d.image or b"")
+            for d in store.dice(list(faces))}
+    fresh = []
+    for row in rows:
+        if _same(row[0], row[1], row[3]) not in held:
+            held.add(_same(row[0], row[1], row[3]))
+            fresh.append(row)
+    store.add_learnt(list(new.values()), fresh)
+    return len(fresh)
+
+
+def _same(kind: str, value: str, image: bytes) -> tuple[str, str, bytes]:
+    """What makes two crops one: the die, its value (as stored) and the image's digest."""
+    return kind, value, hashlib.sha256(image).digest()
 
 
 def _row(faces: dict[str, tuple[int | str, ...] | None], n: int, crop: object, first: bool

@@ -101,10 +101,24 @@ def test_forget_empties_it_and_the_rolls_played_are_not_learnt_again(table):
 
 
 def file_of(dice: list[tuple[str, int | str, bool]]) -> dict:
-    image = base64.b64encode(b"\xff\xd8crop").decode()
+    """A memory file of these dice, each crop an image of its own."""
     return {"format": "rollscribe-memory/2",
             "dice": [{"kind": k, "value": v, "how": "corrected" if c else "checked",
-                      "image": image} for k, v, c in dice]}
+                      "image": base64.b64encode(b"\xff\xd8crop %d" % i).decode()}
+                     for i, (k, v, c) in enumerate(dice)]}
+
+
+def test_a_file_imported_twice_adds_its_crops_once(tmp_path):
+    memory = DiceStore(tmp_path / "m.sqlite")
+    data = file_of([("d20", 5, False), ("d20", 6, True), ("d8", 2, False)])
+    assert import_memory(memory, data) == 3
+    assert import_memory(memory, data) == 0
+    assert len(memory.dice()) == 3
+    # the same image as another value, or another die's, is another crop
+    data["dice"] += [{**data["dice"][0], "value": 7}, {**data["dice"][2], "kind": "d10"}]
+    assert import_memory(memory, data) == 2
+    assert sorted((d.kind, d.value) for d in memory.dice()) == [
+        ("d10", 2), ("d20", 5), ("d20", 6), ("d20", 7), ("d8", 2)]
 
 
 def test_each_kind_and_value_keeps_its_bound_corrections_first(tmp_path):

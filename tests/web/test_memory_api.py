@@ -22,9 +22,11 @@ def table(tmp_path):
 
 
 def memory_file(dice: list[tuple[str, int | str]]) -> bytes:
-    image = base64.b64encode(b"\xff\xd8crop").decode()
+    """A memory file of these dice, each crop an image of its own."""
     return json.dumps({"format": "rollscribe-memory/2", "dice": [
-        {"kind": k, "value": v, "how": "checked", "image": image} for k, v in dice]}).encode()
+        {"kind": k, "value": v, "how": "checked",
+         "image": base64.b64encode(b"\xff\xd8crop %d" % i).decode()}
+        for i, (k, v) in enumerate(dice)]}).encode()
 
 
 def test_the_line_says_which_dice_it_knows_well_and_which_are_new():
