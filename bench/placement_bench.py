@@ -15,6 +15,7 @@ never asserted.
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 from collections import Counter, defaultdict
@@ -50,22 +51,35 @@ def main(argv: list[str] | None = None) -> None:
     reader = NumeralReader(threads=2)
     table = rig_table(datasets_root())
     groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    seconds: dict[str, list[float]] = defaultdict(list)
     start = time.perf_counter()
     photos = [photo for photo in sample(args.every) if photo.kind in KINDS]
     for photo in photos:
         image = read_photo(photo)
         box = locate_die(image)
+        t0 = time.perf_counter()
         usual = reader.read_many(image, [box], [photo.kind])[0]
+        t1 = time.perf_counter()
+        reader.read_many(image, [box], [photo.kind], TableSight({photo.kind: CANDIDATES[2]}))
+        t2 = time.perf_counter()
+        crop = verdicts(reader, kept_crop(image, box), photo.kind, photo.value)
+        seconds["alone"].append(t1 - t0)
+        seconds["placed"].append(t2 - t1)
+        seconds["learnt"].append(time.perf_counter() - t2)
         trusted = reader.read_many(image, [box], [photo.kind],
                                    TableSight(trusted=frozenset([photo.kind])))[0]
         placed = [placed_verdict(r, usual)
                   for r in reader.read_placed(image, box, photo.kind, CANDIDATES)]
         groups[(rig_of(table, photo), photo.kind)].append({
             "value": photo.value, "usual": usual, "trusted": trusted, "placed": placed,
-            "crop": verdicts(reader, kept_crop(image, box), photo.kind, photo.value)})
+            "crop": crop})
     print(f"numbered dice but d4, ucffool's rigs, one photo in {args.every} of each run "
           f"({len(photos)} photos, read in {time.perf_counter() - start:.0f} s); each rig "
           f"plays a table; means of {SPLITS} draws of the dice confirmed")
+    ms = {key: 1000 * statistics.median(times) for key, times in seconds.items()}
+    print(f"a die read (median, two threads, in one run): by the locator's windows "
+          f"{ms['alone']:.0f} ms, at a placement {ms['placed']:.0f} ms; a confirmed die "
+          f"learnt (its kept crop read every way vision.placement tries) {ms['learnt']:.0f} ms")
     for k in CONFIRMED:
         print(f"after {k} confirmed dice of a kind, the rest read:")
         lines, total = [], Counter()
