@@ -4,6 +4,7 @@ deleting a die takes its crops along, and the memory file carries them and their
 
 from __future__ import annotations
 
+import base64
 import random
 from pathlib import Path
 
@@ -64,7 +65,8 @@ def test_taught_shots_are_kept_first_when_a_face_is_full(tmp_path):
     for i in range(2):
         store.add_shot("sigils", "star", f"taught {i}".encode())
     file = {"format": "rollscribe-memory/2", "dice": [
-        {"kind": "sigils", "value": "star", "how": "checked", "image": "aGk="}] * (PER_FACE + 3)}
+        {"kind": "sigils", "value": "star", "how": "checked",
+         "image": base64.b64encode(b"crop %d" % i).decode()} for i in range(PER_FACE + 3)]}
     import_memory(store, file)
     kept = [d.how for d in store.dice(["sigils"])]
     assert kept.count("taught") == 2 and len(kept) == PER_FACE
