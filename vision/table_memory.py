@@ -160,11 +160,13 @@ class TableMemory:
         self.kinds: dict[str, Remembered] = {}
         self._revision: int | None = None
         self._loading = threading.Lock()
+        self._learning = threading.Lock()
         self._changed: threading.Event | None = None
 
     def follow(self) -> None:
-        """Embed what the store learns as soon as it learns it, in a thread of its own, so the
-        next reading finds it ready instead of spending the time itself."""
+        """Embed what the store learns as soon as it learns it, and learn the camera's sight
+        from it, in a thread of its own, so the next reading finds it ready instead of spending
+        the time itself."""
         if self.store is None or self._changed is not None:
             return
         self._changed = threading.Event()
@@ -177,6 +179,7 @@ class TableMemory:
             self._changed.wait()
             self._changed.clear()
             self.refresh()
+            self.learn_sight()
 
     def refresh(self) -> None:
         """Load the store again if it changed; dice not yet embedded by this classifier (just
@@ -200,9 +203,20 @@ class TableMemory:
         self.kinds = {kind: Remembered(np.concatenate([v for v, _ in kept]),
                                        tuple(value for _, value in kept for _ in range(TURNS)))
                       for kind, kept in rows.items()}
-        if self.placements is not None:
-            self.placements.learn(store)
         self._revision = revision
+
+    def learn_sight(self) -> None:
+        """Learn again where the camera shows each numbered kind's top numeral from the store's
+        confirmed dice (vision.placement). About 0.7 s a die not read before, so only the
+        memory's own thread (`follow`) does it, never the camera's `refresh` before a reading.
+        A store that cannot be read leaves what was learnt."""
+        if self.store is None or self.placements is None:
+            return
+        with self._learning:
+            try:
+                self.placements.learn(self.store)
+            except sqlite3.Error:
+                return
 
     def sight(self) -> TableSight:
         """What this table's confirmed dice say of its camera (vision.placement)."""

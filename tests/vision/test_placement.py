@@ -116,8 +116,9 @@ def test_an_angled_table_learns_where_its_top_numerals_are_and_reads_them_better
     store.learn(1, labels, attrgetter("jpeg"))
     reader = NumeralReader(threads=2)
     memory = TableMemory(store, Classifier(threads=1), reader)
+    memory.refresh()  # the camera's refresh before a reading: the embeddings only
     assert memory.sight() == TableSight()
-    memory.refresh()
+    memory.learn_sight()  # the memory's own thread
     placement = memory.sight().placed["d20"]
     assert "d20" not in memory.sight().trusted  # the locator read too few of them right
     assert placement.dy < 0  # above the middle, as a camera in front sees the top face
@@ -134,4 +135,5 @@ def test_an_angled_table_learns_where_its_top_numerals_are_and_reads_them_better
 def test_no_reader_learns_no_placement(tmp_path):
     memory = TableMemory(DiceMemory(tmp_path / "t.dice.sqlite"))
     memory.refresh()
+    memory.learn_sight()
     assert memory.sight() == TableSight() and memory.placements is None
