@@ -14,10 +14,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cache
 
+import cv2
 import numpy as np
 
 from companion.reading import DieReading
-from vision.detect import Box, DieBox, at_border
+from vision.detect import Box, DieBox, at_border, shrink
 from vision.shots import close_up_in, unlike_corners
 
 FALLBACK_SIDE = 0.6  # of the image's short side: the box read when no die outline is found
@@ -26,6 +27,14 @@ SURE_PIECE = 0.5  # two boxes read at least this surely may be a photo of dice, 
 MARKS_INSIDE = 0.75  # share of the boxes inside a close-up die for them to be its marks ...
 MARK_SIDE = 0.3  # ... each under this share of the die's side
 REGION_SPAN = 2.0  # a die's region spans at most this many times what its marks span
+# A region unlike the corners this large both ways (of the photo's sides) with the detector's
+# strongest peak under FAINT_SIDE of its side in it is a tray or a cloth holding a die, not a
+# close-up die (whose faint peaks are marks on it, a third of its side or more)
+TRAY_REGION = 0.75
+FAINT_SIDE = 0.3
+PLAIN = 0.05  # ... and under this share of the rest of it on an edge: trays 0.02-0.03, close-up
+EDGE = 60.0  # dice 0.07-0.26 (a Sobel gradient this strong, grey levels, is an edge)
+EDGES_SIDE = 320  # px across the photo is looked at for edges
 # Dice cannot overlap: this many boxes or more whose centres lie, in the median, closer to their
 # nearest neighbour than CROWDED_GAP box sides, most of them (CROWDED_UNSURE) read unsure, are the
 # marks and facets of one large die taken apart. Dice lying apart on a tray keep a median gap of
@@ -40,14 +49,23 @@ def photo_dice(
     boxes: Sequence[DieBox],
     dice: list[DieReading],
     read_as: Callable[[DieBox], list[DieReading]],
+    faint: Sequence[DieBox] = (),
 ) -> list[DieReading]:
     """The dice of a photo, given the tray detector's `boxes` and the `dice` read from them;
-    `read_as` reads one box as a die (an empty list when the classifier sees no die in it)."""
+    `read_as` reads one box as a die (an empty list when the classifier sees no die in it);
+    `faint`: the detector's strongest peak under its threshold, if any."""
 
     @cache
     def unlike() -> Box | None:  # the region unlike the photo's corners, found once if at all
         return unlike_corners(frame)
 
+    if not dice and faint and held_by_table(frame, faint[0].box, unlike()):
+        # nothing cleared the threshold, and the strongest peak lies small in a region that is a
+        # tray, not a close-up die: one die on a table the detector never saw (a small die in a
+        # large dark tray scores under the threshold), which the region would read as a die
+        whole = read_as(faint[0])
+        if whole:
+            return whole
     shot = close_up_in(frame.shape, unlike()) if len(dice) != 1 else None
     if shot is not None:
         # a photo of a die taken close: the tray detector, which learnt dice of tray size, may
@@ -100,6 +118,41 @@ def photo_dice(
     # its faces alike) is a die all the same, and its doubt must not make its pieces dice.
     dies = [d.box for d in dice if not d.unsure or d.confidence >= SURE_PIECE]
     return [d for d in dice if not d.unsure or not any(piece_of(d.box, s) for s in dies)]
+
+
+def held_by_table(frame: np.ndarray, peak: Box, region: Box | None) -> bool:
+    """Whether the region unlike the photo's corners is no close-up die round the detector's
+    peak: none, one too small for a close-up (a patch of the table, or the die itself), or a
+    tray: one nearly filling the photo with the peak small in it and plain round it (a close-up
+    die shows its facets' edges and other marks there)."""
+    if close_up_in(frame.shape, region) is None:
+        return True
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = region
+    large = x1 - x0 >= TRAY_REGION * w and y1 - y0 >= TRAY_REGION * h
+    return (large and side(peak) < FAINT_SIDE * side(region)
+            and edges_round(frame, region, peak) < PLAIN)
+
+
+def edges_round(frame: np.ndarray, region: Box, peak: Box) -> float:
+    """The share of the region's pixels, the peak's box grown by half left out, on a strong
+    edge (seen at EDGES_SIDE px across)."""
+    small, scale = shrink(frame, EDGES_SIDE)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    strength = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    inside = np.zeros(grey.shape, bool)
+    x0, y0, x1, y1 = (round(v * scale) for v in region)
+    inside[y0:y1, x0:x1] = True
+    px0, py0, px1, py1 = peak
+    gx, gy = (px1 - px0) / 2, (py1 - py0) / 2
+    inside[max(0, round((py0 - gy) * scale)):round((py1 + gy) * scale),
+           max(0, round((px0 - gx) * scale)):round((px1 + gx) * scale)] = False
+    return float((strength[inside] > EDGE).mean()) if inside.any() else 0.0
+
+
+def side(box: Box) -> int:
+    """A box's longer side."""
+    return max(box[2] - box[0], box[3] - box[1])
 
 
 def piece_of(inner: Box, outer: Box) -> bool:

@@ -255,7 +255,7 @@ class DiceReader:
             def read_as(box: DieBox) -> list[DieReading]:  # that box alone: no spare boxes
                 return self._read_dice(frame, Detection((box,)), expect)
 
-            dice = photo_dice(frame, found.dice, dice, read_as)
+            dice = photo_dice(frame, found.dice, dice, read_as, found.spare)
         return self._tray(frame, dice)
 
     def _detect(self, frame: np.ndarray, expect: list[str] | None) -> Detection:
@@ -263,7 +263,7 @@ class DiceReader:
         few weaker boxes kept aside, where it may be if no box found looks like it."""
         taught = expect is not None and any(d in self.prototypes.dice for d in expect)
         return self.detector(frame, at_least=len(expect) if expect else 0,
-                             spare=SPARE_BOXES if taught else 0)
+                             spare=SPARE_BOXES if taught else int(self.photo_fallback))
 
     def _tray(self, frame: np.ndarray, dice: Sequence[DieReading]) -> TrayReading:
         """The frame's reading, with every die of a kind the classifier's card says to always

@@ -12,6 +12,7 @@ from vision.photo_mode import (
     die_of_marks,
     die_region,
     fragments_of_one,
+    held_by_table,
     marks_on,
     photo_dice,
 )
@@ -194,3 +195,50 @@ def test_a_close_up_cut_by_the_photos_edge_is_read_whole_and_cut() -> None:
     kept = photo_dice(photo, marks, dice, read_as)
     assert len(kept) == 1 and asked and asked[0].cut
     assert all(abs(a - b) <= 4 for a, b in zip(kept[0].box, (200, 40, 400, 260), strict=True))
+
+
+def test_a_faint_peak_in_a_large_tray_is_read_before_the_tray() -> None:
+    """One die in a large black tray that the detector scored under its threshold: its peak is
+    read as the die; the tray, the region unlike the table at the photo's corners, is not."""
+    photo = np.full((480, 640, 3), 170, np.uint8)  # a light table ...
+    photo[20:470, 30:620] = 20  # ... under a black tray nearly filling the photo
+    photo[200:250, 300:350] = (40, 40, 200)  # a red die, 50 px across
+    peak = DieBox((298, 198, 352, 252), cut=False, elongation=1.0)
+    asked: list[DieBox] = []
+
+    def read_as(box: DieBox) -> list[DieReading]:
+        asked.append(box)
+        return [_read(box.box, 0.8)]
+
+    dice = photo_dice(photo, [], [], read_as, faint=[peak])
+    assert asked == [peak] and [d.box for d in dice] == [peak.box]
+    asked.clear()
+    photo_dice(photo, [], [], read_as)  # without the peak: the tray, as before
+    assert asked and asked[0].box != peak.box
+
+
+def test_a_faint_peak_on_a_close_up_die_is_one_of_its_marks() -> None:
+    """A die photographed close (the region unlike the corners half the photo) whose numeral
+    alone peaked under the threshold: the die is read whole, not its numeral."""
+    photo = np.full((300, 400, 3), 160, np.uint8)
+    photo[60:240, 110:290] = (40, 30, 120)
+    numeral = DieBox((180, 130, 220, 170), cut=False, elongation=1.0)
+    asked: list[DieBox] = []
+
+    def read_as(box: DieBox) -> list[DieReading]:
+        asked.append(box)
+        return [_read(box.box, 0.8)]
+
+    dice = photo_dice(photo, [], [], read_as, faint=[numeral])
+    assert numeral not in asked and len(dice) == 1
+    assert iou(dice[0].box, (110, 60, 290, 240)) > 0.8
+
+
+def test_where_the_region_is_no_close_up_a_faint_peak_is_read() -> None:
+    photo = np.full((480, 640, 3), 150, np.uint8)
+    peak = (100, 100, 150, 150)
+    assert held_by_table(photo, peak, None)  # nothing unlike the table
+    assert held_by_table(photo, peak, (500, 300, 560, 360))  # a patch of the table, or the die
+    assert held_by_table(photo, peak, (10, 10, 630, 470))  # a tray round a small peak
+    assert not held_by_table(photo, (200, 200, 420, 420), (10, 10, 630, 470))  # a die that big
+    assert not held_by_table(photo, peak, (60, 60, 400, 400))  # a close-up die: the peak a mark

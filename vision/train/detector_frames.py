@@ -24,10 +24,13 @@ from vision.train import realsets
 from vision.train.realdata import Photo, datasets_root, die_box, die_sprite, load_photos, read_bgr
 from vision.train.realdata import read_photo as read_die_photo
 from vision.train.render import Sprite, paste, shadow
-from vision.train.scenes import photographed, render_scene, tray_scene
+from vision.train.scenes import cloth_scene, dark_tray_scene, photographed, render_scene, tray_scene
 
+# a frame with one die: the frame, the die's box (x0, y0, x1, y1), its kind and value
+Lone = tuple[np.ndarray, tuple[float, float, float, float], tuple[str, int]]
 FRAME = (1280, 960)  # width, height of the pasted frames: the tray camera's
 BIG = (150.0, 400.0)  # px across a die dropped alone into a large tray, log-uniform
+ALONE = (40.0, 350.0)  # ... photographed alone on a black tray or a cloth (bench reader)
 CUT = (60.0, 300.0)  # ... and one cut by the frame's edge
 IN_FRAME = (0.55, 0.8)  # share of a cut die's width (or height) inside the frame
 PAINT_GROW = 0.25  # a die is painted out (or kept out) over its box grown by this share
@@ -102,21 +105,44 @@ def _size(rng: np.random.Generator, span: tuple[float, float]) -> float:
 
 def big_alone(rng: np.random.Generator, photos: list[Photo]) -> tuple[np.ndarray, list]:
     """One of the photos' dice, BIG px across, dropped on the floor of a large empty tray."""
-    width, height = FRAME
-    scene, floor = tray_scene(rng, height, width)
+    scene, floor = tray_scene(rng, FRAME[1], FRAME[0])
     d = _size(rng, BIG)
+    frame, box = laid_alone(rng, scene, floor, _sprite(rng, photos, d), d)
+    return frame, [box]
+
+
+def alone_in_dark_tray(rng: np.random.Generator, photos: list[Photo]) -> Lone:
+    """One of the photos' dice, ALONE px across, on the floor of a large black tray."""
+    scene, floor = dark_tray_scene(rng, FRAME[1], FRAME[0])
+    d = _size(rng, ALONE)
     sprite = _sprite(rng, photos, d)
+    return (*laid_alone(rng, scene, floor, sprite, d), (sprite.kind, sprite.value))
+
+
+def alone_on_cloth(rng: np.random.Generator, photos: list[Photo]) -> Lone:
+    """One of the photos' dice, ALONE px across, on a cloth or table filling the frame."""
+    scene = cloth_scene(rng, FRAME[1], FRAME[0])
+    floor = np.full(scene.shape[:2], 255, np.uint8)
+    d = _size(rng, ALONE)
+    sprite = _sprite(rng, photos, d)
+    return (*laid_alone(rng, scene, floor, sprite, d), (sprite.kind, sprite.value))
+
+
+def laid_alone(rng: np.random.Generator, scene: np.ndarray, floor: np.ndarray, sprite: Sprite,
+               d: float) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """The scene (float BGR) photographed with `sprite`, a die `d` px across, wholly on its
+    `floor` (uint8 0/255), and the die's box."""
     floor[[0, -1]] = 0  # the frame's edge bounds the floor too: the die lies wholly in view
     floor[:, [0, -1]] = 0
     room = cv2.distanceTransform(floor, cv2.DIST_L2, 3)
     ys, xs = np.nonzero(room >= 0.5 * d)
     if len(xs) == 0:  # a tray too narrow for it: it lies in the middle, over the rim
-        x, y = width / 2, height / 2
+        x, y = scene.shape[1] / 2, scene.shape[0] / 2
     else:
         i = int(rng.integers(len(xs)))
         x, y = float(xs[i]), float(ys[i])
     box = paste(scene, sprite, x, y, shadow(rng, d))
-    return photographed(rng, scene), [box]
+    return photographed(rng, scene), box
 
 
 def cut_by_edge(rng: np.random.Generator, photos: list[Photo]) -> tuple[np.ndarray, list]:

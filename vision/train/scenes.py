@@ -159,6 +159,26 @@ def tray_scene(
     return _draw_tray(rng, _surface(rng, height, width, textures), outer, floor, textures), floor
 
 
+def dark_tray_scene(rng: np.random.Generator, height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """A large black or dark grey tray nearly filling the frame (some of its rim out of view),
+    its rim a little lighter, on a table: the scene of issue 53's failure, where the tray was
+    read as a die. Float BGR, unlit, and the tray's floor (uint8 0/255)."""
+    outer, floor = tray_masks(rng, height, width, large=True)
+    scene = _surface(rng, height, width, ())
+    dark = rng.uniform(6, 35)
+    tint = rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    scene[outer > 0] = tint * np.float32(dark * rng.uniform(1.2, 2.0))
+    scene[floor > 0] = tint * np.float32(dark)
+    return scene, floor
+
+
+def cloth_scene(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
+    """A patterned cloth (spots among its patterns) or a table filling the frame, float BGR."""
+    if rng.random() < 0.5:
+        return _pattern(rng, height, width, spots=True)
+    return _surface(rng, height, width, ())
+
+
 def photographed(rng: np.random.Generator, scene: np.ndarray, glare: bool = False) -> np.ndarray:
     """A drawn scene (float BGR) under the room's light (`glare`: sometimes with shadows cast
     from out of view and a lamp's glints), through the camera: uint8 BGR."""
