@@ -23,6 +23,7 @@ from vision.shots import close_up_in, unlike_corners
 
 FALLBACK_SIDE = 0.6  # of the image's short side: the box read when no die outline is found
 FRAGMENTS_SPAN = 3.5  # the pieces of one die span at most this many piece sides
+SPECK = 0.3  # of the side of the largest die surely there: a doubted box this small is no die
 SURE_PIECE = 0.5  # two boxes read at least this surely may be a photo of dice, not a close-up
 MARKS_INSIDE = 0.75  # share of the boxes inside a close-up die for them to be its marks ...
 MARK_SIDE = 0.3  # ... each under this share of the die's side
@@ -116,8 +117,12 @@ def photo_dice(
     # dice cannot overlap: a doubted box centred on a larger die that is surely a die is a
     # piece of it. Surely a die, not surely read: a taught die whose face is in doubt (two of
     # its faces alike) is a die all the same, and its doubt must not make its pieces dice.
+    # Nor is a doubted box far smaller than a die surely there: the dice of one photo lie at
+    # one distance from the camera, and a spot of a cloth or a die's pip is no die.
     dies = [d.box for d in dice if not d.unsure or d.confidence >= SURE_PIECE]
-    return [d for d in dice if not d.unsure or not any(piece_of(d.box, s) for s in dies)]
+    biggest = max(map(side, dies), default=0)
+    return [d for d in dice if not d.unsure or not (
+        side(d.box) < SPECK * biggest or any(piece_of(d.box, s) for s in dies))]
 
 
 def held_by_table(frame: np.ndarray, peak: Box, region: Box | None) -> bool:

@@ -242,3 +242,18 @@ def test_where_the_region_is_no_close_up_a_faint_peak_is_read() -> None:
     assert held_by_table(photo, peak, (10, 10, 630, 470))  # a tray round a small peak
     assert not held_by_table(photo, (200, 200, 420, 420), (10, 10, 630, 470))  # a die that big
     assert not held_by_table(photo, peak, (60, 60, 400, 400))  # a close-up die: the peak a mark
+
+
+def test_doubted_specks_beside_a_die_surely_there_are_no_dice() -> None:
+    """A d20 on a spotted cloth whose spots were boxed as small d6s read in doubt: the dice of
+    one photo lie at one distance, so a doubted box under a third of the die's side is dropped;
+    a doubted die of a like size, and a speck read surely, are kept."""
+    photo = np.full((480, 640, 3), 150, np.uint8)
+    d20 = DieReading("d20", 17, 0.9, (200, 200, 400, 400))
+    spots = [DieReading("d6", 1, 0.3, (x, 60, x + 20, 80), unsure=True) for x in (60, 500)]
+    beside = DieReading("d6", 3, 0.3, (450, 250, 600, 400), unsure=True)
+    sure_speck = DieReading("d6", 1, 0.95, (60, 400, 100, 440))
+    dice = [d20, *spots, beside, sure_speck]
+    boxes = [DieBox(d.box, cut=False, elongation=1.0) for d in dice]
+    kept = photo_dice(photo, boxes, dice, lambda box: [])
+    assert kept == [d20, beside, sure_speck]
