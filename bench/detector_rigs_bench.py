@@ -103,7 +103,7 @@ def measure(reader: DiceReader, frames: FrameSet, rule: bool) -> Tally:
     """A reader's detector (and classifier) over one frame set; `rule`: --frame-rule's."""
     t = Tally()
     for image, truth in zip(frames.images, frames.boxes, strict=True):
-        boxes = [d.box for d in reader.detector(image).dice]
+        boxes = [d.box for d in reader.find(image).dice]
         readings = reader.read_frame(image).dice
         if rule:
             boxes = [b for b in boxes if not whole_frame(b, image.shape)]
@@ -170,7 +170,8 @@ def main(argv: list[str] | None = None) -> None:
             path, seen = chosen
             if path not in readers:
                 readers[path] = DiceReader(classifier=classifier, numerals=numerals,
-                                           detector=Detector(path, threads=1))
+                                           detector=Detector(path, threads=1),
+                                           check_faint=path == DEFAULT_DETECTOR)
             label = f"{name}{' (seen)' if seen and frames.rig != 'render' else ''}"
             for rule in (False, True) if args.frame_rule else (False,):
                 tally = measure(readers[path], frames, rule)

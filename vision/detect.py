@@ -49,6 +49,7 @@ class DieBox:
     cut: bool  # touches the frame border: part of the die may be outside
     elongation: float  # long/short side of its box (a cocked d6 is long)
     guessed: bool = False  # not found by the detector: a fallback box (see vision.photo_mode)
+    score: float = 1.0  # the detector's peak score (a fallback box: 1)
 
 
 @dataclass(frozen=True)
@@ -180,18 +181,24 @@ class Detector:
         rest = [(box, score) for box, score in peaks
                 if all(iou(box, other) <= OVERLAP for other, _ in found)]
         spares = self.select(rest, spare)[:spare] if spare else []
-        dice = [die_box(box, frame.shape) for box, _ in found]
-        sides = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dice]
-        row = max(1, int(np.median(sides))) if dice else 1
-        dice.sort(key=lambda d: (d.box[1] // row, d.box[0]))
-        return Detection(tuple(dice), tuple(die_box(box, frame.shape) for box, _ in spares))
+        dice = [die_box(box, frame.shape, score) for box, score in found]
+        return Detection(tuple(dice[i] for i in reading_order(dice)),
+                         tuple(die_box(box, frame.shape, score) for box, score in spares))
 
 
-def die_box(box: Box, shape: tuple[int, ...]) -> DieBox:
+def reading_order(dice: Sequence[DieBox]) -> list[int]:
+    """The dice's indices in reading order: rows a die's side high (the median side), left to
+    right."""
+    sides = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dice]
+    row = max(1, int(np.median(sides))) if dice else 1
+    return sorted(range(len(dice)), key=lambda i: (dice[i].box[1] // row, dice[i].box[0]))
+
+
+def die_box(box: Box, shape: tuple[int, ...], score: float = 1.0) -> DieBox:
     """A found box as a die: whether the frame's edge cuts it, and how long it is."""
     width, height = box[2] - box[0], box[3] - box[1]
     return DieBox(box=box, cut=bool(at_border(box[0], box[1], width, height, shape)),
-                  elongation=max(width, height) / max(1, min(width, height)))
+                  elongation=max(width, height) / max(1, min(width, height)), score=score)
 
 
 def at_border(x: Any, y: Any, w: Any, h: Any, shape: tuple[int, ...]) -> Any:

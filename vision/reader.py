@@ -32,12 +32,13 @@ from companion.reading import DieReading, TrayReading, join_reasons
 from vision.capture import FrameSource
 from vision.classify import Classifier, FaceReading
 from vision.crops import square_crop, widened
-from vision.detect import Box, Detection, Detector, DieBox, shrink, skin_hand
+from vision.detect import Box, Detection, Detector, DieBox, reading_order, shrink, skin_hand
+from vision.die_check import DieCheck
 from vision.errors import ImageError, VisionError
 from vision.imagefile import read_image
 from vision.model_file import softmax
 from vision.numerals import NUMBERED, NumeralReader, NumeralReading
-from vision.photo_mode import photo_dice
+from vision.photo_mode import centred_in, photo_dice
 from vision.prototypes import Match, Prototypes
 from vision.table_memory import TableMemory
 
@@ -62,7 +63,8 @@ FAINT_BOX = "found only faintly, where an expected taught die was missing"
 # none sure and wrong: it is read sure as before.
 PLAYED_FACE = "read with nothing expected from faces learnt in play"
 RESCALES = (0.8, 1.25)  # a doubtful taught die's box is cut again at these sizes
-SPARE_BOXES = 5  # weaker boxes looked at for an expected taught die that no box held
+SPARE_BOXES = 5  # weaker boxes looked at for an expected taught die that no box held, and by
+# the die check (vision.die_check) for dice the detector scored under its threshold
 # A numbered die is sure only if the classifier gives its kind this much: a d10 showing 6 read
 # surely as "d8 6" (the d8 at 40%) among 669 of ucffool's photos before this bar.
 KIND_SURE = 0.9
@@ -74,6 +76,14 @@ KIND_ALIASES = {"100": "d%", "00": "d%"}
 EXPECT_ENTRY = re.compile(
     r"(?:(?P<count>\d*)(?=d[\d%])|(?P<times>\d+)x)?(?P<kind>d(?:\d+|%)|[^\W\d][\w-]*)"
 )
+
+
+@dataclass(frozen=True)
+class Looked:
+    """Dice's square crops and the classifier's outputs for them, in the dice's order."""
+
+    crops: list[np.ndarray]
+    outputs: dict[str, np.ndarray]
 
 
 class SettleTimeout(VisionError, TimeoutError):
@@ -211,6 +221,7 @@ class DiceReader:
         keep_crops: bool = False,
         numerals: NumeralReader | None = None,
         memory: TableMemory | None = None,
+        check_faint: bool = True,
     ) -> None:
         """`photo_fallback`: when no die is read, read the middle of the image as one
         die (flagged unsure) - for photos of a single die filling the frame, never for a tray
@@ -219,9 +230,13 @@ class DiceReader:
         reading carries a JPEG crop of each die (the table keeps them for training; about 0.15 ms
         a die, which `rollscribe read` need not spend). `numerals`: the text recognizer that
         reads numbered dice's values (vision.numerals). `memory`: the dice this table's players
-        confirmed (vision.table_memory), which a standard die's value is fused with."""
+        confirmed (vision.table_memory), which a standard die's value is fused with.
+        `check_faint`: peaks the detector scored under its threshold are taken for dice where
+        the die check says so (vision.die_check, fitted for the shipped models only)."""
         self.classifier = classifier or Classifier(model_path, threads=threads)
         self.detector = detector or Detector(threads=threads)
+        self.die_check = (DieCheck(self.classifier.card["sha256"], self.detector.card["sha256"])
+                          if check_faint else None)
         self.numerals = numerals or NumeralReader(threads=threads)
         self.settling = settling or Settling()
         self.clock = clock
@@ -248,8 +263,8 @@ class DiceReader:
         """Read every die in one BGR frame; `expect` lists the dice rolled (with repeats)."""
         frame = check_image(frame)
         expect = self.resolve(expect)  # ValueError for unknown dice, before any work
-        found = self._detect(frame, expect)
-        dice = self._read_dice(frame, found, expect)
+        found, looked = self._find(frame, expect)
+        dice = self._read_dice(frame, found, expect, looked)
         if self.photo_fallback:
 
             def read_as(box: DieBox) -> list[DieReading]:  # that box alone: no spare boxes
@@ -258,12 +273,39 @@ class DiceReader:
             dice = photo_dice(frame, found.dice, dice, read_as, found.spare)
         return self._tray(frame, dice)
 
-    def _detect(self, frame: np.ndarray, expect: list[str] | None) -> Detection:
-        """The dice in the frame, at least as many as expected; with a taught die expected, a
-        few weaker boxes kept aside, where it may be if no box found looks like it."""
-        taught = expect is not None and any(d in self.prototypes.dice for d in expect)
-        return self.detector(frame, at_least=len(expect) if expect else 0,
-                             spare=SPARE_BOXES if taught else int(self.photo_fallback))
+    def find(self, frame: np.ndarray, expect: list[str] | None = None) -> Detection:
+        """The dice in the frame, at least as many as expected, and those of the weaker peaks
+        the die check takes for dice; the other weaker ones kept aside (where an expected taught
+        die may be if no box found looks like it, or the one die of a photo)."""
+        return self._find(frame, expect)[0]
+
+    def _find(self, frame: np.ndarray, expect: list[str] | None) -> tuple[Detection, Looked | None]:
+        """`find`, with the classifier's look at its dice: one batch for the dice found and the
+        weaker peaks the die check weighs."""
+        found = self.detector(frame, at_least=len(expect) if expect else 0, spare=SPARE_BOXES)
+        weighed = found.spare if self.die_check is not None else ()
+        boxes = [d.box for d in (*found.dice, *weighed)]
+        if not boxes:
+            return found, None
+        clf = self.classifier
+        crops = clf.crops(frame, boxes)
+        outputs = clf.look(crops)
+        n = len(found.dice)
+        taken: list[int] = []  # of the weighed peaks, those taken for dice
+        if weighed:
+            scores = np.array([d.score for d in weighed])
+            dice = self.die_check.dice(scores, {k: v[n:] for k, v in outputs.items()})
+            for i, (die, yes) in enumerate(zip(weighed, dice, strict=True)):
+                held = (*found.dice, *(weighed[j] for j in taken))
+                if yes and not any(centred_in(die.box, d.box) for d in held):
+                    taken.append(i)  # never a piece of a die already found
+        rows = [*range(n), *(n + i for i in taken)]
+        kept = [*found.dice, *(weighed[i] for i in taken)]
+        order = reading_order(kept)
+        rows = [rows[i] for i in order]
+        spare = tuple(d for i, d in enumerate(found.spare) if i not in taken)
+        return (Detection(tuple(kept[i] for i in order), spare),
+                Looked([crops[r] for r in rows], {k: v[rows] for k, v in outputs.items()}))
 
     def _tray(self, frame: np.ndarray, dice: Sequence[DieReading]) -> TrayReading:
         """The frame's reading, with every die of a kind the classifier's card says to always
@@ -278,16 +320,20 @@ class DiceReader:
         return tray_reading(frame, checked, self.keep_crops)
 
     def _read_dice(
-        self, frame: np.ndarray, found: Detection, expect: list[str] | None
+        self, frame: np.ndarray, found: Detection, expect: list[str] | None,
+        looked: Looked | None = None,
     ) -> list[DieReading]:
+        """The found dice read; `looked`: the classifier's look at them, when taken already."""
         if not found.dice:
             return []
         clf = self.classifier
         standard = [k for k in expect if k in clf.kinds] if expect is not None else None
         clf.check_expect(standard or None)
         boxes = [d.box for d in found.dice]
-        crops = clf.crops(frame, boxes)
-        outputs = clf.look(crops)
+        if looked is None:
+            crops = clf.crops(frame, boxes)
+            looked = Looked(crops, clf.look(crops))
+        crops, outputs = looked.crops, looked.outputs
         no_die = clf.states.index("empty") if "empty" in clf.states else -1
         empty = outputs["state"].argmax(axis=1) == no_die
         if expect is None:
@@ -456,7 +502,7 @@ class DiceReader:
             if settler.feed(frame, hand):
                 if on_settled is not None:
                     on_settled()
-                found = self._detect(frame, expect)
+                found = self.find(frame, expect)
                 return self._tray(frame, self._read_dice(frame, found, expect))
             if self.clock() >= deadline:
                 raise SettleTimeout(

@@ -15,7 +15,15 @@ from vision.detect import iou, pairs
 from vision.errors import CameraError
 from vision.numerals import NUMBERED
 from vision.prototypes import FacePrototype, Prototypes
-from vision.reader import CUT_AWAY, NOT_EXPECTED, DiceReader, SettleTimeout, Settling, load_image
+from vision.reader import (
+    CUT_AWAY,
+    NOT_EXPECTED,
+    SPARE_BOXES,
+    DiceReader,
+    SettleTimeout,
+    Settling,
+    load_image,
+)
 from vision.samples import sample_frames, truth
 from vision.train.detector_frames import alone_in_dark_tray
 from vision.train.labels import KINDS
@@ -177,7 +185,7 @@ def test_one_call_of_each_model_per_frame(
     reader: DiceReader, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The detector once on the frame at each scale its card names, then the classifier once on
-    a batch of every die found."""
+    a batch of every die found and the weaker peaks the die check weighs."""
     calls: dict[str, list[int]] = {"detector": [], "classifier": []}
 
     def counting(name: str, session):
@@ -197,11 +205,12 @@ def test_one_call_of_each_model_per_frame(
     monkeypatch.setattr(
         reader.classifier, "session", counting("classifier", reader.classifier.session)
     )
-    found = reader.detector(load_image(sample_frames()[1]))
+    found = reader.detector(load_image(sample_frames()[1]), spare=SPARE_BOXES)
     calls["detector"].clear()
     reader.read_frame(load_image(sample_frames()[1]))
     assert calls["detector"] == [1] * len(reader.detector.scales)
-    assert calls["classifier"] == ([len(found.dice)] if found.dice else [])
+    # one batch: the dice found and the weaker peaks the die check weighs
+    assert calls["classifier"] == [len(found.dice) + len(found.spare)]
 
 
 def test_a_taught_custom_die_is_read_by_its_face(reader: DiceReader) -> None:

@@ -305,7 +305,7 @@ def test_an_expected_taught_die_the_detector_scored_low_is_found_among_the_spare
         def __call__(self, frame: np.ndarray, at_least: int = 0, spare: int = 0) -> Detection:
             return Detection((boxes["d20"], boxes["d10"], corner), spares[:spare])
 
-    reader = DiceReader(classifier=teacher.classifier, detector=Weak(),
+    reader = DiceReader(classifier=teacher.classifier, detector=Weak(), check_faint=False,
                         prototypes=store_prototypes(taught, teacher.classifier))
     read = reader.read_frame(frame, ["sigils", "d20", "d10"]).dice
     [cube] = [d for d in read if d.die == "sigils"]
@@ -327,7 +327,7 @@ def test_a_doubtful_taught_die_is_read_again_from_its_box_cut_tighter_or_looser(
             return Detection(tuple(DieBox(widened(d.box, 1.3), cut=False, elongation=1.0)
                                    for d in found.dice))
 
-    reader = DiceReader(classifier=teacher.classifier, detector=Loose(),
+    reader = DiceReader(classifier=teacher.classifier, detector=Loose(), check_faint=False,
                         prototypes=store_prototypes(taught, teacher.classifier))
     frames = right = second = 0
     for frame, dice in _trays(range(8300, 8340), ["d6", "d20", "d10"]):
