@@ -7,8 +7,9 @@ labelled kind; per rig and kind: value right, the share reported sure, and how m
 readings were wrong; then the time a die takes. Printed, never asserted.
 
 A/B in one run: the shipped reading (the top-face locator's windows, checked by a look about
-the centre) and the search it replaced (24 windows turned about the box's centre, a d4's on a
-ring; no sure rule).
+the centre) as a table reads a die, the same with a photo's search (`rollscribe read`: a die
+read unclearly is read at every placement too, vision.numerals.searched), and the search it
+replaced (24 windows turned about the box's centre, a d4's on a ring; no sure rule).
 """
 
 from __future__ import annotations
@@ -38,9 +39,10 @@ def sample(every: int) -> list:
     return [p for key in sorted(runs) for p in sorted(runs[key], key=lambda p: p.path)[::every]]
 
 
-def measure(reader: NumeralReader, photos: list, search: bool) -> list[str]:
-    """Lines of figures for the shipped reading, or with `search` the full search: each rig and
-    kind, the worst read first, then all dice with the recognizer windows a die took."""
+def measure(reader: NumeralReader, photos: list, how: str) -> list[str]:
+    """Lines of figures for the shipped reading ("table"), with a photo's search ("photo") or
+    the 24 windows about the centre ("centre"): each rig and kind, the worst read first, then
+    all dice with the recognizer windows a die took."""
     table = rig_table(datasets_root())
     seen, right, sure, wrong = Counter(), Counter(), Counter(), Counter()
     seconds, windows = [], [0]
@@ -55,11 +57,11 @@ def measure(reader: NumeralReader, photos: list, search: bool) -> list[str]:
         image = read_photo(photo)
         box = locate_die(image)
         start = time.perf_counter()
-        if search:
+        if how == "centre":
             plan = replace(plan_for(photo.kind), step=15)
             reading = decide(photo.kind, reader.recognise(cut_windows(image, box, plan)))
         else:
-            reading = reader.read(image, box, photo.kind)
+            reading = reader.read_many(image, [box], [photo.kind], search=how == "photo")[0]
         seconds.append(time.perf_counter() - start)
         key = (rig_of(table, photo), photo.kind)
         seen[key] += 1
@@ -89,10 +91,12 @@ def main(argv: list[str] | None = None) -> None:
     photos = sample(args.every)
     print(f"numbered dice, ucffool's rigs, one photo in {args.every} of each run "
           f"({len(photos)} photos; neither the recognizer nor the locator saw any)")
-    print("the top-face locator's windows, checked about the centre (shipped):")
-    print("\n".join(measure(reader, photos, search=False)))
+    print("the top-face locator's windows, checked about the centre (shipped, a table's reading):")
+    print("\n".join(measure(reader, photos, "table")))
+    print("the same, a die read unclearly searched at every placement (`rollscribe read`):")
+    print("\n".join(measure(reader, photos, "photo")))
     print("24 windows turned about the box's centre (the search it replaced; never sure):")
-    print("\n".join(measure(reader, photos, search=True)))
+    print("\n".join(measure(reader, photos, "centre")))
 
 
 if __name__ == "__main__":

