@@ -84,6 +84,16 @@ def test_a_missing_detector_fails_the_model_check(
     assert "reinstall Rollscribe" in result.advice
 
 
+def test_a_missing_die_check_fails_the_model_check(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import vision.die_check
+
+    monkeypatch.setattr(vision.die_check, "DEFAULT_CHECK", tmp_path / "die_check.json")
+    result = check_model()
+    assert result.failed and "die check not found" in result.found
+
+
 def test_camera_problems_are_named(tmp_path: Path, tray_frames: Path) -> None:
     assert check_camera(f"replay:{tmp_path / 'nowhere'}").status is Status.FAIL
     black = tmp_path / "black"
