@@ -87,6 +87,10 @@ def photo_dice(
             whole = read_as(guessed_box(frame, region))
             if whole:
                 return whole
+        for peak in faint:  # a weaker peak the classifier reads as a die, before a blind guess
+            whole = read_as(peak)
+            if whole:
+                return whole
         return read_as(guessed_box(frame, middle_box(frame)))
     if crowded_marks(dice):
         # boxes overlapping like no dice can: one die's marks; read it whole (flagged if the

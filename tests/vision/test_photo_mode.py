@@ -257,3 +257,23 @@ def test_doubted_specks_beside_a_die_surely_there_are_no_dice() -> None:
     boxes = [DieBox(d.box, cut=False, elongation=1.0) for d in dice]
     kept = photo_dice(photo, boxes, dice, lambda box: [])
     assert kept == [d20, beside, sure_speck]
+
+
+def test_with_nothing_read_a_weaker_peak_read_as_a_die_comes_before_the_middle() -> None:
+    """A die on a busy cloth the detector scored under its threshold and the classifier did
+    not take the region for: the weaker peaks are read, strongest first, the first the
+    classifier reads as a die kept; the middle of the photo only when none is."""
+    photo = np.full((300, 400, 3), 160, np.uint8)
+    spot, die = (DieBox((20, 20, 40, 40), cut=False, elongation=1.0),
+                 DieBox((300, 200, 350, 250), cut=False, elongation=1.0))
+    asked: list[DieBox] = []
+
+    def read_as(box: DieBox) -> list[DieReading]:
+        asked.append(box)
+        return [_read(box.box, 0.6)] if box == die else []
+
+    dice = photo_dice(photo, [], [], read_as, faint=[spot, die])
+    assert [d.box for d in dice] == [die.box] and asked[-2:] == [spot, die]
+    asked.clear()
+    assert photo_dice(photo, [], [], read_as, faint=[spot]) == []
+    assert asked[-1].box == (110, 60, 290, 240) and asked[-1].guessed  # the middle, last
