@@ -55,7 +55,7 @@ def test_json_lines_one_per_image_and_errors_do_not_stop_the_run(
     assert [r["image"] for r in results] == images  # the paths exactly as given
     assert "error" in results[1] and "error" in results[2]
     assert "dice" not in results[1]
-    reader = DiceReader()
+    reader = DiceReader(photo_fallback=True)  # `rollscribe read` reads in photo mode
     for result, frame in ((results[0], frames[0]), (results[3], frames[3])):
         read = reader.read_frame(load_image(frame)).dice
         assert read, f"{frame.name}: no die read"

@@ -60,6 +60,9 @@ def photo_dice(
     def unlike() -> Box | None:  # the region unlike the photo's corners, found once if at all
         return unlike_corners(frame)
 
+    kept = without_pieces(dice)  # first: a die boxed twice is one die, not a close-up's marks
+    dropped = {d.box for d in dice} - {d.box for d in kept}
+    boxes, dice = [b for b in boxes if b.box not in dropped], kept
     if not dice and faint and held_by_table(frame, faint[0].box, unlike()):
         # nothing cleared the threshold, and the strongest peak lies small in a region that is a
         # tray, not a close-up die: one die on a table the detector never saw (a small die in a
@@ -118,11 +121,16 @@ def photo_dice(
         best = max(d.confidence for d in dice)
         if joined and joined[0].confidence > best and (doubted or not joined[0].unsure):
             return joined
-    # dice cannot overlap: a doubted box centred on a larger die that is surely a die is a
-    # piece of it. Surely a die, not surely read: a taught die whose face is in doubt (two of
-    # its faces alike) is a die all the same, and its doubt must not make its pieces dice.
-    # Nor is a doubted box far smaller than a die surely there: the dice of one photo lie at
-    # one distance from the camera, and a spot of a cloth or a die's pip is no die.
+    return dice
+
+
+def without_pieces(dice: list[DieReading]) -> list[DieReading]:
+    """The dice without the doubted boxes that are no die beside a die surely there. Dice
+    cannot overlap: a doubted box centred on a larger die is a piece of it. Surely a die, not
+    surely read: a taught die whose face is in doubt (two of its faces alike) is a die all the
+    same, and its doubt must not make its pieces dice. Nor is a doubted box far smaller than a
+    die surely there: the dice of one photo lie at one distance from the camera, and a spot of a
+    cloth or a die's pip is no die."""
     dies = [d.box for d in dice if not d.unsure or d.confidence >= SURE_PIECE]
     biggest = max(map(side, dies), default=0)
     return [d for d in dice if not d.unsure or not (
