@@ -63,6 +63,7 @@ FAINT_BOX = "found only faintly, where an expected taught die was missing"
 # none sure and wrong: it is read sure as before.
 PLAYED_FACE = "read with nothing expected from faces learnt in play"
 RESCALES = (0.8, 1.25)  # a doubtful taught die's box is cut again at these sizes
+TRAY_PHOTO = 2  # dice over the threshold for photo mode to weigh the weaker peaks (a roll)
 SPARE_BOXES = 5  # weaker boxes looked at for an expected taught die that no box held, and by
 # the die check (vision.die_check) for dice the detector scored under its threshold
 # A numbered die is sure only if the classifier gives its kind this much: a d10 showing 6 read
@@ -234,15 +235,16 @@ class DiceReader:
         reads numbered dice's values (vision.numerals). `memory`: the dice this table's players
         confirmed (vision.table_memory), which a standard die's value is fused with.
         `check_faint`: peaks the detector scored under its threshold are taken for dice where
-        the die check says so (vision.die_check, fitted for the shipped models only; not in
-        photo mode)."""
+        the die check says so (vision.die_check, fitted for the shipped models only; in photo
+        mode only where TRAY_PHOTO dice were found over the threshold)."""
         self.classifier = classifier or Classifier(model_path, threads=threads)
         self.detector = detector or Detector(threads=threads)
-        # photo mode reads a photo's weaker peaks by rules of its own (vision.photo_mode): with
-        # the check too, 8 fewer of ucffool's and skovy's 500 photos and 3 fewer of 140 rendered
-        # close-ups read right, 3 more of 120 lone dice on a cloth found (one sitting)
+        # photo mode weighs the weaker peaks only in a photo of a roll (TRAY_PHOTO dice found);
+        # a one-die photo's are read by rules of its own (vision.photo_mode): weighed there too,
+        # 8 fewer of ucffool's and skovy's 500 photos and 3 fewer of 140 rendered close-ups
+        # were read right (one sitting)
         self.die_check = (DieCheck(self.classifier.card["sha256"], self.detector.card["sha256"])
-                          if check_faint and not photo_fallback else None)
+                          if check_faint else None)
         self.numerals = numerals or NumeralReader(threads=threads)
         self.settling = settling or Settling()
         self.clock = clock
@@ -289,7 +291,8 @@ class DiceReader:
         """`find`, with the classifier's look at its dice: one batch for the dice found and the
         weaker peaks the die check weighs."""
         found = self.detector(frame, at_least=len(expect) if expect else 0, spare=SPARE_BOXES)
-        weighed = found.spare if self.die_check is not None else ()
+        weighed = found.spare if self.die_check is not None and (
+            not self.photo_fallback or len(found.dice) >= TRAY_PHOTO) else ()
         boxes = [d.box for d in (*found.dice, *weighed)]
         if not boxes:
             return found, None
