@@ -53,7 +53,9 @@ def run(args: argparse.Namespace) -> int:
         # photographed close is read as one die (vision.photo_mode)
         classifier = Classifier(args.model)
         taught, note = load_taught(args.taught, classifier) if args.taught else (None, None)
-        reader = DiceReader(classifier=classifier, photo_fallback=True, prototypes=taught)
+        # the die check is fitted for the shipped classifier: another one reads without it
+        reader = DiceReader(classifier=classifier, photo_fallback=True, prototypes=taught,
+                            check_faint=args.model is None)
         reader.resolve(expect)
     except ValueError as exc:
         print(f"rollscribe read: --expect: {exc}", file=sys.stderr)
