@@ -173,9 +173,11 @@ class TableSight:
 PLACED_STEP = 15
 # A photo's die whose located windows read a share under this is searched at every placement:
 # on ucffool's photos (`bench numerals`, d8 / d10 / d20) 10% of the dice, the angled d20s 35 ->
-# 48%, colour's 74 -> 91%, all 83.6 -> 87.7% (wood's d8 and d10 2 and 1 points fewer); under 0.9
-# gained more (90.4%) but cost the top-down d20s 12 points.
+# 48%, colour's 74 -> 91%; under 0.9 gained more but cost the top-down d20s 12 points.
 SEARCH_BELOW = 0.5
+# ... of these kinds: it was measured on d8, d10 and d20 (no real photos of d% and d12 here) and
+# paid on the d20s (wood's d8s and d10s 2 and 1 points fewer, colour's d8s 3 more); 575 ms a die
+SEARCHED = ("d20",)
 
 
 def cut_window(frame: np.ndarray, x: float, y: float, angle: float, height: float,
@@ -341,7 +343,7 @@ class NumeralReader:
                 [cut_placed(frame, boxes[i], sight.placed[kinds[i]]) for i in placed]),
                 strict=True):
             usual[i] = placed_verdict(decide(kinds[i], logp), usual[i])
-        unclear = [i for i, kind in enumerate(kinds) if search and kind != "d4"
+        unclear = [i for i, kind in enumerate(kinds) if search and kind in SEARCHED
                    and kind not in sight.placed and usual[i].share < SEARCH_BELOW]
         for i, logp in zip(unclear, self._read_each(
                 [np.concatenate([cut_placed(frame, boxes[i], p) for p in PLACEMENTS])
