@@ -236,6 +236,12 @@ def skin_hand(frame: np.ndarray) -> bool:
     return False
 
 
+def centred_in(inner: Sequence[float], outer: Sequence[float]) -> bool:
+    """Whether `inner`'s centre lies in `outer` (x0, y0, x1, y1 boxes)."""
+    x, y = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
+    return outer[0] <= x <= outer[2] and outer[1] <= y <= outer[3]
+
+
 def iou(a: Sequence[float], b: Sequence[float]) -> float:
     """Intersection over union of two (x0, y0, x1, y1) boxes."""
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))

@@ -15,10 +15,12 @@ its card names their checksums, and a check fitted for other models is refused (
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
+from vision.detect import centred_in
 from vision.errors import ModelError
 from vision.model_file import softmax
 
@@ -41,6 +43,23 @@ def features(scores: np.ndarray, outputs: dict[str, np.ndarray]) -> np.ndarray:
                       kind.max(axis=1, keepdims=True), value.max(axis=1, keepdims=True)])
 
 
+def chance(fitted: Mapping, x: np.ndarray) -> np.ndarray:
+    """A fitted regression's (`mean`, `scale`, `weights`, `bias`) chance per row of features."""
+    z = (x - np.asarray(fitted["mean"])) / np.asarray(fitted["scale"])
+    return 1.0 / (1.0 + np.exp(-(z @ np.asarray(fitted["weights"]) + float(fitted["bias"]))))
+
+
+def taken(peaks: Sequence[Sequence[float]], dice: Sequence[bool],
+          found: Sequence[Sequence[float]]) -> list[int]:
+    """Which of the weighed peaks (boxes, strongest first) become dice: those the check calls
+    dice, never one centred in a die found or taken before it (a piece of that die)."""
+    out: list[int] = []
+    for i, (box, die) in enumerate(zip(peaks, dice, strict=True)):
+        if die and not any(centred_in(box, b) for b in (*found, *(peaks[j] for j in out))):
+            out.append(i)
+    return out
+
+
 class DieCheck:
     """The fitted check; ModelError when its card is missing, unreadable, or fitted for other
     models than `classifier_sha256` / `detector_sha256` (the loaded models' checksums)."""
@@ -50,19 +69,17 @@ class DieCheck:
         self.path = Path(path) if path else DEFAULT_CHECK
         try:
             card = json.loads(self.path.read_text())
-            self.mean = np.asarray(card["mean"], np.float64)
-            self.scale = np.asarray(card["scale"], np.float64)
-            self.weights = np.asarray(card["weights"], np.float64)
-            self.bias = float(card["bias"])
+            self.fitted = {key: card[key] for key in ("mean", "scale", "weights", "bias")}
             self.threshold = float(card["threshold"])
             fitted_for = (card["classifier_sha256"], card["detector_sha256"])
             names = tuple(card["features"])
+            sizes = {len(card[key]) for key in ("mean", "scale", "weights")}
+            float(card["bias"])
         except FileNotFoundError as exc:
             raise ModelError(f"die check not found: {self.path} (run `make model`)") from exc
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ModelError(f"die check {self.path} is unreadable: {exc}") from exc
-        if names != FEATURES or not (len(self.mean) == len(self.scale) == len(self.weights)
-                                     == len(FEATURES)):
+        if names != FEATURES or sizes != {len(FEATURES)}:
             raise ModelError(f"die check {self.path} does not fit this reader's features")
         if fitted_for != (classifier_sha256, detector_sha256):
             raise ModelError(f"die check {self.path} was fitted for other models: run "
@@ -70,8 +87,7 @@ class DieCheck:
 
     def chance(self, scores: np.ndarray, outputs: dict[str, np.ndarray]) -> np.ndarray:
         """Per peak, the chance it is a die."""
-        z = (features(scores, outputs) - self.mean) / self.scale
-        return 1.0 / (1.0 + np.exp(-(z @ self.weights + self.bias)))
+        return chance(self.fitted, features(scores, outputs))
 
     def dice(self, scores: np.ndarray, outputs: dict[str, np.ndarray]) -> np.ndarray:
         """Per peak, whether it is taken for a die."""

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from companion.reading import DieReading
-from vision.detect import Box, DieBox, at_border, shrink
+from vision.detect import Box, DieBox, at_border, centred_in, shrink
 from vision.shots import close_up_in, unlike_corners
 
 FALLBACK_SIDE = 0.6  # of the image's short side: the box read when no die outline is found
@@ -54,7 +54,7 @@ def photo_dice(
 ) -> list[DieReading]:
     """The dice of a photo, given the tray detector's `boxes` and the `dice` read from them;
     `read_as` reads one box as a die (an empty list when the classifier sees no die in it);
-    `faint`: the detector's strongest peak under its threshold, if any."""
+    `faint`: the detector's peaks under its threshold, strongest first."""
 
     @cache
     def unlike() -> Box | None:  # the region unlike the photo's corners, found once if at all
@@ -70,6 +70,7 @@ def photo_dice(
         whole = read_as(faint[0])
         if whole:
             return whole
+        faint = faint[1:]  # read: no die
     shot = close_up_in(frame.shape, unlike()) if len(dice) != 1 else None
     if shot is not None:
         # a photo of a die taken close: the tray detector, which learnt dice of tray size, may
@@ -177,12 +178,6 @@ def piece_of(inner: Box, outer: Box) -> bool:
     def area(box: Box) -> float:
         return float((box[2] - box[0]) * (box[3] - box[1]))
     return centred_in(inner, outer) and area(inner) < area(outer)
-
-
-def centred_in(inner: Box, outer: Box) -> bool:
-    """Whether `inner`'s centre lies in `outer`."""
-    x, y = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
-    return outer[0] <= x <= outer[2] and outer[1] <= y <= outer[3]
 
 
 def marks_on(box: Box, pieces: Sequence[DieBox]) -> bool:

@@ -33,12 +33,12 @@ from vision.capture import FrameSource
 from vision.classify import Classifier, FaceReading
 from vision.crops import square_crop, widened
 from vision.detect import Box, Detection, Detector, DieBox, reading_order, shrink, skin_hand
-from vision.die_check import DieCheck
+from vision.die_check import DieCheck, taken
 from vision.errors import ImageError, VisionError
 from vision.imagefile import read_image
 from vision.model_file import softmax
 from vision.numerals import NUMBERED, NumeralReader, NumeralReading
-from vision.photo_mode import centred_in, photo_dice
+from vision.photo_mode import photo_dice
 from vision.prototypes import Match, Prototypes
 from vision.table_memory import TableMemory
 
@@ -300,19 +300,15 @@ class DiceReader:
         crops = clf.crops(frame, boxes)
         outputs = clf.look(crops)
         n = len(found.dice)
-        taken: list[int] = []  # of the weighed peaks, those taken for dice
+        added: list[int] = []  # of the weighed peaks, those taken for dice
         if weighed:
-            scores = np.array([d.score for d in weighed])
-            dice = self.die_check.dice(scores, {k: v[n:] for k, v in outputs.items()})
-            for i, (die, yes) in enumerate(zip(weighed, dice, strict=True)):
-                held = (*found.dice, *(weighed[j] for j in taken))
-                if yes and not any(centred_in(die.box, d.box) for d in held):
-                    taken.append(i)  # never a piece of a die already found
-        rows = [*range(n), *(n + i for i in taken)]
-        kept = [*found.dice, *(weighed[i] for i in taken)]
+            dice = self.die_check.dice(np.array([d.score for d in weighed]),
+                                       {k: v[n:] for k, v in outputs.items()})
+            added = taken([d.box for d in weighed], dice, [d.box for d in found.dice])
+        kept = [*found.dice, *(weighed[i] for i in added)]
         order = reading_order(kept)
-        rows = [rows[i] for i in order]
-        spare = tuple(d for i, d in enumerate(found.spare) if i not in taken)
+        rows = [[*range(n), *(n + i for i in added)][i] for i in order]
+        spare = tuple(d for i, d in enumerate(found.spare) if i not in added)
         return (Detection(tuple(kept[i] for i in order), spare),
                 Looked([crops[r] for r in rows], {k: v[rows] for k, v in outputs.items()}))
 
@@ -511,8 +507,8 @@ class DiceReader:
             if settler.feed(frame, hand):
                 if on_settled is not None:
                     on_settled()
-                found = self.find(frame, expect)
-                return self._tray(frame, self._read_dice(frame, found, expect))
+                found, looked = self._find(frame, expect)
+                return self._tray(frame, self._read_dice(frame, found, expect, looked))
             if self.clock() >= deadline:
                 raise SettleTimeout(
                     "a hand is over the tray" if hand else "the dice are still moving"

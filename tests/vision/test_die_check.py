@@ -12,7 +12,7 @@ import pytest
 from bench.detector_rigs_bench import hits
 from vision.classify import DEFAULT_MODEL
 from vision.detect import DEFAULT_DETECTOR
-from vision.die_check import DEFAULT_CHECK, FEATURES, DieCheck, features
+from vision.die_check import DEFAULT_CHECK, FEATURES, DieCheck, features, taken
 from vision.errors import ModelError
 from vision.model_file import load_card
 from vision.train.realdata import datasets_root, die_box, load_photos, measured_on, read_photo
@@ -44,6 +44,14 @@ def test_a_missing_unreadable_or_mismatched_check_is_a_clear_model_error(tmp_pat
         DieCheck(*_shas(), path=_card(tmp_path, lambda c: c["features"].pop()))
     with pytest.raises(ModelError, match="other models"):
         DieCheck("0" * 64, _shas()[1])  # a classifier trained again: fit the check again
+
+
+def test_a_peak_called_a_die_is_taken_unless_it_is_a_piece_of_one_already_held() -> None:
+    found = [(100, 100, 200, 200)]
+    peaks = [(120, 120, 160, 160), (300, 100, 380, 180), (310, 110, 350, 150), (500, 0, 560, 60)]
+    # the first lies on the die found, the third on the second peak taken; the last is no die
+    assert taken(peaks, [True, True, True, False], found) == [1]
+    assert taken(peaks, [False, False, True, True], found) == [2, 3]
 
 
 def test_the_check_weighs_a_peak_by_its_score_and_the_classifiers_look() -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.train.die_check import chance, fit, label, matched
+from vision.die_check import chance
+from vision.train.die_check import fit, label, matched
 
 DIE = (100.0, 100.0, 200.0, 200.0)
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from vision.classify import DEFAULT_MODEL, Classifier
 from vision.detect import DEFAULT_DETECTOR, Detector, iou
-from vision.die_check import FEATURES, features
+from vision.die_check import FEATURES, chance, features, taken
 from vision.model_file import load_card
 from vision.train.detector_frames import (
     alone_in_dark_tray,
@@ -141,11 +141,6 @@ def fit(x: np.ndarray, y: np.ndarray) -> dict:
     return {"mean": mean.tolist(), "scale": scale.tolist(), "weights": w.tolist(), "bias": b}
 
 
-def chance(fitted: dict, x: np.ndarray) -> np.ndarray:
-    z = (x - np.array(fitted["mean"])) / np.array(fitted["scale"])
-    return 1.0 / (1.0 + np.exp(-(z @ np.array(fitted["weights"]) + fitted["bias"])))
-
-
 def tally(frames: list[Frame], fitted: dict | None) -> dict:
     """Dice found and boxes that are no die over frames, the reader's boxes with the check's
     dice added (`fitted`) or without; a peak centred in a kept box is a piece, never added."""
@@ -153,10 +148,8 @@ def tally(frames: list[Frame], fitted: dict | None) -> dict:
     for f in frames:
         kept = list(f.kept)
         if fitted is not None and f.spare:
-            for box, yes in zip(f.spare, chance(fitted, f.x) >= THRESHOLD, strict=True):
-                cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-                if yes and not any(k[0] <= cx <= k[2] and k[1] <= cy <= k[3] for k in kept):
-                    kept.append(box)
+            dice = chance(fitted, f.x) >= THRESHOLD
+            kept += [f.spare[i] for i in taken(f.spare, dice, f.kept)]
         hit = matched(kept, f.truth)
         found += hit
         boxes += len(kept)
