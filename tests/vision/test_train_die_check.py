@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.die_check import chance
-from vision.train.die_check import fit, label, matched
+from vision.train.die_check import Frame, fit, label, matched, tally
 
 DIE = (100.0, 100.0, 200.0, 200.0)
 
@@ -34,3 +34,14 @@ def test_the_regression_separates_what_a_feature_separates() -> None:
     p = chance(fitted, x)
     assert ((p >= 0.5) == (y == 1)).mean() > 0.98
     assert abs(fitted["weights"][0]) > 5 * abs(fitted["weights"][1])
+
+
+def test_the_tally_adds_the_peaks_the_check_takes_and_counts_what_they_are() -> None:
+    weak_die, spot = (98.0, 99.0, 201.0, 202.0), (400.0, 400.0, 430.0, 430.0)
+    # one feature: the peak's evidence; the check takes the first peak and leaves the second
+    fitted = fit(np.array([[-2.0], [2.0]] * 20), np.array([0.0, 1.0] * 20))
+    frame = Frame("rig", "photos", truth=[DIE], kept=[], spare=[weak_die, spot],
+                  x=np.array([[2.0], [-2.0]]))
+    empty = Frame("rig", "no die", truth=[], kept=[], spare=[spot], x=np.array([[2.0]]))
+    assert tally([frame, empty], None) == {"dice": 1, "found": 0, "boxes": 0, "no_die": 0}
+    assert tally([frame, empty], fitted) == {"dice": 1, "found": 1, "boxes": 2, "no_die": 1}

@@ -148,8 +148,8 @@ def tally(frames: list[Frame], fitted: dict | None) -> dict:
     for f in frames:
         kept = list(f.kept)
         if fitted is not None and f.spare:
-            dice = chance(fitted, f.x) >= THRESHOLD
-            kept += [f.spare[i] for i in taken(f.spare, dice, f.kept)]
+            likely = chance(fitted, f.x) >= THRESHOLD
+            kept += [f.spare[i] for i in taken(f.spare, likely, f.kept)]
         hit = matched(kept, f.truth)
         found += hit
         boxes += len(kept)
