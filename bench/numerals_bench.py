@@ -9,7 +9,9 @@ readings were wrong; then the time a die takes. Printed, never asserted.
 A/B in one run: the shipped reading (the top-face locator's windows, checked by a look about
 the centre) as a table reads a die, the same with a photo's search (`rollscribe read`: a die
 read unclearly is read at every placement too, vision.numerals.searched), and the search it
-replaced (24 windows turned about the box's centre, a d4's on a ring; no sure rule).
+replaced (24 windows turned about the box's centre, a d4's on a ring; no sure rule). Then the
+d6s, which show numerals (ucffool's) or pips (skovy's, nell-byler's): how many the recognizer
+takes for a numeral, right, sure.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from dataclasses import replace
 import numpy as np
 
 from vision.numerals import NumeralReader, cut_windows, decide, plan_for
-from vision.train.realdata import datasets_root, load_photos, locate_die, read_photo
-from vision.train.realsets import rig_of, rig_table
+from vision.train.realdata import datasets_root, load_photos, locate_die, read_bgr, read_photo
+from vision.train.realsets import NELL, rig_of, rig_table, tray_photos
 
 EVERY = 8  # one photo in this many of each run (neighbouring frames are near duplicates)
 
@@ -83,6 +85,40 @@ def measure(reader: NumeralReader, photos: list, how: str) -> list[str]:
     return lines
 
 
+def d6_lines(reader: NumeralReader, every: int) -> list[str]:
+    """A d6 shows numerals or pips (vision.numerals.MAYBE_NUMBERED): ucffool's numbered d6s, one
+    photo in `every` of each run, and every pipped die of skovy's crops and nell-byler's trays:
+    per rig, how many the recognizer read as a numeral (the rest are the classifier's pips), how
+    many of those right, sure, and sure and wrong."""
+    table = rig_table(datasets_root())
+    runs: dict[tuple[str, str], list] = defaultdict(list)
+    dice: list[tuple[str, np.ndarray, tuple[float, ...], int]] = []
+    for photo in load_photos():
+        if photo.kind == "d6" and photo.measurable:
+            runs[(photo.sequence, photo.run)].append(photo)
+    for key in sorted(runs):
+        for photo in sorted(runs[key], key=lambda p: p.path)[::every]:
+            image = read_photo(photo)
+            box = locate_die(image) if photo.sequence != "skovy" else (0.0, 0.0, *image.shape[1::-1])
+            dice.append((rig_of(table, photo), image, box, photo.value))
+    for path, boxed in tray_photos(datasets_root() / NELL).items():
+        image = read_bgr(path)
+        dice += [("nell-byler-trays (pips)", image, box, value) for value, box in boxed]
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for rig, image, box, value in dice:
+        reading = reader.read_many(image, [box], ["d6"])[0]
+        got = counts[rig]
+        got["dice"] += 1
+        if reading is not None:
+            got["numeral"] += 1
+            got["right"] += reading.value == value
+            got["sure"] += not reading.why_unsure
+            got["wrong"] += not reading.why_unsure and reading.value != value
+    return [f"  {rig:24s} {got['dice']:5d} d6: read as a numeral {got['numeral']:4d}, of them "
+            f"right {got['right']}, sure {got['sure']}, sure and wrong {got['wrong']}"
+            for rig, got in sorted(counts.items())]
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m bench numerals")
     p.add_argument("--every", type=int, default=EVERY)
@@ -95,6 +131,9 @@ def main(argv: list[str] | None = None) -> None:
     print("\n".join(measure(reader, photos, "table")))
     print("the same, a die read unclearly searched at every placement (`rollscribe read`):")
     print("\n".join(measure(reader, photos, "photo")))
+    print("d6s, numbered (ucffool's) or pipped (skovy's, nell-byler's): a numeral the recognizer "
+          "reads plainly is its, pips the classifier's:")
+    print("\n".join(d6_lines(reader, args.every)))
     print("24 windows turned about the box's centre (the search it replaced; never sure):")
     print("\n".join(measure(reader, photos, "centre")))
 

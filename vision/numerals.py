@@ -104,6 +104,16 @@ class Windows:
 # ../shared shows are read but never sure: no rule has been measured on them; nor is a d4, whose
 # readings were right too seldom for any rule (bench/numerals_bench.py).
 NUMBERED = ("d4", "d8", "d10", "d%", "d12", "d20")
+# A d6 shows pips or numerals: ucffool's d6s are numbered, nell-byler's and skovy's pipped. It is
+# read as numbered where its first located windows read a face's numeral plainly (the numeral's
+# log-likelihood in its best window at least NUMERAL_SEEN) and the look about the centre reads
+# the same face with a share of NUMBERED_CHECK or more; its pips are the classifier's otherwise.
+# Measured (a scratch run, the bars chosen on it; bench/numerals_bench.py measures them again):
+# ucffool's numbered d6s 191 of 386 read so, 190 right; pipped dice 1 of 379 of nell-byler's
+# trays, none of skovy's 12, none of 160 rendered.
+MAYBE_NUMBERED = ("d6",)
+NUMERAL_SEEN = -0.1
+NUMBERED_CHECK = 0.5
 NEVER_SURE = {"d%": "no real photo has measured d% readings",
               "d12": "no real photo has measured d12 readings",
               "d4": "d4 numerals are not read surely yet"}
@@ -232,6 +242,7 @@ class NumeralReading:
     value: int
     share: float
     why_unsure: str = "numeral not checked"  # "" when it need not be checked by a player
+    seen: float = 0.0  # the face's log-likelihood in the window that reads it best: 0 is plain
 
 
 def worth_checking(located: NumeralReading, visible: float, bar: float = SURE_SHARE) -> bool:
@@ -261,6 +272,13 @@ def searched(usual: NumeralReading, placed: Sequence[NumeralReading]) -> Numeral
     numeral = max(votes, key=lambda n: votes[n])
     return NumeralReading(usual.kind, numeral, face_value(usual.kind, numeral),
                           votes[numeral] / (1 + len(placed)), usual.why_unsure or "numeral not clear")
+
+
+def numbered(located: NumeralReading, check: NumeralReading | None) -> bool:
+    """Whether a die that may show pips (MAYBE_NUMBERED) shows this numeral: read plainly where
+    the locator points (`located`) and again about the centre (`check`)."""
+    return (located.seen >= NUMERAL_SEEN and check is not None
+            and check.numeral == located.numeral and check.share >= NUMBERED_CHECK)
 
 
 def verdict(located: NumeralReading, check: NumeralReading | None, visible: float,
@@ -321,8 +339,8 @@ class NumeralReader:
         out[..., OTHER] = np.maximum(1.0 - out[..., :OTHER].sum(axis=-1), 0.0)
         return np.log(np.maximum(out, 1e-9))
 
-    def read(self, frame: np.ndarray, box: Sequence[float], kind: str) -> NumeralReading:
-        """The face of a `kind` die in `box` of the BGR frame."""
+    def read(self, frame: np.ndarray, box: Sequence[float], kind: str) -> NumeralReading | None:
+        """The face of a `kind` die in `box` of the BGR frame (None: a d6's pips)."""
         return self.read_many(frame, [box], [kind])[0]
 
     def read_placed(self, frame: np.ndarray, box: Sequence[float], kind: str,
@@ -333,21 +351,24 @@ class NumeralReader:
 
     def read_many(self, frame: np.ndarray, boxes: Sequence[Sequence[float]],
                   kinds: Sequence[str], sight: TableSight = TableSight(), search: bool = False
-                  ) -> list[NumeralReading]:
+                  ) -> list[NumeralReading | None]:
         """The faces of several dice of a frame: each located (one batch of the locator), its
         first located windows read in one batch of the recognizer, the rest of them for the
         dice those leave in doubt in another; then the centre windows of those the check could
-        make sure, in a third. A kind the table placed its numeral for (`sight`) is read
-        there, sure only as placed_verdict says. `search` (a photo, with no table to learn
-        from): a die the located windows read unclearly is read at every placement too."""
+        make sure, or that must show their numeral is there (a d6), in a third. None for a d6
+        that shows no numeral (its pips are the classifier's). A kind the table placed its
+        numeral for (`sight`) is read there, sure only as placed_verdict says. `search` (a
+        photo, with no table to learn from): a die the located windows read unclearly is read
+        at every placement too."""
         usual = self._read_usual(frame, boxes, kinds, sight)
         placed = [i for i, kind in enumerate(kinds) if kind in sight.placed]
         for i, logp in zip(placed, self._read_each(
                 [cut_placed(frame, boxes[i], sight.placed[kinds[i]]) for i in placed]),
                 strict=True):
             usual[i] = placed_verdict(decide(kinds[i], logp), usual[i])
-        unclear = [i for i, kind in enumerate(kinds) if search and kind in SEARCHED
-                   and kind not in sight.placed and usual[i].share < SEARCH_BELOW]
+        unclear = [i for i, reading in enumerate(usual) if search and reading is not None
+                   and reading.kind in SEARCHED and reading.kind not in sight.placed
+                   and reading.share < SEARCH_BELOW]
         for i, logp in zip(unclear, self._read_each(
                 [np.concatenate([cut_placed(frame, boxes[i], p) for p in PLACEMENTS])
                  for i in unclear]), strict=True):
@@ -356,7 +377,7 @@ class NumeralReader:
         return usual
 
     def _read_usual(self, frame: np.ndarray, boxes: Sequence[Sequence[float]],
-                    kinds: Sequence[str], sight: TableSight) -> list[NumeralReading]:
+                    kinds: Sequence[str], sight: TableSight) -> list[NumeralReading | None]:
         if not boxes:
             return []
         faces = self.locator.locate(frame, boxes)
@@ -369,16 +390,19 @@ class NumeralReader:
         every = range(len(boxes))
         first = self._read_each([located_at(i, TURNS[:FIRST]) for i in every])
         located = [decide(kinds[i], first[i], UPRIGHT[:FIRST]) for i in every]
-        doubtful = [i for i in every if located[i].share < SETTLED]
+        maybe = {i: located[i] for i in every if kinds[i] in MAYBE_NUMBERED}
+        pips = {i for i, reading in maybe.items() if reading.seen < NUMERAL_SEEN}
+        doubtful = [i for i in every if located[i].share < SETTLED and i not in pips]
         for i, logp in zip(doubtful, self._read_each(
                 [located_at(i, TURNS[FIRST:]) for i in doubtful]), strict=True):
             located[i] = decide(kinds[i], np.concatenate([first[i], logp]), UPRIGHT)
-        worth = [i for i, face in enumerate(faces)
-                 if worth_checking(located[i], face.visible, sight.bar(kinds[i]))]
+        worth = [i for i, face in enumerate(faces) if i not in pips and (
+            i in maybe or worth_checking(located[i], face.visible, sight.bar(kinds[i])))]
         checks = dict(zip(worth, (decide(kinds[i], logp) for i, logp in zip(worth, self._read_each(
             [cut_windows(frame, boxes[i], plan_for(kinds[i])) for i in worth]), strict=True)),
             strict=True))
-        return [verdict(reading, checks.get(i), face.visible, sight.bar(kinds[i]))
+        return [None if i in maybe and (i in pips or not numbered(reading, checks.get(i)))
+                else verdict(reading, checks.get(i), face.visible, sight.bar(kinds[i]))
                 for i, (reading, face) in enumerate(zip(located, faces, strict=True))]
 
     def _read_each(self, cuts: list[np.ndarray]) -> list[np.ndarray]:
@@ -417,4 +441,5 @@ def decide(kind: str, logp: np.ndarray, upright: np.ndarray | None = None) -> Nu
         scores[won], scores[lost] = top, top - abs(evidence)
     best = int(np.argmax(scores))
     share = float(np.exp(scores[best] - np.logaddexp.reduce(scores)))
-    return NumeralReading(kind, faces[best], face_value(kind, faces[best]), share)
+    return NumeralReading(kind, faces[best], face_value(kind, faces[best]), share,
+                          seen=float(per_window.max()))

@@ -37,7 +37,7 @@ from vision.die_check import DieCheck, taken
 from vision.errors import ImageError, VisionError
 from vision.imagefile import read_image
 from vision.model_file import softmax
-from vision.numerals import NUMBERED, NumeralReader, NumeralReading
+from vision.numerals import MAYBE_NUMBERED, NUMBERED, NumeralReader, NumeralReading
 from vision.photo_mode import photo_dice
 from vision.prototypes import Match, Prototypes
 from vision.table_memory import TableMemory
@@ -351,10 +351,11 @@ class DiceReader:
         standard = {i: own_kind(clf, {key: values[i : i + 1] for key, values in outputs.items()},
                                 kinds[i])
                     for i in range(len(crops)) if custom[i] is None and not empty[i]}
-        numbered = [i for i, (face, _) in standard.items() if face.die in NUMBERED]
-        numerals = dict(zip(numbered, self.numerals.read_many(
+        numbered = [i for i, (face, _) in standard.items()
+                    if face.die in NUMBERED or face.die in MAYBE_NUMBERED]
+        numerals = {i: reading for i, reading in zip(numbered, self.numerals.read_many(
             frame, [boxes[i] for i in numbered], [standard[i][0].die for i in numbered],
-            self.memory.sight(), search=self.photo_fallback), strict=True))
+            self.memory.sight(), search=self.photo_fallback), strict=True) if reading is not None}
         dice = []
         for i, die in enumerate(found.dice):
             taught = custom[i]
@@ -533,7 +534,7 @@ def own_kind(
 def die_value(face: FaceReading, numeral: NumeralReading | None) -> tuple[int, float, str]:
     """(value, confidence, why unsure) of a standard die the classifier read as `face`:
     a numbered die's value is the recognizer's (`numeral`), its confidence the numeral's share
-    times the kind's probability; a d6's is the classifier's."""
+    times the kind's probability; a pipped d6's (no numeral) is the classifier's."""
     if numeral is None:
         return face.value, face.confidence, face.why_unsure or ""
     lying = (face.why_unsure or "") if face.state != "flat" else ""  # cocked or no die

@@ -3,6 +3,7 @@ and the real PP-OCR recognizer reading numerals drawn at any angle."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import shutil
@@ -35,6 +36,9 @@ from vision.numerals import (
     worth_checking,
 )
 from vision.train import recognizer
+from vision.train.realdata import datasets_root, load_photos, locate_die, read_bgr, read_photo
+from vision.train.realsets import NELL, tray_photos
+from vision.train.render import random_style, render_tray
 
 
 def brute_force(probs: np.ndarray, label: list[int]) -> float:
@@ -238,3 +242,49 @@ def test_a_searched_die_takes_the_numeral_with_the_most_share_and_is_never_sure(
     assert (found.value, found.numeral) == (17, "17") and found.why_unsure == "numeral not clear"
     assert found.share == pytest.approx((0.6 + 0.5 + 0.3) / 5)
     assert searched(reading("12", 0.4, ""), placed).why_unsure == "numeral not clear"
+
+
+@needs_model
+def test_a_d6_is_read_by_its_numeral_and_its_pips_are_left_to_the_classifier() -> None:
+    """A d6 shows numerals or pips. Rendered trays of four d6s (seeds 9000-9009), numbered and
+    pipped: a numeral read plainly where the locator points and again about the centre is the
+    recognizer's (measured: 31 of 40 numbered d6s, all right), pips never are (0 of 40)."""
+    reader = NumeralReader(threads=2)
+    numbered = taken = right = pips_taken = 0
+    for seed in range(9000, 9010):
+        for pips in (False, True):
+            rng = np.random.default_rng(seed)
+            styles = [dataclasses.replace(random_style(rng), pips=pips) for _ in range(4)]
+            image, dice = render_tray(4, seed, kinds=["d6"], styles=styles)
+            read = reader.read_many(image, [d[2] for d in dice], ["d6"] * len(dice))
+            for (_, value, _), reading in zip(dice, read, strict=True):
+                if pips:
+                    pips_taken += reading is not None
+                    continue
+                numbered += 1
+                taken += reading is not None
+                right += reading is not None and reading.value == value
+    assert pips_taken == 0
+    assert taken >= numbered // 2 and right == taken, (numbered, taken, right)
+
+
+@needs_model
+@pytest.mark.skipif(not (datasets_root() / "ucffool" / "labels.csv").is_file(),
+                    reason="no ../shared/datasets")
+def test_real_numbered_d6s_are_read_by_the_recognizer_and_real_pips_are_not() -> None:
+    """ucffool's d6s are numbered; nell-byler's are pipped. Every 12th photo of the held-out
+    d6_color run (measured: 31 of 49 read so, all right) and every 25th of nell-byler's trays
+    (measured: none of their 77 pipped dice taken for a numeral)."""
+    reader = NumeralReader(threads=2)
+    photos = [p for p in load_photos() if p.sequence == "d6_color" and p.measurable][::12]
+    read = [reader.read(image, locate_die(image), "d6")
+            for image in (read_photo(p) for p in photos)]
+    taken = [(r.value, p.value) for r, p in zip(read, photos, strict=True) if r is not None]
+    assert len(taken) >= len(photos) // 2, (len(taken), len(photos))
+    assert sum(got == value for got, value in taken) >= len(taken) - 1, taken
+    trays = list(tray_photos(datasets_root() / NELL).items())[::25]
+    pipped = 0
+    for path, dice in trays:
+        pipped += sum(r is not None for r in reader.read_many(
+            read_bgr(path), [box for _, box in dice], ["d6"] * len(dice)))
+    assert sum(len(dice) for _, dice in trays) >= 60 and pipped <= 1
