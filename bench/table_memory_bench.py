@@ -144,7 +144,8 @@ def read_die(clf: Classifier, numerals: NumeralReader, die: Die) -> Reading:
     numeral = (numerals.read(image, box, face.die)
                if face.die in NUMBERED or face.die in MAYBE_NUMBERED else None)
     value, confidence, face_why = die_value(face, numeral)
-    why = join_reasons(face_why, kind_why, clf.check_reason(face.die) or "")
+    checked = clf.check_reason(face.die) if numeral is None else None  # as DiceReader._tray
+    why = join_reasons(face_why, kind_why, checked or "")
     kept = cv2.imdecode(np.frombuffer(encode_jpeg(square_crop(image, box, KEPT_CROP_SIDE),
                                                   KEPT_CROP_QUALITY), np.uint8), cv2.IMREAD_COLOR)
     return Reading(face.die, int(value), confidence, why, outputs["embedding"][0],

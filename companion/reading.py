@@ -33,6 +33,10 @@ class DieReading:
     box: tuple[int, int, int, int]  # x0, y0, x1, y1 in pixels of the original frame
     unsure: bool = False
     why_unsure: str = ""  # "low confidence", "cocked", "cut by the frame edge", ...
+    # the value was read from the numeral on its face (the reader's text recognizer), not by
+    # the classifier whose card may ask every reading of a kind to be checked; the reader's own
+    # note while it reads a frame, not kept in JSON and not part of what a reading is
+    by_numeral: bool = field(default=False, compare=False)
 
     @property
     def reasons(self) -> list[str]:

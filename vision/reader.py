@@ -313,12 +313,13 @@ class DiceReader:
                 Looked([crops[r] for r in rows], {k: v[rows] for k, v in outputs.items()}))
 
     def _tray(self, frame: np.ndarray, dice: Sequence[DieReading]) -> TrayReading:
-        """The frame's reading, with every die of a kind the classifier's card says to always
-        check flagged for a player; done last, so the choices before it weigh the model's own
-        doubts."""
+        """The frame's reading, with every die whose value the classifier gave, of a kind its
+        card says to always check, flagged for a player (a d6 read by its numeral is the
+        recognizer's, sure by its own rule); done last, so the choices before it weigh the
+        model's own doubts."""
         checked = []
         for die in dice:
-            why = self.classifier.check_reason(die.die)
+            why = None if die.by_numeral else self.classifier.check_reason(die.die)
             if why is not None:
                 die = replace(die, unsure=True, why_unsure=join_reasons(die.why_unsure, why))
             checked.append(die)
@@ -378,7 +379,8 @@ class DiceReader:
                                                                 confidence, face_why)
                 why = unsure_reasons(join_reasons(face_why, kind_why), name, die,
                                      unexpected=i in unexpected)
-            dice.append(DieReading(name, value, confidence, die.box, bool(why), why))
+            dice.append(DieReading(name, value, confidence, die.box, bool(why), why,
+                                   by_numeral=i in numerals))
         return dice + self._spare_taught(frame, found.spare, expect, custom)
 
     def _match_expected(

@@ -8,6 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+import vision.reader as reader_module
 from tests.short_of_goal import lower_bound, short_of_goal
 from vision.capture import ReplaySource
 from vision.classify import DEFAULT_MODEL
@@ -131,10 +132,13 @@ def test_a_die_cut_by_the_frame_edge_is_unsure(reader: DiceReader) -> None:
 def test_kinds_the_model_card_distrusts_wait_for_a_check(
     reader: DiceReader, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A die (a d6: the card checks no kind whose values the recognizer reads) of a kind on the
-    card's always_check list is unsure however sure the model is, in a single frame and once
-    settled; other kinds are left as read."""
-    frame = load_image(sample_frames()[2])  # the sample tray with a d6
+    """A die whose value the classifier gives (a d6's pips: the card checks no kind whose
+    values the recognizer reads) of a kind on the card's always_check list is unsure however
+    sure the model is, in a single frame and once settled; other kinds are left as read, and so
+    is a d6 read by its numeral."""
+    frame = load_image(sample_frames()[2])  # the sample tray with a (numbered) d6
+    numeral_read = reader.read_frame(frame).dice
+    monkeypatch.setattr(reader_module, "MAYBE_NUMBERED", ())  # its value the classifier's
     monkeypatch.setattr(reader.classifier, "always_check", {})
     plain = reader.read_frame(frame).dice
     sure = [d.die for d in plain if not d.unsure and d.die not in NUMBERED]
@@ -156,6 +160,9 @@ def test_kinds_the_model_card_distrusts_wait_for_a_check(
     by_classifier = [d for d in settled.dice if d.die not in NUMBERED]
     assert by_classifier and all(d.unsure for d in by_classifier)
     assert all(reader.classifier.check_reason(d.die) in d.why_unsure for d in by_classifier)
+    monkeypatch.setattr(reader_module, "MAYBE_NUMBERED", ("d6",))
+    by_numeral = [d for d in numeral_read if d.by_numeral and d.die == kind]
+    assert by_numeral and reader.read_frame(frame).dice == numeral_read
 
 
 def test_read_settled_reads_once_the_frames_are_still(reader: DiceReader) -> None:
