@@ -108,9 +108,9 @@ NUMBERED = ("d4", "d8", "d10", "d%", "d12", "d20")
 # read as numbered where its first located windows read a face's numeral plainly (the numeral's
 # log-likelihood in its best window at least NUMERAL_SEEN) and the look about the centre reads
 # the same face with a share of NUMBERED_CHECK or more; its pips are the classifier's otherwise.
-# Measured (a scratch run, the bars chosen on it; bench/numerals_bench.py measures them again):
-# ucffool's numbered d6s 191 of 386 read so, 190 right; pipped dice 1 of 379 of nell-byler's
-# trays, none of skovy's 12, none of 160 rendered.
+# The bars were chosen on a scratch sample of these rigs; bench/numerals_bench.py's d6 lines:
+# ucffool's numbered d6s 267 of 580 read so, 265 right, 168 sure, none wrong; of nell-byler's
+# 1,795 pipped dice 3 taken for a numeral (none sure), of skovy's 19 none.
 MAYBE_NUMBERED = ("d6",)
 NUMERAL_SEEN = -0.1
 NUMBERED_CHECK = 0.5
