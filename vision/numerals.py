@@ -28,6 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.reading import join_reasons
 from vision.errors import ModelError
 from vision.model_file import load_card, open_session
 from vision.top_face import TopFaceLocator
@@ -114,6 +115,13 @@ NUMBERED = ("d4", "d8", "d10", "d%", "d12", "d20")
 MAYBE_NUMBERED = ("d6",)
 NUMERAL_SEEN = -0.1
 NUMBERED_CHECK = 0.5
+# A numeral no die of the kind carries (a "14" on a die read as a d8, a "40" on a d10) read
+# plainly (NUMERAL_SEEN) and FOREIGN_MARGIN more likely in log than any of its own faces puts the
+# classifier's kind in doubt: never sure. Of ucffool's 1,103 numbered dice read for their own
+# kind, none is so flagged; read for another, e.g. d20s as d12s 42 of 353, as d8s 64, d10s as
+# d% 209 of 240, d8s as d% 171 of 223 (scratch, the located windows of `bench numerals`).
+NUMERALS = tuple(sorted({numeral for faces in FACES.values() for numeral in faces}))
+FOREIGN_MARGIN = 2.0
 NEVER_SURE = {"d%": "no real photo has measured d% readings",
               "d12": "no real photo has measured d12 readings",
               "d4": "d4 numerals are not read surely yet"}
@@ -281,6 +289,18 @@ def numbered(located: NumeralReading, check: NumeralReading | None) -> bool:
             and check.numeral == located.numeral and check.share >= NUMBERED_CHECK)
 
 
+def foreign(reading: NumeralReading, logp: np.ndarray) -> str:
+    """Why the die's kind is in doubt when its windows (`logp`, those `reading` was decided
+    from) read plainly a numeral no die of its kind carries; "" when they do not."""
+    own = FACES[reading.kind]
+    scores = {n: float(ctc_log_likelihood(logp, classes(n)).max()) for n in NUMERALS
+              if n not in own}
+    best = max(scores, key=lambda n: scores[n])
+    if scores[best] >= NUMERAL_SEEN and scores[best] - reading.seen >= FOREIGN_MARGIN:
+        return f"reads {best}, which no {reading.kind} carries"
+    return ""
+
+
 def verdict(located: NumeralReading, check: NumeralReading | None, visible: float,
             bar: float = SURE_SHARE) -> NumeralReading:
     """The located windows' reading, sure only when the look about the centre (`check`; None:
@@ -388,22 +408,29 @@ class NumeralReader:
                                         plan_for(kinds[i]).size * side) for t in turns])
 
         every = range(len(boxes))
-        first = self._read_each([located_at(i, TURNS[:FIRST]) for i in every])
-        located = [decide(kinds[i], first[i], UPRIGHT[:FIRST]) for i in every]
+        logps = self._read_each([located_at(i, TURNS[:FIRST]) for i in every])
+        located = [decide(kinds[i], logps[i], UPRIGHT[:FIRST]) for i in every]
         maybe = {i: located[i] for i in every if kinds[i] in MAYBE_NUMBERED}
         pips = {i for i, reading in maybe.items() if reading.seen < NUMERAL_SEEN}
         doubtful = [i for i in every if located[i].share < SETTLED and i not in pips]
         for i, logp in zip(doubtful, self._read_each(
                 [located_at(i, TURNS[FIRST:]) for i in doubtful]), strict=True):
-            located[i] = decide(kinds[i], np.concatenate([first[i], logp]), UPRIGHT)
+            logps[i] = np.concatenate([logps[i], logp])
+            located[i] = decide(kinds[i], logps[i], UPRIGHT)
         worth = [i for i, face in enumerate(faces) if i not in pips and (
             i in maybe or worth_checking(located[i], face.visible, sight.bar(kinds[i])))]
         checks = dict(zip(worth, (decide(kinds[i], logp) for i, logp in zip(worth, self._read_each(
             [cut_windows(frame, boxes[i], plan_for(kinds[i])) for i in worth]), strict=True)),
             strict=True))
-        return [None if i in maybe and (i in pips or not numbered(reading, checks.get(i)))
-                else verdict(reading, checks.get(i), face.visible, sight.bar(kinds[i]))
-                for i, (reading, face) in enumerate(zip(located, faces, strict=True))]
+        out: list[NumeralReading | None] = []
+        for i, (reading, face) in enumerate(zip(located, faces, strict=True)):
+            if i in maybe and (i in pips or not numbered(reading, checks.get(i))):
+                out.append(None)
+                continue
+            judged = verdict(reading, checks.get(i), face.visible, sight.bar(kinds[i]))
+            out.append(replace(judged, why_unsure=join_reasons(
+                judged.why_unsure, foreign(reading, logps[i]))))
+        return out
 
     def _read_each(self, cuts: list[np.ndarray]) -> list[np.ndarray]:
         """Each die's windows read, all of them in batches of the recognizer."""

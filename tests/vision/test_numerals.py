@@ -31,6 +31,7 @@ from vision.numerals import (
     ctc_log_likelihood,
     decide,
     face_value,
+    foreign,
     searched,
     verdict,
     worth_checking,
@@ -78,6 +79,21 @@ def test_a_window_that_reads_17_is_a_d20s_17() -> None:
 def test_a_17_is_no_d12_and_the_d12_face_is_doubtful() -> None:
     got = decide("d12", np.stack([reading("17")] * 4))
     assert got.numeral in FACES["d12"] and got.numeral != "17"
+
+
+def test_a_numeral_the_kind_lacks_read_plainly_puts_the_kind_in_doubt() -> None:
+    """A "14" read plainly on a die classified a d8 (or a "40" on a d10) says the classifier's
+    kind is wrong: the reason is given and the die is never sure; its own kind's numerals, or a
+    foreign one read no better than them, leave it alone."""
+    for kind, text in (("d8", "14"), ("d10", "40"), ("d12", "17")):
+        logp = np.stack([reading(text)] * 2)
+        got = decide(kind, logp)
+        assert foreign(got, logp) == f"reads {text}, which no {kind} carries"
+    for kind, text in (("d20", "14"), ("d%", "40"), ("d8", "7")):
+        logp = np.stack([reading(text)] * 2)
+        assert foreign(decide(kind, logp), logp) == ""
+    both = np.stack([reading("14"), reading("4")])  # a neighbour's 14 beside the d8's own 4
+    assert foreign(decide("d8", both), both) == ""
 
 
 @pytest.mark.parametrize(("marked", "value"), [("6.", 6), ("9.", 9), ("6_", 6), ("9_", 9)])
