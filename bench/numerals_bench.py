@@ -32,11 +32,13 @@ from vision.train.realsets import NELL, rig_of, rig_table, tray_photos
 EVERY = 8  # one photo in this many of each run (neighbouring frames are near duplicates)
 
 
-def sample(every: int) -> list:
-    """Every `every`-th clearly labelled photo of each run of numbered dice."""
+def sample(every: int, d6: bool = False) -> list:
+    """Every `every`-th clearly labelled photo of each run of numbered dice but d6s (ucffool's);
+    `d6`: of each run of d6s instead (ucffool's numbered, skovy's pipped)."""
     runs: dict[tuple[str, str], list] = defaultdict(list)
     for photo in load_photos():
-        if photo.kind != "d6" and photo.measurable and photo.sequence != "skovy":
+        if photo.measurable and (photo.kind == "d6" if d6 else
+                                 photo.kind != "d6" and photo.sequence != "skovy"):
             runs[(photo.sequence, photo.run)].append(photo)
     return [p for key in sorted(runs) for p in sorted(runs[key], key=lambda p: p.path)[::every]]
 
@@ -91,16 +93,11 @@ def d6_lines(reader: NumeralReader, every: int) -> list[str]:
     per rig, how many the recognizer read as a numeral (the rest are the classifier's pips), how
     many of those right, sure, and sure and wrong."""
     table = rig_table(datasets_root())
-    runs: dict[tuple[str, str], list] = defaultdict(list)
     dice: list[tuple[str, np.ndarray, tuple[float, ...], int]] = []
-    for photo in load_photos():
-        if photo.kind == "d6" and photo.measurable:
-            runs[(photo.sequence, photo.run)].append(photo)
-    for key in sorted(runs):
-        for photo in sorted(runs[key], key=lambda p: p.path)[::every]:
-            image = read_photo(photo)
-            box = locate_die(image) if photo.sequence != "skovy" else (0.0, 0.0, *image.shape[1::-1])
-            dice.append((rig_of(table, photo), image, box, photo.value))
+    for photo in sample(every, d6=True):
+        image = read_photo(photo)
+        box = locate_die(image) if photo.sequence != "skovy" else (0.0, 0.0, *image.shape[1::-1])
+        dice.append((rig_of(table, photo), image, box, photo.value))
     for path, boxed in tray_photos(datasets_root() / NELL).items():
         image = read_bgr(path)
         dice += [("nell-byler-trays (pips)", image, box, value) for value, box in boxed]

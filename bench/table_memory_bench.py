@@ -40,7 +40,7 @@ from companion.dice_memory import PER_FACE
 from companion.reading import join_reasons
 from vision.classify import Classifier
 from vision.crops import square_crop
-from vision.numerals import MAYBE_NUMBERED, NUMBERED, NumeralReader
+from vision.numerals import RECOGNIZED, NumeralReader
 from vision.reader import KEPT_CROP_QUALITY, KEPT_CROP_SIDE, die_value, encode_jpeg, own_kind
 from vision.table_memory import (
     TURNS,
@@ -141,8 +141,7 @@ def read_die(clf: Classifier, numerals: NumeralReader, die: Die) -> Reading:
     box = die.box or locate_die(image)
     outputs = clf.look(clf.crops(image, [box]))
     face, kind_why = own_kind(clf, outputs, photo.kind)
-    numeral = (numerals.read(image, box, face.die)
-               if face.die in NUMBERED or face.die in MAYBE_NUMBERED else None)
+    numeral = numerals.read(image, box, face.die) if face.die in RECOGNIZED else None
     value, confidence, face_why = die_value(face, numeral)
     checked = clf.check_reason(face.die) if numeral is None else None  # as DiceReader._tray
     why = join_reasons(face_why, kind_why, checked or "")

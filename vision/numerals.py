@@ -115,6 +115,7 @@ NUMBERED = ("d4", "d8", "d10", "d%", "d12", "d20")
 MAYBE_NUMBERED = ("d6",)
 NUMERAL_SEEN = -0.1
 NUMBERED_CHECK = 0.5
+RECOGNIZED = NUMBERED + MAYBE_NUMBERED  # the kinds whose dice go through the recognizer
 # A numeral no die of the kind carries (a "14" on a die read as a d8, a "40" on a d10) read
 # plainly (NUMERAL_SEEN) and FOREIGN_MARGIN more likely in log than any of its own faces puts the
 # classifier's kind in doubt: never sure. Of ucffool's 1,103 numbered dice read for their own
@@ -282,11 +283,11 @@ def searched(usual: NumeralReading, placed: Sequence[NumeralReading]) -> Numeral
                           votes[numeral] / (1 + len(placed)), usual.why_unsure or "numeral not clear")
 
 
-def numbered(located: NumeralReading, check: NumeralReading | None) -> bool:
-    """Whether a die that may show pips (MAYBE_NUMBERED) shows this numeral: read plainly where
-    the locator points (`located`) and again about the centre (`check`)."""
-    return (located.seen >= NUMERAL_SEEN and check is not None
-            and check.numeral == located.numeral and check.share >= NUMBERED_CHECK)
+def shows_numeral(located: NumeralReading, check: NumeralReading | None) -> bool:
+    """Whether a die that may show pips (MAYBE_NUMBERED), its first located windows having read
+    a numeral plainly, shows this one: the look about the centre (`check`) reads it too."""
+    return (check is not None and check.numeral == located.numeral
+            and check.share >= NUMBERED_CHECK)
 
 
 def foreign(reading: NumeralReading, logp: np.ndarray) -> str:
@@ -410,8 +411,8 @@ class NumeralReader:
         every = range(len(boxes))
         logps = self._read_each([located_at(i, TURNS[:FIRST]) for i in every])
         located = [decide(kinds[i], logps[i], UPRIGHT[:FIRST]) for i in every]
-        maybe = {i: located[i] for i in every if kinds[i] in MAYBE_NUMBERED}
-        pips = {i for i, reading in maybe.items() if reading.seen < NUMERAL_SEEN}
+        maybe = {i for i in every if kinds[i] in MAYBE_NUMBERED}
+        pips = {i for i in maybe if located[i].seen < NUMERAL_SEEN}  # no numeral read plainly
         doubtful = [i for i in every if located[i].share < SETTLED and i not in pips]
         for i, logp in zip(doubtful, self._read_each(
                 [located_at(i, TURNS[FIRST:]) for i in doubtful]), strict=True):
@@ -424,7 +425,7 @@ class NumeralReader:
             strict=True))
         out: list[NumeralReading | None] = []
         for i, (reading, face) in enumerate(zip(located, faces, strict=True)):
-            if i in maybe and (i in pips or not numbered(reading, checks.get(i))):
+            if i in maybe and (i in pips or not shows_numeral(reading, checks.get(i))):
                 out.append(None)
                 continue
             judged = verdict(reading, checks.get(i), face.visible, sight.bar(kinds[i]))

@@ -37,7 +37,7 @@ from vision.die_check import DieCheck, taken
 from vision.errors import ImageError, VisionError
 from vision.imagefile import read_image
 from vision.model_file import softmax
-from vision.numerals import MAYBE_NUMBERED, NUMBERED, NumeralReader, NumeralReading
+from vision.numerals import RECOGNIZED, NumeralReader, NumeralReading
 from vision.photo_mode import photo_dice
 from vision.prototypes import Match, Prototypes
 from vision.table_memory import TableMemory
@@ -352,8 +352,7 @@ class DiceReader:
         standard = {i: own_kind(clf, {key: values[i : i + 1] for key, values in outputs.items()},
                                 kinds[i])
                     for i in range(len(crops)) if custom[i] is None and not empty[i]}
-        numbered = [i for i, (face, _) in standard.items()
-                    if face.die in NUMBERED or face.die in MAYBE_NUMBERED]
+        numbered = [i for i, (face, _) in standard.items() if face.die in RECOGNIZED]
         numerals = {i: reading for i, reading in zip(numbered, self.numerals.read_many(
             frame, [boxes[i] for i in numbered], [standard[i][0].die for i in numbered],
             self.memory.sight(), search=self.photo_fallback), strict=True) if reading is not None}

@@ -14,7 +14,7 @@ from vision.capture import ReplaySource
 from vision.classify import DEFAULT_MODEL
 from vision.detect import iou, pairs
 from vision.errors import CameraError
-from vision.numerals import NUMBERED
+from vision.numerals import NUMBERED, RECOGNIZED
 from vision.prototypes import FacePrototype, Prototypes
 from vision.reader import (
     CUT_AWAY,
@@ -138,7 +138,7 @@ def test_kinds_the_model_card_distrusts_wait_for_a_check(
     is a d6 read by its numeral."""
     frame = load_image(sample_frames()[2])  # the sample tray with a (numbered) d6
     numeral_read = reader.read_frame(frame).dice
-    monkeypatch.setattr(reader_module, "MAYBE_NUMBERED", ())  # its value the classifier's
+    monkeypatch.setattr(reader_module, "RECOGNIZED", NUMBERED)  # its value the classifier's
     monkeypatch.setattr(reader.classifier, "always_check", {})
     plain = reader.read_frame(frame).dice
     sure = [d.die for d in plain if not d.unsure and d.die not in NUMBERED]
@@ -160,7 +160,7 @@ def test_kinds_the_model_card_distrusts_wait_for_a_check(
     by_classifier = [d for d in settled.dice if d.die not in NUMBERED]
     assert by_classifier and all(d.unsure for d in by_classifier)
     assert all(reader.classifier.check_reason(d.die) in d.why_unsure for d in by_classifier)
-    monkeypatch.setattr(reader_module, "MAYBE_NUMBERED", ("d6",))
+    monkeypatch.setattr(reader_module, "RECOGNIZED", RECOGNIZED)
     by_numeral = [d for d in numeral_read if d.by_numeral and d.die == kind]
     assert by_numeral and reader.read_frame(frame).dice == numeral_read
 
