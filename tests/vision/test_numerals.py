@@ -32,6 +32,7 @@ from vision.numerals import (
     decide,
     face_value,
     foreign,
+    numeral_scores,
     searched,
     verdict,
     worth_checking,
@@ -58,6 +59,19 @@ def test_ctc_likelihood_matches_every_alignment_summed() -> None:
     for label in ([1], [2, 3], [1, 1], [3, 1, 3]):
         got = ctc_log_likelihood(np.log(probs)[None], label)[0]
         assert got == pytest.approx(np.log(brute_force(probs, label)), abs=1e-9)
+
+
+def test_numerals_scored_together_score_as_each_alone() -> None:
+    """numeral_scores runs one forward pass for all numerals of a length: each of them, marks
+    and repeated digits included, scores what the one-label pass (checked against every
+    alignment above) gives it."""
+    rng = np.random.default_rng(5)
+    logp = np.log(rng.dirichlet(np.ones(CLASSES), size=(3, 9)))  # 3 windows, 9 steps
+    numerals = ("7", "0", "11", "17", "6.", "9_", "00", "40", "20")
+    together = numeral_scores(logp, numerals)
+    for k, numeral in enumerate(numerals):
+        np.testing.assert_allclose(together[:, k], ctc_log_likelihood(logp, classes(numeral)),
+                                   rtol=0, atol=1e-12)
 
 
 def reading(text: str, steps: int = 9) -> np.ndarray:
