@@ -28,7 +28,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.reading import join_reasons
 from vision.errors import ModelError
 from vision.model_file import load_card, open_session
 from vision.top_face import TopFaceLocator
@@ -134,13 +133,18 @@ MAYBE_NUMBERED = ("d6",)
 NUMERAL_SEEN = -0.1
 NUMBERED_CHECK = 0.5
 RECOGNIZED = NUMBERED + MAYBE_NUMBERED  # the kinds whose dice go through the recognizer
-# A numeral no die of the kind carries (a "14" on a die read as a d8, a "40" on a d10) read
-# plainly (NUMERAL_SEEN) and FOREIGN_MARGIN more likely in log than any of its own faces puts the
-# classifier's kind in doubt: never sure. Of ucffool's 1,103 numbered dice read for their own
-# kind, none is so flagged; read for another, e.g. d20s as d12s 42 of 353, as d8s 64, d10s as
-# d% 209 of 240, d8s as d% 171 of 223 (scratch, the located windows of `bench numerals`).
+# A numeral no die of the kind carries (a "14" on a die classified a d8, a "40" on a d10) read
+# plainly (NUMERAL_SEEN) and FOREIGN_MARGIN more likely in log than any of its own faces says the
+# classifier's kind is wrong: the die is read as a kind that carries it (kind_for), never sure.
+# Of ucffool's 1,103 numbered dice read for their own kind, none is so taken; read for another
+# (the same windows, a scratch measure in docs/reader-history.md), d10s as d% 209 of 240, 206
+# of them then read right as d10s; d20s as d12s 42 of 353, as d8s 64 (51 then right).
 NUMERALS = tuple(sorted({numeral for faces in FACES.values() for numeral in faces}))
 FOREIGN_MARGIN = 2.0
+# Two kinds of one shape only their numerals tell apart: a die taken for the one that shows a
+# numeral of the other is the other. (ucffool's real d10s are the classifier's only real
+# pentagonal trapezohedra; its d% it knows from renders alone.)
+SAME_SHAPE = {"d10": "d%", "d%": "d10"}
 NEVER_SURE = {"d%": "no real photo has measured d% readings",
               "d12": "no real photo has measured d12 readings",
               "d4": "d4 numerals are not read surely yet"}
@@ -309,14 +313,25 @@ def shows_numeral(located: NumeralReading, check: NumeralReading | None) -> bool
 
 
 def foreign(reading: NumeralReading, logp: np.ndarray) -> str:
-    """Why the die's kind is in doubt when its windows (`logp`, those `reading` was decided
-    from) read plainly a numeral no die of its kind carries; "" when they do not."""
+    """A numeral no die of the reading's kind carries that the windows (`logp`, those `reading`
+    was decided from) read plainly and far likelier than the kind's own faces; "" when none."""
     others = [n for n in NUMERALS if n not in FACES[reading.kind]]
     scores = numeral_scores(logp, others).max(axis=0)
     best = int(np.argmax(scores))
     if scores[best] >= NUMERAL_SEEN and scores[best] - reading.seen >= FOREIGN_MARGIN:
-        return f"reads {others[best]}, which no {reading.kind} carries"
+        return others[best]
     return ""
+
+
+def kind_for(numeral: str, kind: str, ranked: Sequence[str]) -> str:
+    """The kind a die taken for a `kind` is, when it shows a `numeral` that kind lacks: the
+    kind of the same shape if it carries the numeral, else the first of `ranked` (the
+    classifier's kinds, likeliest first) that does, else the first numbered kind that does."""
+    carriers = [k for k in NUMBERED if numeral in FACES[k]]
+    for k in (SAME_SHAPE.get(kind, ""), *ranked, *carriers):
+        if k in carriers:
+            return k
+    raise ValueError(f"no numbered die carries {numeral!r}")
 
 
 def verdict(located: NumeralReading, check: NumeralReading | None, visible: float,
@@ -388,17 +403,20 @@ class NumeralReader:
         return [decide(kind, each) for each in logp]
 
     def read_many(self, frame: np.ndarray, boxes: Sequence[Sequence[float]],
-                  kinds: Sequence[str], sight: TableSight = TableSight(), search: bool = False
-                  ) -> list[NumeralReading | None]:
+                  kinds: Sequence[str], sight: TableSight = TableSight(), search: bool = False,
+                  ranked: Sequence[Sequence[str]] = ()) -> list[NumeralReading | None]:
         """The faces of several dice of a frame: each located (one batch of the locator), its
         first located windows read in one batch of the recognizer, the rest of them for the
         dice those leave in doubt in another; then the centre windows of those the check could
         make sure, or that must show their numeral is there (a d6), in a third. None for a d6
-        that shows no numeral (its pips are the classifier's). A kind the table placed its
-        numeral for (`sight`) is read there, sure only as placed_verdict says. `search` (a
-        photo, with no table to learn from): a die the located windows read unclearly is read
-        at every placement too."""
-        usual = self._read_usual(frame, boxes, kinds, sight)
+        that shows no numeral (its pips are the classifier's). A die showing a numeral its kind
+        lacks is read as a kind that carries it (kind_for; `ranked`: each die's kinds as the
+        classifier ranks them), never sure. A kind the table placed its numeral for (`sight`)
+        is read there, sure only as placed_verdict says. `search` (a photo, with no table to
+        learn from): a die the located windows read unclearly is read at every placement too."""
+        usual = self._read_usual(frame, boxes, kinds, sight, ranked)
+        kinds = [kind if reading is None else reading.kind
+                 for kind, reading in zip(kinds, usual, strict=True)]
         placed = [i for i, kind in enumerate(kinds) if kind in sight.placed]
         for i, logp in zip(placed, self._read_each(
                 [cut_placed(frame, boxes[i], sight.placed[kinds[i]]) for i in placed]),
@@ -415,7 +433,8 @@ class NumeralReader:
         return usual
 
     def _read_usual(self, frame: np.ndarray, boxes: Sequence[Sequence[float]],
-                    kinds: Sequence[str], sight: TableSight) -> list[NumeralReading | None]:
+                    kinds: Sequence[str], sight: TableSight, ranked: Sequence[Sequence[str]]
+                    ) -> list[NumeralReading | None]:
         if not boxes:
             return []
         faces = self.locator.locate(frame, boxes)
@@ -435,7 +454,14 @@ class NumeralReader:
                 [located_at(i, TURNS[FIRST:]) for i in doubtful]), strict=True):
             logps[i] = np.concatenate([logps[i], logp])
             located[i] = decide(kinds[i], logps[i], UPRIGHT)
-        worth = [i for i, face in enumerate(faces) if i not in pips and (
+        taken: dict[int, str] = {}  # dice showing a numeral their kind lacks: why
+        for i in every:
+            numeral = "" if i in maybe else foreign(located[i], logps[i])
+            if numeral:
+                kind = kind_for(numeral, kinds[i], ranked[i] if ranked else ())
+                located[i] = decide(kind, logps[i], UPRIGHT[:len(logps[i])])
+                taken[i] = f"reads {numeral}, which no {kinds[i]} carries: a {kind}?"
+        worth = [i for i, face in enumerate(faces) if i not in pips and i not in taken and (
             i in maybe or worth_checking(located[i], face.visible, sight.bar(kinds[i])))]
         checks = dict(zip(worth, (decide(kinds[i], logp) for i, logp in zip(worth, self._read_each(
             [cut_windows(frame, boxes[i], plan_for(kinds[i])) for i in worth]), strict=True)),
@@ -445,9 +471,8 @@ class NumeralReader:
             if i in maybe and (i in pips or not shows_numeral(reading, checks.get(i))):
                 out.append(None)
                 continue
-            judged = verdict(reading, checks.get(i), face.visible, sight.bar(kinds[i]))
-            out.append(replace(judged, why_unsure=join_reasons(
-                judged.why_unsure, foreign(reading, logps[i]))))
+            out.append(replace(reading, why_unsure=taken[i]) if i in taken else
+                       verdict(reading, checks.get(i), face.visible, sight.bar(kinds[i])))
         return out
 
     def _read_each(self, cuts: list[np.ndarray]) -> list[np.ndarray]:

@@ -353,9 +353,11 @@ class DiceReader:
                                 kinds[i])
                     for i in range(len(crops)) if custom[i] is None and not empty[i]}
         numbered = [i for i, (face, _) in standard.items() if face.die in RECOGNIZED]
+        ranked = [[clf.kinds[k] for k in np.argsort(-outputs["kind"][i])] for i in numbered]
         numerals = {i: reading for i, reading in zip(numbered, self.numerals.read_many(
             frame, [boxes[i] for i in numbered], [standard[i][0].die for i in numbered],
-            self.memory.sight(), search=self.photo_fallback), strict=True) if reading is not None}
+            self.memory.sight(), search=self.photo_fallback, ranked=ranked), strict=True)
+            if reading is not None}
         dice = []
         for i, die in enumerate(found.dice):
             taught = custom[i]
@@ -372,7 +374,7 @@ class DiceReader:
                 why = unsure_reasons(face_why, name, die, unexpected=i in unexpected)
             else:
                 face, kind_why = standard[i]
-                name = face.die
+                name = numerals[i].kind if i in numerals else face.die  # its numeral's kind
                 value, confidence, face_why = die_value(face, numerals.get(i))
                 value, confidence, face_why = self.memory.amend(name, face.embedding, value,
                                                                 confidence, face_why)
