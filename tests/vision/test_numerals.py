@@ -35,6 +35,7 @@ from vision.numerals import (
     kind_for,
     numeral_scores,
     searched,
+    settled_at_once,
     verdict,
     worth_checking,
 )
@@ -248,8 +249,9 @@ def test_real_dice_taken_for_a_kind_their_numeral_is_not_on_are_read_as_one_it_i
 
 @needs_model
 def test_the_turned_windows_are_read_only_where_the_first_leave_doubt() -> None:
-    """A clear numeral is settled by the upright and half-turned windows; the turned ones are
-    read for a die left in doubt (here one whose face shows no numeral at all)."""
+    """A clear numeral is settled by the upright located window; a 6 or 9 needs the half turn
+    too (which way up tells them apart); the turned ones are read for a die left in doubt (here
+    one whose face shows no numeral at all)."""
     reader = NumeralReader(threads=1)
     read = []
     recognise = reader.recognise
@@ -258,11 +260,20 @@ def test_the_turned_windows_are_read_only_where_the_first_leave_doubt() -> None:
     frame, box = die_with("5", 0, rng)
     clear = reader.read(frame, box, "d8")
     assert clear.numeral == "5" and clear.share >= SETTLED
-    assert read[0] == FIRST and len(read) <= 2  # no second pass of located windows
+    assert read[0] == 1 and len(read) <= 2  # no second pass of located windows
     read.clear()
     blank = np.full_like(frame, 128)
     assert reader.read(blank, box, "d8").share < SETTLED
-    assert read == [FIRST, len(TURNS) - FIRST]
+    assert read == [1, FIRST - 1, len(TURNS) - FIRST]
+
+
+def test_the_upright_window_alone_settles_only_a_plain_clear_numeral_other_than_6_or_9() -> None:
+    clear = NumeralReading("d20", "17", 17, share=0.995, seen=-0.01)
+    assert settled_at_once(clear)
+    assert not settled_at_once(dataclasses.replace(clear, share=0.9))
+    assert not settled_at_once(dataclasses.replace(clear, seen=-2.0))  # a d6's pips, perhaps
+    assert not settled_at_once(dataclasses.replace(clear, numeral="6", value=6))
+    assert not settled_at_once(dataclasses.replace(clear, numeral="9", value=9))
 
 
 @needs_model
