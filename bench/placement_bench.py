@@ -20,28 +20,18 @@ import sys
 import time
 from collections import Counter, defaultdict
 
-import cv2
 import numpy as np
 
 from bench.numerals_bench import sample
-from vision.crops import square_crop
+from bench.table_memory_bench import kept_crop
 from vision.numerals import PLACEMENTS, NumeralReader, TableSight, placed_verdict
 from vision.placement import KINDS, choose, trusts, verdicts
-from vision.reader import KEPT_CROP_QUALITY, KEPT_CROP_SIDE
 from vision.train.realdata import datasets_root, locate_die, read_photo
 from vision.train.realsets import rig_of, rig_table
 
 EVERY = 8
 SPLITS = 20  # seeded draws of the confirmed dice; each figure is their mean
 CONFIRMED = (10, 20)
-
-
-def kept_crop(image: np.ndarray, box: tuple[float, ...]) -> np.ndarray:
-    """The crop the table keeps of a die, as it reads it back (JPEG and all)."""
-    ok, jpeg = cv2.imencode(".jpg", square_crop(image, box, KEPT_CROP_SIDE),
-                            [cv2.IMWRITE_JPEG_QUALITY, KEPT_CROP_QUALITY])
-    assert ok
-    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -40,7 +40,9 @@ from companion.dice_memory import PER_FACE
 from companion.reading import join_reasons
 from vision.classify import Classifier
 from vision.crops import square_crop
-from vision.numerals import RECOGNIZED, NumeralReader
+from vision.numerals import RECOGNIZED, NumeralReader, TableSight
+from vision.placement import KINDS as PLACED_KINDS
+from vision.placement import LEARN_FROM, choose, trusts, verdicts
 from vision.reader import KEPT_CROP_QUALITY, KEPT_CROP_SIDE, die_value, encode_jpeg, own_kind
 from vision.table_memory import (
     TURNS,
@@ -134,21 +136,56 @@ class Reading:
     remembered: np.ndarray  # (turns, d) of the kept JPEG crop, as the memory would keep it
 
 
-def read_die(clf: Classifier, numerals: NumeralReader, die: Die) -> Reading:
-    """The die read as vision.reader reads a die of the expected kind."""
+def read_die(clf: Classifier, numerals: NumeralReader, die: Die,
+             sight: TableSight | None = None) -> Reading:
+    """The die read as vision.reader reads a die of the expected kind (`sight`: what the table
+    learnt of its camera)."""
     photo = die.photo
     image = read_photo(photo)
     box = die.box or locate_die(image)
     outputs = clf.look(clf.crops(image, [box]))
     face, kind_why = own_kind(clf, outputs, photo.kind)
-    numeral = numerals.read(image, box, face.die) if face.die in RECOGNIZED else None
+    numeral = numerals.read_many(image, [box], [face.die], sight or TableSight())[0] if (
+        face.die in RECOGNIZED) else None
     value, confidence, face_why = die_value(face, numeral)
     checked = clf.check_reason(face.die) if numeral is None else None  # as DiceReader._tray
     why = join_reasons(face_why, kind_why, checked or "")
-    kept = cv2.imdecode(np.frombuffer(encode_jpeg(square_crop(image, box, KEPT_CROP_SIDE),
-                                                  KEPT_CROP_QUALITY), np.uint8), cv2.IMREAD_COLOR)
     return Reading(face.die, int(value), confidence, why, outputs["embedding"][0],
-                   remember_turns(clf, kept))
+                   remember_turns(clf, kept_crop(image, box)))
+
+
+def kept_crop(image: np.ndarray, box: tuple[float, ...]) -> np.ndarray:
+    """The crop the table keeps of a die, as it reads it back (JPEG and all)."""
+    return cv2.imdecode(np.frombuffer(encode_jpeg(square_crop(image, box, KEPT_CROP_SIDE),
+                                                  KEPT_CROP_QUALITY), np.uint8), cv2.IMREAD_COLOR)
+
+
+def sighted(dice: list[Die], read: dict[str, Reading]) -> list[dict[str, Reading]]:
+    """Per point of the curve, the next dice as read with what the table learnt of its camera
+    from the confirmed ones (vision.placement: a placement for the kind's numeral, or the
+    locator trusted, chosen from the newest LEARN_FROM confirmed dice's kept crops); `read`'s
+    own readings where it learnt nothing. Not cached: about 0.7 s a confirmed die learnt and
+    0.1 s a die read at a placement."""
+    kind = dice[0].photo.kind
+    if kind not in PLACED_KINDS:
+        return [read] * len(POINTS)
+    clf, numerals = Classifier(threads=2), NumeralReader(threads=2)
+    out = []
+    for confirmed in POINTS:
+        rows = []
+        for die in dice[max(0, confirmed - LEARN_FROM):confirmed]:
+            image = read_photo(die.photo)
+            rows.append(verdicts(numerals, kept_crop(image, die.box or locate_die(image)),
+                                 kind, die.photo.value))
+        placement = choose(rows)
+        sight = TableSight({kind: placement} if placement else {},
+                           frozenset([kind]) if trusts(rows) else frozenset())
+        if sight == TableSight():
+            out.append(read)
+            continue
+        out.append({die.key: read_die(clf, numerals, die, sight)
+                    for die in dice[confirmed:confirmed + NEXT]})
+    return out
 
 
 def fingerprint() -> str:
@@ -221,12 +258,13 @@ class Point:
                 f"{self.sure_wrong:2d}w")
 
 
-def curve(dice: list[Die], read: dict[str, Reading], excluded: Excluded | None
-          ) -> list[Point]:
+def curve(dice: list[Die], read: dict[str, Reading], excluded: Excluded | None,
+          sight: list[dict[str, Reading]] | None = None) -> list[Point]:
     """Value right, sure and sure-and-wrong over the NEXT dice after each point's confirmed
-    dice; without `excluded`, the reader alone."""
+    dice; without `excluded`, the reader alone; with `sight`, each point's dice as read with
+    what the table learnt of its camera by then (sighted)."""
     points = []
-    for confirmed in POINTS:
+    for n, confirmed in enumerate(POINTS):
         point = Point()
         kept = dice[:confirmed]
         vectors = np.concatenate([read[d.key].remembered for d in kept] or
@@ -235,7 +273,7 @@ def curve(dice: list[Die], read: dict[str, Reading], excluded: Excluded | None
         memory = Remembered(unit(vectors), tuple(d.photo.value for d in kept for _ in
                                                  range(turns)))
         for die in dice[confirmed:confirmed + NEXT]:
-            r = read[die.key]
+            r = (sight[n] if sight else read)[die.key]
             value, why = r.value, r.why
             if excluded is not None and kept and r.kind == die.photo.kind:
                 keep = np.repeat([not excluded(die, k) for k in kept], turns)
@@ -252,7 +290,10 @@ def curve(dice: list[Die], read: dict[str, Reading], excluded: Excluded | None
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m bench table_memory")
-    p.parse_args(argv or [])
+    p.add_argument("--sight", action="store_true",
+                   help="also the turned curve as a table plays it, with the camera's placement "
+                        "learnt (vision.placement; about 20 minutes more)")
+    args = p.parse_args(argv or [])
     table = streams()
     read = readings([d for dice in table.values() for d in dice])
     print(f"value right / read sure / sure and wrong over the next {NEXT} dice after "
@@ -265,6 +306,14 @@ def main(argv: list[str] | None = None) -> None:
             rolls = len({d.roll for d in dice})
             figures = "  ".join(p.text() for p in curve(dice, read, excluded))
             print(f"  {rig:15s} {kind:4s} {rolls:2d} rolls  {figures}")
+    if args.sight:
+        print("turned, with what the table learnt of its camera (vision.placement):")
+        for (rig, kind), dice in table.items():
+            if kind in PLACED_KINDS:
+                rolls = len({d.roll for d in dice})
+                figures = "  ".join(p.text() for p in curve(dice, read, turned,
+                                                             sighted(dice, read)))
+                print(f"  {rig:15s} {kind:4s} {rolls:2d} rolls  {figures}", flush=True)
     timing()
 
 
