@@ -19,6 +19,8 @@ that face comes up again. The fusion's constants and the sure rule were chosen o
 top rigs and checked on wood and angle. Printed, never asserted.
 
 Each photo is read once (one thread) and its reading cached in artifacts/; the curve is numpy.
+`python -m bench.table_memory_bench --sight` adds the turned curve read as the table reads once
+it has learnt where its camera shows each kind's numeral (vision.placement), about 20 minutes.
 """
 
 from __future__ import annotations
@@ -289,7 +291,7 @@ def curve(dice: list[Die], read: dict[str, Reading], excluded: Excluded | None,
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(prog="python -m bench table_memory")
+    p = argparse.ArgumentParser(prog="python -m bench.table_memory_bench")
     p.add_argument("--sight", action="store_true",
                    help="also the turned curve as a table plays it, with the camera's placement "
                         "learnt (vision.placement; about 20 minutes more)")

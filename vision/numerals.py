@@ -162,11 +162,18 @@ TRUSTED_SHARE = 0.7
 # one leaves the face in doubt (settled_at_once); then 15 degrees either way of each only for a
 # die those two leave in doubt (SETTLED). A frame of ten dice: 159.7 ms against 183.9 ms with the
 # half turn read for every die (bench/reader_bench.py end_to_end, A/B in one run). On the 1,103 dice of bench/numerals_bench.py the
-# upright window alone settles 30% of them: 3.9 located windows a die instead of 5.0, the same
-# 851 right, 203 sure instead of 180 (one window's share is the cleaner), none wrong.
+# upright window alone settles 30% of them: the same 851 right, 203 sure instead of 180 (one
+# window's share is the cleaner), none wrong, 5.7 windows a die instead of 6.4 with the checks.
 TURNS = (0, 180, -15, 15, 165, 195)
 FIRST = 2
 SETTLED = 0.99
+# ... but a d20 reads the half turn whatever. Seen aslant, the face turned to the camera reads
+# plainly: on the angled rig a die whose top face prints a logo for its 20 was read surely as
+# its neighbour's 2 from the upright window alone, where the half turn's reading kept it in
+# doubt (bench/table_memory_bench.py's angled stream); and a photo's d20 search bar was measured
+# on two windows' shares. On bench/numerals_bench.py's dice: 5.9 windows a die against 5.7, sure
+# 197 against 203 (none wrong either way).
+BOTH_WAYS = ("d20",)
 UPRIGHT = np.array([abs(t) < 90 for t in TURNS])  # which of them stand the numeral as located
 # The look about the centre: four windows a quarter turn apart (a d4's on a ring). Eight, every
 # 45 degrees, made 119 of those dice sure (none wrong) and cost 4 windows more a die: one of
@@ -426,7 +433,7 @@ class NumeralReader:
         sure. A kind the table placed its numeral for (`sight`)
         is read there, sure only as placed_verdict says. `search` (a photo, with no table to
         learn from): a die the located windows read unclearly is read at every placement too."""
-        usual = self._read_usual(frame, boxes, kinds, sight, ranked, search)
+        usual = self._read_usual(frame, boxes, kinds, sight, ranked)
         kinds = [kind if reading is None else reading.kind
                  for kind, reading in zip(kinds, usual, strict=True)]
         placed = [i for i, kind in enumerate(kinds) if kind in sight.placed]
@@ -445,8 +452,8 @@ class NumeralReader:
         return usual
 
     def _read_usual(self, frame: np.ndarray, boxes: Sequence[Sequence[float]],
-                    kinds: Sequence[str], sight: TableSight, ranked: Sequence[Sequence[str]],
-                    search: bool) -> list[NumeralReading | None]:
+                    kinds: Sequence[str], sight: TableSight, ranked: Sequence[Sequence[str]]
+                    ) -> list[NumeralReading | None]:
         if not boxes:
             return []
         faces = self.locator.locate(frame, boxes)
@@ -459,10 +466,7 @@ class NumeralReader:
         every = range(len(boxes))
         logps = self._read_each([located_at(i, TURNS[:1]) for i in every])
         located = [decide(kinds[i], logps[i], UPRIGHT[:1]) for i in every]
-        # a photo's d20 reads the half turn whatever: its share decides the search, whose bar
-        # was measured on two windows' shares
-        turned = [i for i in every if not settled_at_once(located[i])
-                  or (search and kinds[i] in SEARCHED)]
+        turned = [i for i in every if kinds[i] in BOTH_WAYS or not settled_at_once(located[i])]
         for i, logp in zip(turned, self._read_each(
                 [located_at(i, TURNS[1:FIRST]) for i in turned]), strict=True):
             logps[i] = np.concatenate([logps[i], logp])

@@ -374,7 +374,9 @@ class DiceReader:
                 why = unsure_reasons(face_why, name, die, unexpected=i in unexpected)
             else:
                 face, kind_why = standard[i]
-                name = numerals[i].kind if i in numerals else face.die  # its numeral's kind
+                name = numerals[i].kind if i in numerals else face.die
+                if name != face.die:  # its numeral is on another kind (numerals.kind_for)
+                    kind_why = f"not the {kinds[i]} wanted" if kinds[i] not in (None, name) else ""
                 value, confidence, face_why = die_value(face, numerals.get(i))
                 value, confidence, face_why = self.memory.amend(name, face.embedding, value,
                                                                 confidence, face_why)
