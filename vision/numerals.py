@@ -332,7 +332,11 @@ def shows_numeral(located: NumeralReading, check: NumeralReading | None) -> bool
 
 def foreign(reading: NumeralReading, logp: np.ndarray) -> str:
     """A numeral no die of the reading's kind carries that the windows (`logp`, those `reading`
-    was decided from) read plainly and far likelier than the kind's own faces; "" when none."""
+    was decided from) read plainly and far likelier than the kind's own faces; "" when none.
+    (A log-likelihood is at most 0: a face of its own read better than -FOREIGN_MARGIN leaves
+    no numeral room to be that much likelier, and most dice end here.)"""
+    if reading.seen > -FOREIGN_MARGIN:
+        return ""
     others = [n for n in NUMERALS if n not in FACES[reading.kind]]
     scores = numeral_scores(logp, others).max(axis=0)
     best = int(np.argmax(scores))
