@@ -160,10 +160,10 @@ SURE_SHARE = 0.9
 TRUSTED_SHARE = 0.7
 # The located windows, about the locator's angle: upright first; half a turn round where that
 # one leaves the face in doubt (settled_at_once); then 15 degrees either way of each only for a
-# die those two leave in doubt (SETTLED). A frame of ten dice: 159.7 ms against 183.9 ms with the
-# half turn read for every die (bench/reader_bench.py end_to_end, A/B in one run). On the 1,103 dice of bench/numerals_bench.py the
-# upright window alone settles 30% of them: the same 851 right, 203 sure instead of 180 (one
-# window's share is the cleaner), none wrong, 5.7 windows a die instead of 6.4 with the checks.
+# die those two leave in doubt (SETTLED). A frame of ten dice: 159.7 ms against 183.9 ms with
+# the half turn read for every die (bench/reader_bench.py end_to_end, A/B in one run). On the
+# 1,103 dice of bench/numerals_bench.py: the same 851 right, 197 sure instead of 180 (one
+# window's share is the cleaner), none wrong, 5.9 windows a die instead of 6.4 with the checks.
 TURNS = (0, 180, -15, 15, 165, 195)
 FIRST = 2
 SETTLED = 0.99
@@ -171,8 +171,7 @@ SETTLED = 0.99
 # plainly: on the angled rig a die whose top face prints a logo for its 20 was read surely as
 # its neighbour's 2 from the upright window alone, where the half turn's reading kept it in
 # doubt (bench/table_memory_bench.py's angled stream); and a photo's d20 search bar was measured
-# on two windows' shares. On bench/numerals_bench.py's dice: 5.9 windows a die against 5.7, sure
-# 197 against 203 (none wrong either way).
+# on two windows' shares. (Every kind read once: 203 sure, 5.7 windows a die.)
 BOTH_WAYS = ("d20",)
 UPRIGHT = np.array([abs(t) < 90 for t in TURNS])  # which of them stand the numeral as located
 # The look about the centre: four windows a quarter turn apart (a d4's on a ring). Eight, every
