@@ -2,7 +2,7 @@
 
 Why: a table learns where its camera shows a kind's top numeral from the dice its players
 confirm (vision.placement). Here each ucffool rig plays a table: one photo in EVERY of each run
-of numbered dice (d4 keeps its own windows), each cut into the crop the table keeps (a
+of numbered dice (a d4 at its column of upright windows), each cut into the crop the table keeps (a
 KEPT_CROP_SIDE px JPEG) and read as vision.placement reads it, and read from the whole photo
 at each candidate placement and by the locator's windows. Then, for SPLITS seeded draws of K of
 a rig-kind's photos as the dice players confirmed, the placement chosen from their crops reads
@@ -24,7 +24,7 @@ import numpy as np
 
 from bench.numerals_bench import sample
 from bench.table_memory_bench import kept_crop
-from vision.numerals import PLACEMENTS, NumeralReader, TableSight, placed_verdict
+from vision.numerals import NumeralReader, TableSight, placed_verdict, placements_for
 from vision.placement import KINDS, choose, trusts, verdicts
 from vision.train.realdata import datasets_root, locate_die, read_photo
 from vision.train.realsets import rig_of, rig_table
@@ -50,7 +50,8 @@ def main(argv: list[str] | None = None) -> None:
         t0 = time.perf_counter()
         usual = reader.read_many(image, [box], [photo.kind])[0]
         t1 = time.perf_counter()
-        reader.read_many(image, [box], [photo.kind], TableSight({photo.kind: PLACEMENTS[2]}))
+        reader.read_many(image, [box], [photo.kind],
+                         TableSight({photo.kind: placements_for(photo.kind)[-1]}))
         t2 = time.perf_counter()
         crop = verdicts(reader, kept_crop(image, box), photo.kind, photo.value)
         seconds["alone"].append(t1 - t0)
@@ -59,11 +60,12 @@ def main(argv: list[str] | None = None) -> None:
         trusted = reader.read_many(image, [box], [photo.kind],
                                    TableSight(trusted=frozenset([photo.kind])))[0]
         placed = [placed_verdict(r, usual)
-                  for r in reader.read_placed(image, box, photo.kind, PLACEMENTS)]
+                  for r in reader.read_placed(image, box, photo.kind,
+                                                  placements_for(photo.kind))]
         groups[(rig_of(table, photo), photo.kind)].append({
             "value": photo.value, "usual": usual, "trusted": trusted, "placed": placed,
             "crop": crop})
-    print(f"numbered dice but d4, ucffool's rigs, one photo in {args.every} of each run "
+    print(f"numbered dice, ucffool's rigs, one photo in {args.every} of each run "
           f"({len(photos)} photos, read in {time.perf_counter() - start:.0f} s); each rig "
           f"plays a table; means of {SPLITS} draws of the dice confirmed")
     ms = {key: 1000 * statistics.median(times) for key, times in seconds.items()}
@@ -80,12 +82,12 @@ def main(argv: list[str] | None = None) -> None:
             for seed in range(SPLITS):
                 order = np.random.default_rng(seed).permutation(len(dice))
                 rows = [dice[i]["crop"] for i in order[:k]]
-                placement, trust = choose(rows), trusts(rows)
+                placement, trust = choose(rows, key[1]), trusts(rows)
                 got["chose"] += placement is not None
                 got["trust"] += trust
                 for i in order[k:]:
                     die = dice[i]
-                    reading = (die["placed"][PLACEMENTS.index(placement)] if placement
+                    reading = (die["placed"][placements_for(key[1]).index(placement)] if placement
                                else die["trusted"] if trust else die["usual"])
                     got["n"] += 1
                     got["right"] += reading.value == die["value"]

@@ -179,7 +179,7 @@ def sighted(dice: list[Die], read: dict[str, Reading]) -> list[dict[str, Reading
             image = read_photo(die.photo)
             rows.append(verdicts(numerals, kept_crop(image, die.box or locate_die(image)),
                                  kind, die.photo.value))
-        placement = choose(rows)
+        placement = choose(rows, kind)
         sight = TableSight({kind: placement} if placement else {},
                            frozenset([kind]) if trusts(rows) else frozenset())
         if sight == TableSight():

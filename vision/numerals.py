@@ -195,6 +195,7 @@ class Placement:
 
     dy: float
     stretch: float = 1.0
+    column: bool = False  # windows standing upright down the die's middle instead (a d4)
 
 
 # Where a top numeral may lie: the die's middle and 0.1-0.3 of its box above it, plain or
@@ -202,6 +203,20 @@ class Placement:
 # searched at all of them)
 PLACEMENTS = tuple(Placement(dy, stretch) for dy in (0.0, -0.1, -0.2, -0.3)
                    for stretch in (1.0, 1.6))
+# A d4 seen from the side stands its value upright on the face turned to the camera, at the
+# apex or along the bottom edge: windows down the die's middle (COLUMN, shares of the box's
+# height from its centre), turned at most 15 degrees. On ucffool's d4s, every 8th photo (a
+# scratch measure in docs/reader-history.md): colour 78 of 111 where the locator reads 62, top
+# 45 of 51 (30), wood 115 of 125 (77); a top-down die's copies stand round its apex, where the
+# column reads worse, so a table uses it only where its confirmed d4s say so (vision.placement).
+UPRIGHT_COLUMN = Placement(0.0, column=True)
+COLUMN = (-0.3, -0.15, 0.0, 0.15, 0.3)
+COLUMN_TURNS = (-15, 0, 15)
+
+
+def placements_for(kind: str) -> tuple[Placement, ...]:
+    """The placements a table may learn for a kind's top numeral."""
+    return (UPRIGHT_COLUMN,) if kind == "d4" else PLACEMENTS
 
 
 @dataclass(frozen=True)
@@ -250,14 +265,19 @@ def cut_window(frame: np.ndarray, x: float, y: float, angle: float, height: floa
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def cut_placed(frame: np.ndarray, box: Sequence[float], placement: Placement) -> np.ndarray:
-    """A die's windows at the table's placement, turned every PLACED_STEP degrees (the
-    numeral's turn is the die's, unknown), as a (N, HEIGHT, W, 3) batch."""
+def cut_placed(frame: np.ndarray, box: Sequence[float], placement: Placement,
+               kind: str) -> np.ndarray:
+    """A `kind` die's windows at the table's placement, turned every PLACED_STEP degrees (the
+    numeral's turn is the die's, unknown), or a column's upright ones, as a (N, HEIGHT, W, 3)
+    batch."""
     x0, y0, x1, y1 = (float(v) for v in box)
-    side = max(x1 - x0, y1 - y0)
-    x, y = (x0 + x1) / 2, (y0 + y1) / 2 + placement.dy * side
-    return np.stack([cut_window(frame, x, y, angle, CENTRE.size * side, placement.stretch)
-                     for angle in range(0, 360, PLACED_STEP)])
+    side, size = max(x1 - x0, y1 - y0), plan_for(kind).size
+    x, y = (x0 + x1) / 2, (y0 + y1) / 2
+    if placement.column:
+        return np.stack([cut_window(frame, x, y + dy * (y1 - y0), angle, size * side)
+                         for dy in COLUMN for angle in COLUMN_TURNS])
+    return np.stack([cut_window(frame, x, y + placement.dy * side, angle, size * side,
+                                placement.stretch) for angle in range(0, 360, PLACED_STEP)])
 
 
 def cut_windows(frame: np.ndarray, box: Sequence[float], plan: Windows) -> np.ndarray:
@@ -420,7 +440,7 @@ class NumeralReader:
     def read_placed(self, frame: np.ndarray, box: Sequence[float], kind: str,
                     placements: Sequence[Placement]) -> list[NumeralReading]:
         """One die read at each of `placements` (its windows all in one batch); unchecked."""
-        logp = self._read_each([cut_placed(frame, box, p) for p in placements])
+        logp = self._read_each([cut_placed(frame, box, p, kind) for p in placements])
         return [decide(kind, each) for each in logp]
 
     def read_many(self, frame: np.ndarray, boxes: Sequence[Sequence[float]],
@@ -441,14 +461,14 @@ class NumeralReader:
                  for kind, reading in zip(kinds, usual, strict=True)]
         placed = [i for i, kind in enumerate(kinds) if kind in sight.placed]
         for i, logp in zip(placed, self._read_each(
-                [cut_placed(frame, boxes[i], sight.placed[kinds[i]]) for i in placed]),
+                [cut_placed(frame, boxes[i], sight.placed[kinds[i]], kinds[i]) for i in placed]),
                 strict=True):
             usual[i] = placed_verdict(decide(kinds[i], logp), usual[i])
         unclear = [i for i, reading in enumerate(usual) if search and reading is not None
                    and reading.kind in SEARCHED and reading.kind not in sight.placed
                    and reading.share < SEARCH_BELOW]
         for i, logp in zip(unclear, self._read_each(
-                [np.concatenate([cut_placed(frame, boxes[i], p) for p in PLACEMENTS])
+                [np.concatenate([cut_placed(frame, boxes[i], p, kinds[i]) for p in PLACEMENTS])
                  for i in unclear]), strict=True):
             each = np.split(logp, len(PLACEMENTS))
             usual[i] = searched(usual[i], [decide(kinds[i], part) for part in each])

@@ -6,11 +6,13 @@ top one and the recognizer reads a neighbour's numeral. The camera's tilt is the
 same at every roll, and every die a player confirmed says which window reads its true value. So
 for each numbered kind, the table's newest confirmed crops are read at each of a few
 placements (PLACEMENTS: windows above the die's centre, stretched to undo a face seen aslant,
-turned all round), and a placement that reads MARGIN more of them right than the locator's
-windows is used for that kind from then on. On ucffool's rigs, each played as a table, with 10
-confirmed dice of a kind the angled camera's d20s went from 35% to 76% right, the colour rig's
-from 73% to 83% (100% after 20); the top-down rigs kept the locator, and the kinds it read 90%
-of their confirmed dice right for are trusted: sure at a lower bar (bench/placement_bench.py).
+turned all round; a d4's, numerals.UPRIGHT_COLUMN: windows standing upright down its middle, as
+a d4 seen from the side stands its value), and a placement that reads MARGIN more of them right
+than the locator's windows is used for that kind from then on. On ucffool's rigs, each played
+as a table, with 10 confirmed dice of a kind the angled camera's d20s went from 35% to 76%
+right, the colour rig's from 73% to 83% (100% after 20), the d4s from 59% to 76% (81% after
+20); the top-down rigs kept the locator, and the kinds it read 90% of their confirmed dice
+right for are trusted: sure at a lower bar (bench/placement_bench.py).
 Learning costs about 0.7 s a confirmed die here, so it runs in the memory's own thread
 (vision.table_memory), never on the camera's.
 
@@ -27,11 +29,9 @@ import numpy as np
 
 from companion.dice_memory import TEACHES, DiceMemory, RememberedDie
 from vision.crops import CROP_MARGIN
-from vision.numerals import NUMBERED, PLACEMENTS, NumeralReader, Placement, TableSight
+from vision.numerals import NUMBERED, NumeralReader, Placement, TableSight, placements_for
 
-# The placements tried: the centre and 0.1-0.3 of the box side above it, unstretched and
-# stretched 1.6 times (a face seen about 50 degrees aslant).
-KINDS = tuple(k for k in NUMBERED if k != "d4")  # a d4's value stands at its apex: own windows
+KINDS = NUMBERED  # each kind's candidates: numerals.placements_for
 MIN_DICE = 10  # confirmed dice of a kind before a placement is chosen
 # how many more of them a placement must read right than the locator: one die more chose a
 # placement on a top-down rig's d10s in 4 of 20 draws, and read them worse after
@@ -50,28 +50,34 @@ def crop_box(crop: np.ndarray) -> tuple[float, float, float, float]:
 def verdicts(reader: NumeralReader, crop: np.ndarray, kind: str, value: int | str
              ) -> tuple[bool, ...]:
     """Whether each way of reading a kept crop gives the value a player confirmed: the
-    locator's windows first, then each of PLACEMENTS."""
+    locator's windows first, then each of the kind's placements (numerals.placements_for)."""
     box = crop_box(crop)
     usual = reader.read_many(crop, [box], [kind])[0]
-    placed = reader.read_placed(crop, box, kind, PLACEMENTS)
+    placed = reader.read_placed(crop, box, kind, placements_for(kind))
     return (usual.value == value, *(p.value == value for p in placed))
 
 
-def choose(rows: Sequence[tuple[bool, ...]]) -> Placement | None:
-    """The candidate that reads the most of these confirmed dice right, if it reads MARGIN
-    more than the locator does (`verdicts` rows); None below MIN_DICE dice or else."""
+def better(rows: Sequence[tuple[bool, ...]]) -> int | None:
+    """Which of the kind's placements reads the most of these confirmed dice right (`verdicts`
+    rows), if it reads MARGIN more than the locator does; None below MIN_DICE dice or else."""
     if len(rows) < MIN_DICE:
         return None
     right = np.array(rows, dtype=int).sum(axis=0)
     best = int(np.argmax(right[1:]))
-    return PLACEMENTS[best] if right[1 + best] >= right[0] + MARGIN else None
+    return best if right[1 + best] >= right[0] + MARGIN else None
+
+
+def choose(rows: Sequence[tuple[bool, ...]], kind: str) -> Placement | None:
+    """The placement these confirmed `kind` dice choose (better), if any."""
+    best = better(rows)
+    return None if best is None else placements_for(kind)[best]
 
 
 def trusts(rows: Sequence[tuple[bool, ...]]) -> bool:
     """Whether these confirmed dice (`verdicts` rows, at least MIN_DICE) say the camera shows
     their kind's top numeral where the locator looks: it read TRUST of them right and no
     placement did better. Such a kind is sure at the lower bar (vision.numerals.TableSight)."""
-    return (len(rows) >= MIN_DICE and choose(rows) is None
+    return (len(rows) >= MIN_DICE and better(rows) is None
             and sum(row[0] for row in rows) >= TRUST * len(rows))
 
 
@@ -105,7 +111,7 @@ class TablePlacements:
         chosen, trusted = {}, set()
         for kind, dice in newest.items():
             rows = [self._verdicts[d.id] for d in dice if self._verdicts[d.id]]
-            placement = choose(rows)
+            placement = choose(rows, kind)
             if placement is not None:
                 chosen[kind] = placement
             elif trusts(rows):

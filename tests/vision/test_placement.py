@@ -17,11 +17,13 @@ from vision.numerals import (
     DEFAULT_MODEL,
     PLACEMENTS,
     SEARCH_BELOW,
+    UPRIGHT_COLUMN,
     NumeralReader,
     Placement,
     TableSight,
     cut_placed,
     decide,
+    placements_for,
 )
 from vision.placement import MARGIN, MIN_DICE, TRUST, choose, crop_box, trusts
 from vision.reader import KEPT_CROP_QUALITY, KEPT_CROP_SIDE, encode_jpeg
@@ -41,11 +43,25 @@ def rows(locator: int, placed: int, n: int = MIN_DICE) -> list[tuple[bool, ...]]
 
 
 def test_a_placement_is_chosen_only_where_it_reads_more_confirmed_dice_right():
-    assert choose(rows(2, 9)) == PLACEMENTS[UP]
-    assert choose(rows(2, 9, n=MIN_DICE - 1)) is None  # too few dice to say
-    assert choose(rows(7, 7 + MARGIN - 1)) is None  # within the margin: the locator stays
-    assert choose(rows(7, 7 + MARGIN)) == PLACEMENTS[UP]
-    assert choose(rows(10, 9)) is None
+    assert choose(rows(2, 9), "d20") == PLACEMENTS[UP]
+    assert choose(rows(2, 9, n=MIN_DICE - 1), "d20") is None  # too few dice to say
+    assert choose(rows(7, 7 + MARGIN - 1), "d20") is None  # within the margin: the locator stays
+    assert choose(rows(7, 7 + MARGIN), "d20") == PLACEMENTS[UP]
+    assert choose(rows(10, 9), "d20") is None
+
+
+def test_a_d4s_one_candidate_is_a_column_of_upright_windows_down_its_middle():
+    """A d4 seen from the side stands its value upright on the face turned to the camera: its
+    windows go down the die's middle, turned at most 15 degrees, where a d20's go round."""
+    assert placements_for("d4") == (UPRIGHT_COLUMN,) and placements_for("d20") == PLACEMENTS
+    assert choose([(False, True)] * MIN_DICE, "d4") == UPRIGHT_COLUMN
+    frame = np.full((400, 400, 3), 200, np.uint8)
+    box = (100.0, 100.0, 300.0, 300.0)
+    cv2.rectangle(frame, (190, 115), (210, 125), (20, 20, 20), -1)  # ink near the box top
+    windows = cut_placed(frame, box, UPRIGHT_COLUMN, "d4")
+    assert len(windows) == 15  # five heights, three turns
+    inked = [ink_rows(w) > 0 for w in windows[1::3]]  # the upright one at each height
+    assert inked == [True, False, False, False, False]
 
 
 def test_a_kind_is_trusted_where_the_locator_read_nearly_all_confirmed_dice_right():
@@ -80,7 +96,7 @@ def test_the_windows_are_cut_where_the_placement_says_and_undo_a_squashed_face()
     numeral = np.full((70, 80, 3), 200, np.uint8)
     cv2.putText(numeral, "7", (18, 62), cv2.FONT_HERSHEY_SIMPLEX, 2.2, (20, 20, 20), 5)
     frame[140:180, 160:240] = cv2.resize(numeral, (80, 40))  # seen aslant: 1.75 times shorter
-    stretched, plain, centre = (cut_placed(frame, box, p) for p in (
+    stretched, plain, centre = (cut_placed(frame, box, p, "d8") for p in (
         Placement(-0.2, 1.6), Placement(-0.2, 1.0), Placement(0.0, 1.0)))
     assert len(stretched) == 24  # every 15 degrees: the numeral's turn is the die's
     upright = [decide("d8", reader.recognise(w[:1])) for w in (stretched, plain, centre)]
