@@ -2,8 +2,8 @@
 
 Why: a table learns where its camera shows a kind's top numeral from the dice its players
 confirm (vision.placement). Here each ucffool rig plays a table: one photo in EVERY of each run
-of numbered dice (a d4 at its column of upright windows), each cut into the crop the table keeps (a
-KEPT_CROP_SIDE px JPEG) and read as vision.placement reads it, and read from the whole photo
+of numbered dice (a d4 at its column of upright windows), each cut into the crop the table
+keeps (a KEPT_CROP_SIDE px JPEG) and read as vision.placement reads it, and read from the whole photo
 at each candidate placement and by the locator's windows. Then, for SPLITS seeded draws of K of
 a rig-kind's photos as the dice players confirmed, the placement chosen from their crops reads
 the rest. Printed per rig and kind, worst first, averaged over the draws: value right with the
@@ -23,7 +23,7 @@ from collections import Counter, defaultdict
 import numpy as np
 
 from bench.numerals_bench import sample
-from bench.table_memory_bench import kept_crop
+from bench.table_memory_bench import kept_crop_image
 from vision.numerals import NumeralReader, TableSight, placed_verdict, placements_for
 from vision.placement import KINDS, choose, trusts, verdicts
 from vision.train.realdata import datasets_root, locate_die, read_photo
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> None:
         reader.read_many(image, [box], [photo.kind],
                          TableSight({photo.kind: placements_for(photo.kind)[-1]}))
         t2 = time.perf_counter()
-        crop = verdicts(reader, kept_crop(image, box), photo.kind, photo.value)
+        crop = verdicts(reader, kept_crop_image(image, box), photo.kind, photo.value)
         seconds["alone"].append(t1 - t0)
         seconds["placed"].append(t2 - t1)
         seconds["learnt"].append(time.perf_counter() - t2)

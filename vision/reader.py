@@ -353,7 +353,7 @@ class DiceReader:
                                 kinds[i])
                     for i in range(len(crops)) if custom[i] is None and not empty[i]}
         numbered = [i for i, (face, _) in standard.items() if face.die in RECOGNIZED]
-        ranked = [[clf.kinds[k] for k in np.argsort(-outputs["kind"][i])] for i in numbered]
+        ranked = [ranked_kinds(clf, outputs["kind"][i]) for i in numbered]
         numerals = {i: reading for i, reading in zip(numbered, self.numerals.read_many(
             frame, [boxes[i] for i in numbered], [standard[i][0].die for i in numbered],
             self.memory.sight(), search=self.photo_fallback, ranked=ranked), strict=True)
@@ -374,9 +374,7 @@ class DiceReader:
                 why = unsure_reasons(face_why, name, die, unexpected=i in unexpected)
             else:
                 face, kind_why = standard[i]
-                name = numerals[i].kind if i in numerals else face.die
-                if name != face.die:  # its numeral is on another kind (numerals.kind_for)
-                    kind_why = f"not the {kinds[i]} wanted" if kinds[i] not in (None, name) else ""
+                name, kind_why = read_kind(face, kind_why, kinds[i], numerals.get(i))
                 value, confidence, face_why = die_value(face, numerals.get(i))
                 value, confidence, face_why = self.memory.amend(name, face.embedding, value,
                                                                 confidence, face_why)
@@ -536,6 +534,21 @@ def own_kind(
     return own, f"a {own.die} ({own.best_kind_p:.0%} sure), not the {wanted} wanted"
 
 
+def ranked_kinds(clf: Classifier, kind_logits: np.ndarray) -> list[str]:
+    """The classifier's kinds for one die, likeliest first (numerals.kind_for's order)."""
+    return [clf.kinds[k] for k in np.argsort(-kind_logits)]
+
+
+def read_kind(face: FaceReading, kind_why: str, wanted: str | None,
+              numeral: NumeralReading | None) -> tuple[str, str]:
+    """A standard die's kind and why it is in doubt (own_kind's): the classifier's, unless its
+    numeral is on another kind (numerals.kind_for), which is then the die's, in doubt only if
+    the roll wanted another still (the numeral's reason already asks)."""
+    if numeral is None or numeral.kind == face.die:
+        return face.die, kind_why
+    return numeral.kind, f"not the {wanted} wanted" if wanted not in (None, numeral.kind) else ""
+
+
 def die_value(face: FaceReading, numeral: NumeralReading | None) -> tuple[int, float, str]:
     """(value, confidence, why unsure) of a standard die the classifier read as `face`:
     a numbered die's value is the recognizer's (`numeral`), its confidence the numeral's share
@@ -581,12 +594,13 @@ def tray_reading(
         width=int(frame.shape[1]),
         height=int(frame.shape[0]),
         source="camera",
-        crops=tuple(
-            encode_jpeg(square_crop(frame, d.box, KEPT_CROP_SIDE), KEPT_CROP_QUALITY) for d in dice
-        )
-        if keep_crops
-        else (),
+        crops=tuple(kept_crop(frame, d.box) for d in dice) if keep_crops else (),
     )
+
+
+def kept_crop(frame: np.ndarray, box: Sequence[float]) -> bytes:
+    """The JPEG of a die's crop the table keeps (KEPT_CROP_SIDE px), to learn its dice from."""
+    return encode_jpeg(square_crop(frame, box, KEPT_CROP_SIDE), KEPT_CROP_QUALITY)
 
 
 def unsure_reasons(face_why: str | None, kind: str, die: DieBox, unexpected: bool) -> str:

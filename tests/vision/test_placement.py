@@ -26,7 +26,7 @@ from vision.numerals import (
     placements_for,
 )
 from vision.placement import MARGIN, MIN_DICE, TRUST, choose, crop_box, trusts
-from vision.reader import KEPT_CROP_QUALITY, KEPT_CROP_SIDE, encode_jpeg
+from vision.reader import KEPT_CROP_SIDE, kept_crop
 from vision.table_memory import TableMemory
 from vision.train.realdata import datasets_root, load_photos, locate_die, read_photo
 from vision.train.realsets import rig_of, rig_table
@@ -128,8 +128,7 @@ def test_an_angled_table_learns_where_its_top_numerals_are_and_reads_them_better
     labels = []
     for i, photo in enumerate(confirmed):
         image = read_photo(photo)
-        crop = encode_jpeg(square_crop(image, locate_die(image), KEPT_CROP_SIDE),
-                           KEPT_CROP_QUALITY)
+        crop = kept_crop(image, locate_die(image))
         labels.append(LabelledDie(1, 10 + i, 0, "d20", photo.value, "checked", 1.0, crop))
     store.learn(1, labels, attrgetter("jpeg"))
     reader = NumeralReader(threads=2)

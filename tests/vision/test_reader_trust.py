@@ -8,7 +8,8 @@ import pytest
 
 from vision.classify import DEFAULT_MODEL, Classifier
 from vision.detect import iou
-from vision.reader import DiceReader, load_image, own_kind
+from vision.numerals import NumeralReading
+from vision.reader import DiceReader, load_image, own_kind, ranked_kinds, read_kind
 from vision.samples import sample_frames
 
 pytestmark = pytest.mark.skipif(
@@ -52,6 +53,23 @@ def test_a_die_torn_between_kinds_keeps_the_models_choice(reader: DiceReader) ->
     assert (face.die, face.value) == ("d10", 7)
     assert why == "a d10 (57% sure), not the d% wanted"
     assert face.confidence < 0.6 and face.best_kind_p == pytest.approx(0.574, abs=0.001)
+
+
+def test_a_numeral_the_kind_lacks_gives_the_die_its_numerals_kind(reader: DiceReader) -> None:
+    """Torn between d10 and d%, a die the recognizer read as a d% (its "40") is a d%: in a roll
+    that wanted a d%, nothing more is in doubt than the numeral's own reason says; in a roll of
+    d10s it is not the die wanted. A numeral of the classifier's own kind changes nothing."""
+    clf = reader.classifier
+    outputs = _row(clf, {"d10": 0.3, "d%": 0.0, "d8": -1.0}, "d10:4")
+    assert ranked_kinds(clf, outputs["kind"][0])[:3] == ["d10", "d%", "d8"]
+    face, why = own_kind(clf, outputs, "d%")
+    forty = NumeralReading("d%", "40", 40, 0.9, "reads 40, which no d10 carries: a d%?")
+    assert read_kind(face, why, "d%", forty) == ("d%", "")
+    assert read_kind(face, why, "d10", forty) == ("d%", "not the d10 wanted")
+    assert read_kind(face, why, None, forty) == ("d%", "")
+    four = NumeralReading("d10", "4", 4, 0.9)
+    assert read_kind(face, why, "d%", four) == ("d10", why)
+    assert read_kind(face, why, "d%", None) == ("d10", why)
 
 
 def test_the_expectation_no_longer_makes_a_die_sure(reader: DiceReader) -> None:

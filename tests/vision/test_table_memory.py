@@ -12,8 +12,7 @@ import pytest
 from companion.dice_memory import DiceMemory
 from companion.die_photos import LabelledDie
 from vision.classify import DEFAULT_MODEL, Classifier
-from vision.crops import square_crop
-from vision.reader import KEPT_CROP_QUALITY, KEPT_CROP_SIDE, DiceReader, encode_jpeg
+from vision.reader import DiceReader, kept_crop
 from vision.table_memory import (
     NUMERAL_NOT_CLEAR,
     TURNS,
@@ -92,7 +91,7 @@ def test_a_die_corrected_once_is_read_right_after_and_forgetting_undoes_it(tmp_p
 @pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet")
 def test_what_is_learnt_is_embedded_in_the_background(tmp_path):
     frame, [(_, value, box)] = render_tray(1, 3, (640, 480), ["d20"])
-    crop = encode_jpeg(square_crop(frame, box, KEPT_CROP_SIDE), KEPT_CROP_QUALITY)
+    crop = kept_crop(frame, box)
     store = DiceMemory(tmp_path / "t.dice.sqlite")
     memory = TableMemory(store, Classifier(threads=1))
     memory.follow()
@@ -110,8 +109,7 @@ def test_following_the_store_reads_only_the_images_of_new_crops(tmp_path, monkey
     """After each roll the memory is loaded again; the crops it embedded before come back as
     their embeddings, without their images (a full memory is thousands of JPEGs)."""
     frame, dice = render_tray(3, 5, (640, 480), ["d20", "d20", "d8"])
-    crops = [encode_jpeg(square_crop(frame, box, KEPT_CROP_SIDE), KEPT_CROP_QUALITY)
-             for _, _, box in dice]
+    crops = [kept_crop(frame, box) for _, _, box in dice]
     store = DiceMemory(tmp_path / "t.dice.sqlite")
     memory = TableMemory(store, Classifier(threads=1))
     asked: list[int] = []
