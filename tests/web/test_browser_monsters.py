@@ -93,8 +93,12 @@ def test_the_scenarios_grid_is_drawn_cell_by_cell(browser, tmp_path, size, scena
         harness.join(page, server)
         cells = page.locator("#board .grid-board .cell")
         expect(cells).to_have_count(rows * 4)
-        tops = sorted({round(cells.nth(i).bounding_box()["y"]) for i in range(rows * 4)})
-        lefts = sorted({round(cells.nth(i).bounding_box()["x"]) for i in range(rows * 4)})
+        # One look at every cell: the panel redraws the board as it polls, and a cell measured
+        # one by one can be gone from the page between two looks.
+        corners = cells.evaluate_all(
+            "cells => cells.map(c => { const r = c.getBoundingClientRect(); return [r.x, r.y]; })")
+        tops = sorted({round(y) for _, y in corners})
+        lefts = sorted({round(x) for x, _ in corners})
         assert (len(tops), len(lefts)) == (rows, 4), "drawn as a grid of 4 columns"
         for cell in board["cells"]:
             drawn = page.locator(f"#board .cell[data-cell='{cell['n']}']")
