@@ -59,7 +59,7 @@ fonts: setup
 	$(call apt_install,$(call debian,model))
 
 # Trains models/dice.onnx and models/detector.onnx from scratch, on a CUDA GPU when there is one
-# (vision/train/__main__.py), then the top-face locator on renders (11.5 minutes on one CPU
+# (vision/train/__main__.py), then the top-face locator on renders (25 minutes on one CPU
 # thread, vision/train/top_face.py) and the die check, fitted for those two (about 4 minutes,
 # vision/train/die_check.py); TABLE_PHOTOS="dir ...": also on tables' own dice photos
 # (`rollscribe photos DIR`). FOLDS=1 also measures leaving each rig out (bench cross_rig).

@@ -30,9 +30,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.crops import widened
 from vision.errors import ModelError
 from vision.model_file import load_card, open_session
-from vision.top_face import TopFaceLocator
+from vision.top_face import TopFace, TopFaceLocator
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "numerals.onnx"
 HEIGHT = 48  # the recognizer's input height
@@ -129,7 +130,7 @@ NUMBERED = ("d4", "d8", "d10", "d%", "d12", "d20")
 # log-likelihood in its best window at least NUMERAL_SEEN) and the look about the centre reads
 # the same face with a share of NUMBERED_CHECK or more; its pips are the classifier's otherwise.
 # The bars were chosen on a scratch sample of these rigs; bench/numerals_bench.py's d6 lines:
-# ucffool's numbered d6s 267 of 580 read so, 265 right, 183 sure, none wrong; of nell-byler's
+# ucffool's numbered d6s 270 of 580 read so, 269 right, 188 sure, none wrong; of nell-byler's
 # 1,795 pipped dice 3 taken for a numeral (none sure), of skovy's 19 none.
 MAYBE_NUMBERED = ("d6",)
 NUMERAL_SEEN = -0.1
@@ -248,6 +249,24 @@ SEARCH_BELOW = 0.9
 # ... of these kinds: it was measured on d8, d10 and d20 (no real photos of d% and d12 here) and
 # paid on the d20s (wood's d8s and d10s 2 and 1 points fewer, colour's d8s 3 more); 575 ms a die
 SEARCHED = ("d20",)
+
+
+# A die's windows are sized by the die, not by the detector's box, which may be loose or tight
+# (on ucffool's photos the detector's run 0.65-1.2 times the die's, a d4's less): the box is
+# resized about its centre to the side the locator sees, within the sizes it learnt (its
+# training's framing, vision.train.top_face.SCALE). Not a d6's: the locator learnt numbered d6s
+# only, and resized so, pipped d6s were read as numerals, 1 of nell-byler's 1,795 surely (the
+# bars that tell pips from numerals were chosen on windows sized by the box).
+FIT = (0.7, 1.35)
+
+
+def die_box(box: Sequence[float], face: TopFace, kind: str) -> Sequence[float]:
+    """`box` resized about its centre so its longer side is the die's as the locator sees it
+    (a d6's as it is)."""
+    if kind in MAYBE_NUMBERED:
+        return box
+    side = max(float(box[2]) - float(box[0]), float(box[3]) - float(box[1]))
+    return widened(box, min(max(face.side / side, FIT[0]), FIT[1]))
 
 
 def cut_window(frame: np.ndarray, x: float, y: float, angle: float, height: float,
@@ -442,6 +461,7 @@ class NumeralReader:
     def read_placed(self, frame: np.ndarray, box: Sequence[float], kind: str,
                     placements: Sequence[Placement]) -> list[NumeralReading]:
         """One die read at each of `placements` (its windows all in one batch); unchecked."""
+        box = die_box(box, self.locator.locate(frame, [box])[0], kind)
         logp = self._read_each([cut_placed(frame, box, p, kind) for p in placements])
         return [decide(kind, each) for each in logp]
 
@@ -457,8 +477,12 @@ class NumeralReader:
         carries it (kind_for; `ranked`: each die's kinds as the classifier ranks them), never
         sure. A kind the table placed its numeral for (`sight`) is read there, sure only as
         placed_verdict says. `search` (a photo, with no table to learn from): a die the located
-        windows read unclearly is read at every placement too."""
-        usual = self._read_usual(frame, boxes, kinds, sight, ranked)
+        windows read unclearly is read at every placement too. Each die's windows are cut to its
+        size as the locator sees it (die_box), whatever the box's slack (a d6's to its box)."""
+        faces = self.locator.locate(frame, boxes) if boxes else []
+        boxes = [die_box(box, face, kind) for box, face, kind in zip(boxes, faces, kinds,
+                                                                     strict=True)]
+        usual = self._read_usual(frame, boxes, faces, kinds, sight, ranked)
         kinds = [kind if reading is None else reading.kind
                  for kind, reading in zip(kinds, usual, strict=True)]
         placed = [i for i, kind in enumerate(kinds) if kind in sight.placed]
@@ -477,11 +501,10 @@ class NumeralReader:
         return usual
 
     def _read_usual(self, frame: np.ndarray, boxes: Sequence[Sequence[float]],
-                    kinds: Sequence[str], sight: TableSight, ranked: Sequence[Sequence[str]]
-                    ) -> list[NumeralReading | None]:
+                    faces: Sequence[TopFace], kinds: Sequence[str], sight: TableSight,
+                    ranked: Sequence[Sequence[str]]) -> list[NumeralReading | None]:
         if not boxes:
             return []
-        faces = self.locator.locate(frame, boxes)
 
         def located_at(i: int, turns: Sequence[int]) -> np.ndarray:
             side = max(boxes[i][2] - boxes[i][0], boxes[i][3] - boxes[i][1])

@@ -1,9 +1,12 @@
-"""Where a die's value numeral lies, how it stands, and whether it shows: models/top_face.onnx.
+"""Where a die's value numeral lies, how it stands, whether it shows, and how big the die is:
+models/top_face.onnx.
 
 Why: the numeral reader (vision.numerals) turns 24 windows about a die's centre because it knows
 neither where the numeral is nor how it stands, and an oblique view puts the numeral off the
 centre, where no window looks. This small CNN, trained on renders only
 (`python -m vision.train.top_face`), says both from the die's crop, so one or two windows do.
+It also says the die's size, which the windows are cut to: a detector's box may be looser or
+tighter than the die.
 
 numpy, OpenCV and onnxruntime only; vision.numerals cuts the recognizer's windows on what it
 finds.
@@ -23,7 +26,7 @@ from vision.errors import ModelError
 from vision.model_file import load_card, open_session
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "top_face.onnx"
-OUTPUTS = ("offset", "angle", "visible")
+OUTPUTS = ("offset", "angle", "visible", "side")
 
 
 @dataclass(frozen=True)
@@ -34,12 +37,13 @@ class TopFace:
     convention (counter-clockwise on screen), that stands it upright when the frame is turned
     by it about (x, y), as vision.numerals.cut_windows turns its windows: 0 when it stands
     upright, 90 when its top points right. visible: the chance it shows at all (its face not
-    turned away, or no die in the box)."""
+    turned away, or no die in the box). side: the die's box's longer side in frame pixels."""
 
     x: float
     y: float
     angle_deg: float
     visible: float
+    side: float
 
 
 class TopFaceLocator:
@@ -61,18 +65,21 @@ class TopFaceLocator:
             return []
         crops = np.stack([square_crop(frame, box, self.size) for box in boxes])
         batch = crops.astype(np.float32).transpose(0, 3, 1, 2)
-        offset, angle, visible = self.session.run(None, {self.input_name: batch})
-        if offset.shape != (len(boxes), 2) or angle.ndim != 2 or len(angle) != len(boxes):
+        offset, angle, visible, die = self.session.run(None, {self.input_name: batch})
+        if (offset.shape != (len(boxes), 2) or angle.ndim != 2 or len(angle) != len(boxes)
+                or die.shape != (len(boxes), 1)):
             raise ModelError(f"locator {self.model_path} gave outputs of shapes "
-                             f"{offset.shape}, {angle.shape}")
+                             f"{offset.shape}, {angle.shape}, {die.shape}")
         out = []
-        for box, (dx, dy), logits, (v,) in zip(boxes, offset, angle, visible, strict=True):
+        for box, (dx, dy), logits, (v,), (d,) in zip(boxes, offset, angle, visible, die,
+                                                     strict=True):
             sx, sy, side = square_bounds(box)
             out.append(TopFace(
                 x=sx + (float(dx) + 0.5) * side - 0.5,
                 y=sy + (float(dy) + 0.5) * side - 0.5,
                 angle_deg=peak_angle(logits),
                 visible=1.0 / (1.0 + math.exp(-float(v))),
+                side=float(d) * side,
             ))
         return out
 

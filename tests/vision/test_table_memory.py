@@ -64,7 +64,7 @@ def test_only_an_unclear_numeral_of_a_measured_kind_is_made_sure():
 
 @pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet")
 def test_a_die_corrected_once_is_read_right_after_and_forgetting_undoes_it(tmp_path):
-    # a rendered tray whose d20 showing 3 the shipped reader reads as an unsure 5
+    # a rendered tray whose d20 showing 3 the shipped reader misreads, unsure
     frame, truth = render_tray(3, 0, (1280, 960), ["d20", "d10", "d8"])
     expect = ["d20", "d10", "d8"]
     store = DiceMemory(tmp_path / "t.dice.sqlite")
@@ -72,7 +72,8 @@ def test_a_die_corrected_once_is_read_right_after_and_forgetting_undoes_it(tmp_p
     reader.memory = TableMemory(store, reader.classifier)
     first = reader.read_frame(frame, expect)
     at = next(i for i, d in enumerate(first.dice) if d.die == "d20")
-    assert (first.dice[at].value, first.dice[at].unsure) == (5, True)
+    misread = first.dice[at].value
+    assert misread != 3 and first.dice[at].unsure
     assert ("d20", 3) in [(kind, value) for kind, value, _ in truth]
     # the player corrects it to 3 and confirms: the table remembers that die
     store.learn(1, [LabelledDie(1, 7, at, "d20", 3, "corrected", 1.0, first.crops[at])],
@@ -82,10 +83,10 @@ def test_a_die_corrected_once_is_read_right_after_and_forgetting_undoes_it(tmp_p
     assert len(np.frombuffer(store.dice()[0].vectors, np.float32)) == TURNS * 64
     again = reader.read_frame(frame, expect).dice[at]
     assert (again.value, again.unsure) == (3, True)
-    assert "value from the table's memory (read as 5)" in again.why_unsure
+    assert f"value from the table's memory (read as {misread})" in again.why_unsure
     store.forget()
     reader.memory.refresh()
-    assert reader.read_frame(frame, expect).dice[at].value == 5
+    assert reader.read_frame(frame, expect).dice[at].value == misread
 
 
 @pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet")

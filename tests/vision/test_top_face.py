@@ -6,7 +6,7 @@ import shutil
 import numpy as np
 import pytest
 
-from vision.crops import CROP_MARGIN
+from vision.crops import CROP_MARGIN, widened
 from vision.errors import ModelError
 from vision.top_face import DEFAULT_MODEL, TopFaceLocator
 from vision.train.render import random_style, render_crop
@@ -44,7 +44,7 @@ def test_angle_and_centre_of_showing_numerals(located):
     assert len(shown) > 140
     turns = np.array([t for t, _ in shown])
     centres = np.array([c for _, c in shown])
-    # the shipped model on these renders: 79% and 77% (176 numerals: a share's spread is 3%)
+    # the shipped model on these renders: 81% and 78% (176 numerals: a share's spread is 3%)
     assert (turns <= 20).mean() > 0.6, np.median(turns)
     assert (centres <= 0.1).mean() > 0.6, np.median(centres)
 
@@ -55,6 +55,27 @@ def test_visible_follows_the_face(located):
     # measured 97.5%, and every crop of bare table said not to show
     assert ((visible > 0.5) == (facing >= 0.4)).mean() > 0.85
     assert (visible[facing == 0] < 0.5).mean() > 0.8
+
+
+def test_the_dies_side_whatever_the_box():
+    """The die's side as the locator sees it through a box too tight or too loose (the reader
+    cuts its windows to it): near the die's own, not the box's."""
+    rng = np.random.default_rng(20261)
+    locator = TopFaceLocator()
+    half = SIZE / CROP_MARGIN / 2
+    box = (SIZE / 2 - half, SIZE / 2 - half, SIZE / 2 + half, SIZE / 2 + half)
+    seen = {loose: [] for loose in (0.8, 1.25)}
+    for i in range(60):
+        style = dataclasses.replace(random_style(rng), pips=False)
+        image = render_crop(rng, SIZE, KINDS[i % len(KINDS)], style=style).image
+        for loose, sides in seen.items():
+            (face,) = locator.locate(image, [widened(box, loose)])
+            sides.append(face.side / (2 * half))
+    for loose, sides in seen.items():
+        errors = np.abs(np.array(sides) - 1)
+        # the box alone would be 20% / 25% off; the shipped model: a median 5% off, 95% and
+        # 98% of dice within 15%
+        assert np.median(errors) < 0.1 and (errors < 0.15).mean() > 0.7, (loose, np.median(sides))
 
 
 def test_locate_nothing_is_nothing():
