@@ -252,7 +252,8 @@ SEARCHED = ("d20",)
 
 
 # A die's windows are sized by the die, not by the detector's box, which may be loose or tight
-# (on ucffool's photos the detector's run 0.65-1.2 times the die's, a d4's less): the box is
+# (on ucffool's photos the detector's run a median 0.68-1.08 times as wide as the die's, rig
+# and kind by rig and kind, and 0.39-1.28 between their 10th and 90th centiles): the box is
 # resized about its centre to the side the locator sees, within the sizes it learnt (its
 # training's framing, vision.train.top_face.SCALE). Not a d6's: the locator learnt numbered d6s
 # only, and resized so, pipped d6s were read as numerals, 1 of nell-byler's 1,795 surely (the

@@ -21,6 +21,7 @@ from vision.numerals import (
     DEFAULT_MODEL,
     FACES,
     FIRST,
+    FIT,
     NEVER_SURE,
     SETTLED,
     TURNS,
@@ -30,6 +31,7 @@ from vision.numerals import (
     classes,
     ctc_log_likelihood,
     decide,
+    die_box,
     face_value,
     foreign,
     kind_for,
@@ -39,6 +41,7 @@ from vision.numerals import (
     verdict,
     worth_checking,
 )
+from vision.top_face import TopFace
 from vision.train import recognizer
 from vision.train.realdata import datasets_root, load_photos, locate_die, read_bgr, read_photo
 from vision.train.realsets import NELL, tray_photos
@@ -368,3 +371,15 @@ def test_real_numbered_d6s_are_read_by_the_recognizer_and_real_pips_are_not() ->
         pipped += sum(r is not None for r in reader.read_many(
             read_bgr(path), [box for _, box in dice], ["d6"] * len(dice)))
     assert sum(len(dice) for _, dice in trays) >= 60 and pipped <= 1
+
+
+def test_a_dies_windows_follow_its_side_not_its_box():
+    """A box looser or tighter than the die is resized about its centre to the side the locator
+    sees, within the range it learnt; a d6's is kept (pips must not be read in other windows)."""
+    box = (100.0, 200.0, 180.0, 260.0)  # 80 wide: the longer side
+    seen = TopFace(x=140.0, y=230.0, angle_deg=0.0, visible=1.0, side=60.0)
+    assert die_box(box, seen, "d20") == pytest.approx((110.0, 207.5, 170.0, 252.5))
+    assert die_box(box, seen, "d6") == box
+    huge = dataclasses.replace(seen, side=1000.0)
+    x0, _, x1, _ = die_box(box, huge, "d8")
+    assert x1 - x0 == pytest.approx(80.0 * FIT[1])
