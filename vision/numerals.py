@@ -151,6 +151,14 @@ SAME_SHAPE = {"d10": "d%", "d%": "d10"}
 NEVER_SURE = {"d%": "no real photo has measured d% readings",
               "d12": "no real photo has measured d12 readings",
               "d4": "d4 numerals are not read surely yet"}
+# A d20 seen aslant shows five faces or more, the one turned to the camera read as plainly as
+# the top one, and the look about the centre then reads it too: in bench/table_memory_bench.py's
+# angled stream a die whose top face prints a logo for its 20 was read surely as its front 8, and
+# one showing 17 as its front 10 (and the memory, agreeing, kept them sure). So a d20 is sure
+# only at a table whose confirmed d20s taught it where its camera shows their top numeral
+# (vision.placement: a placement learnt, or the locator trusted), and never in a photo.
+ASLANT = {"d20": "a d20 is sure only once the table's confirmed d20s show where its camera "
+                 "sees their top face"}
 # A reading is sure when the located windows and the look about the centre read the same face,
 # each with this share of the faces' probability (bench/numerals_bench.py: on ucffool's rigs,
 # never seen by either model, 203 of 816 d8, d10 and d20 sure, none wrong; the bar was chosen
@@ -233,6 +241,11 @@ class TableSight:
 
     def bar(self, kind: str) -> float:
         return TRUSTED_SHARE if kind in self.trusted else SURE_SHARE
+
+    def never_sure(self, kind: str) -> str:
+        """Why no reading of `kind` is sure at this table ("": a rule may make it sure)."""
+        learnt = kind in self.trusted or kind in self.placed
+        return NEVER_SURE.get(kind, "") or ("" if learnt else ASLANT.get(kind, ""))
 
 
 # A placed window is turned every this many degrees. Every 30 read the colour and wood rigs' d20s
@@ -335,11 +348,13 @@ def settled_at_once(reading: NumeralReading) -> bool:
             and reading.numeral not in ("6", "9"))
 
 
-def worth_checking(located: NumeralReading, visible: float, bar: float = SURE_SHARE) -> bool:
+def worth_checking(located: NumeralReading, visible: float,
+                   sight: TableSight = TableSight()) -> bool:
     """Whether the look about the centre could make this reading sure: a kind a rule was measured
     on, its numeral seen, and the located windows' face standing out. Other dice are not looked
     at again (about half of all: the frame reads in fewer windows, the readings the same)."""
-    return located.kind not in NEVER_SURE and visible >= 0.5 and located.share >= bar
+    return (not sight.never_sure(located.kind) and visible >= 0.5
+            and located.share >= sight.bar(located.kind))
 
 
 def placed_verdict(placed: NumeralReading, usual: NumeralReading) -> NumeralReading:
@@ -398,11 +413,11 @@ def kind_for(numeral: str, kind: str, ranked: Sequence[str]) -> str:
 
 
 def verdict(located: NumeralReading, check: NumeralReading | None, visible: float,
-            bar: float = SURE_SHARE) -> NumeralReading:
+            sight: TableSight = TableSight()) -> NumeralReading:
     """The located windows' reading, sure only when the look about the centre (`check`; None:
-    not looked at) reads the same face and both stand out (`bar`), of a kind a rule was
-    measured on, its numeral seen."""
-    why = NEVER_SURE.get(located.kind, "")
+    not looked at) reads the same face and both stand out (the `sight`'s bar for the kind), of
+    a kind a rule was measured on at this table, its numeral seen."""
+    why, bar = sight.never_sure(located.kind), sight.bar(located.kind)
     if not why and visible < 0.5:
         why = "numeral not seen (the die may be leaning)"
     elif not why and (check is None or check.numeral != located.numeral
@@ -536,7 +551,7 @@ class NumeralReader:
                 located[i] = decide(kind, logps[i], UPRIGHT[:len(logps[i])])
                 taken[i] = f"reads {numeral}, which no {kinds[i]} carries: a {kind}?"
         worth = [i for i, face in enumerate(faces) if i not in pips and i not in taken and (
-            i in maybe or worth_checking(located[i], face.visible, sight.bar(kinds[i])))]
+            i in maybe or worth_checking(located[i], face.visible, sight))]
         checks = dict(zip(worth, (decide(kinds[i], logp) for i, logp in zip(worth, self._read_each(
             [cut_windows(frame, boxes[i], plan_for(kinds[i])) for i in worth]), strict=True)),
             strict=True))
@@ -546,7 +561,7 @@ class NumeralReader:
                 out.append(None)
                 continue
             out.append(replace(reading, why_unsure=taken[i]) if i in taken else
-                       verdict(reading, checks.get(i), face.visible, sight.bar(kinds[i])))
+                       verdict(reading, checks.get(i), face.visible, sight))
         return out
 
     def _read_each(self, cuts: list[np.ndarray]) -> list[np.ndarray]:

@@ -17,6 +17,7 @@ import pytest
 from vision.errors import ModelError
 from vision.model_file import file_sha256
 from vision.numerals import (
+    ASLANT,
     CLASSES,
     DEFAULT_MODEL,
     FACES,
@@ -28,6 +29,8 @@ from vision.numerals import (
     UPRIGHT,
     NumeralReader,
     NumeralReading,
+    Placement,
+    TableSight,
     classes,
     ctc_log_likelihood,
     decide,
@@ -134,9 +137,12 @@ def test_six_and_nine_are_told_apart_by_their_mark(marked: str, value: int) -> N
     assert decide("d10", np.stack([flipped, upright])).value == value
 
 
+ABOVE = TableSight(trusted=frozenset({"d20"}))  # a table that learnt its camera looks from above
+
+
 def test_an_unmarked_six_or_nine_is_not_sure() -> None:
     both = np.stack([reading("6")] * 3 + [reading("9")] * 3)
-    got = verdict(decide("d20", both), decide("d20", both), visible=0.99)
+    got = verdict(decide("d20", both), decide("d20", both), visible=0.99, sight=ABOVE)
     assert got.value in (6, 9) and got.why_unsure == "numeral not clear"
 
 
@@ -160,20 +166,34 @@ def test_sure_only_when_the_centre_look_reads_the_same_face_and_both_stand_out()
     located = decide("d20", np.stack([reading("17")] * 6))
     same, other = decide("d20", np.stack([reading("17")] * 8)), decide("d20", np.stack(
         [reading("11")] * 8))
-    assert verdict(located, same, visible=0.99).why_unsure == ""
-    assert verdict(located, other, visible=0.99).why_unsure == "numeral not clear"
-    assert "not seen" in verdict(located, same, visible=0.2).why_unsure
+    assert verdict(located, same, visible=0.99, sight=ABOVE).why_unsure == ""
+    assert verdict(located, other, visible=0.99, sight=ABOVE).why_unsure == "numeral not clear"
+    assert "not seen" in verdict(located, same, visible=0.2, sight=ABOVE).why_unsure
     assert decide("d20", np.stack([reading("17")] * 6)).why_unsure  # a reading alone: unchecked
-    assert verdict(located, None, visible=0.99).why_unsure == "numeral not clear"
+    assert verdict(located, None, visible=0.99, sight=ABOVE).why_unsure == "numeral not clear"
+
+
+def test_a_d20_is_sure_only_where_the_table_learnt_where_its_camera_sees_the_top() -> None:
+    """Seen aslant, a d20's face turned to the camera reads as plainly as its top one, and the
+    look about the centre reads it too: no rule on one die's windows tells them apart."""
+    located = decide("d20", np.stack([reading("17")] * 6))
+    same = decide("d20", np.stack([reading("17")] * 8))
+    assert verdict(located, same, visible=0.99).why_unsure == ASLANT["d20"]
+    assert not worth_checking(located, visible=0.99)
+    assert worth_checking(located, visible=0.99, sight=ABOVE)
+    placed = TableSight(placed={"d20": Placement(-0.2, 1.6)})  # where its camera shows it
+    assert verdict(located, same, visible=0.99, sight=placed).why_unsure == ""
+    d8 = decide("d8", np.stack([reading("7")] * 6))
+    assert verdict(d8, d8, visible=0.99).why_unsure == ""
 
 
 def test_only_a_reading_the_check_could_make_sure_is_checked() -> None:
     clear = decide("d20", np.stack([reading("17")] * 6))
-    assert worth_checking(clear, visible=0.99)
-    assert not worth_checking(clear, visible=0.2)
+    assert worth_checking(clear, visible=0.99, sight=ABOVE)
+    assert not worth_checking(clear, visible=0.2, sight=ABOVE)
     assert not worth_checking(decide("d12", np.stack([reading("11")] * 6)), visible=0.99)
     faint = decide("d20", np.stack([reading("11"), reading("17")]))  # two faces, neither stands out
-    assert not worth_checking(faint, visible=0.99)
+    assert not worth_checking(faint, visible=0.99, sight=ABOVE)
 
 
 def test_face_values_count_as_players_count() -> None:
