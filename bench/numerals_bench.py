@@ -10,11 +10,12 @@ A/B in one run: the shipped reading (the top-face locator's windows, checked by 
 the centre) as a table reads a die, the same with a photo's search (`rollscribe read`: a die
 read unclearly is read at every placement too, vision.numerals.searched), and the search it
 replaced (24 windows turned about the box's centre, a d4's on a ring; no sure rule). The table
-reading again with each die's box made SLOP times as wide and high about its centre: the
-product reads the detector's boxes, not these, and on these photos the detector's run 0.65-1.2
-times as wide (a d4's 0.2-0.7: it boxes one face), so this says what a looser or tighter box
-costs. Then the d6s, which show numerals (ucffool's) or pips (skovy's, nell-byler's): how many the recognizer
-takes for a numeral, right, sure.
+reading again with each die's box made SLOP times as wide and high about its centre, its worst
+rig-kinds and all: the product reads the detector's boxes, not these, and on these photos the
+detector's run a median 0.68-1.08 times as wide, rig and kind by rig and kind (0.39-1.28
+between their 10th and 90th centiles; a d4's 0.17-0.71: it boxes one face), so this says what
+a looser or tighter box costs. Then the d6s, which show numerals (ucffool's) or pips (skovy's,
+nell-byler's): how many the recognizer takes for a numeral, right, sure.
 """
 
 from __future__ import annotations
@@ -133,7 +134,8 @@ def main(argv: list[str] | None = None) -> None:
     print("\n".join(measure(reader, photos, "table")))
     for slop in SLOP:
         print(f"the same, each die's box {slop} times as wide and high:")
-        print("\n".join(measure(reader, photos, "table", slop)[-1:]))
+        lines = measure(reader, photos, "table", slop)
+        print("\n".join(lines[:3] + lines[-1:]))
     print("the same, a die read unclearly searched at every placement (`rollscribe read`):")
     print("\n".join(measure(reader, photos, "photo")))
     print("d6s, numbered (ucffool's) or pipped (skovy's, nell-byler's): a numeral the recognizer "

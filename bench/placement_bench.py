@@ -3,10 +3,10 @@
 Why: a table learns where its camera shows a kind's top numeral from the dice its players
 confirm (vision.placement). Here each ucffool rig plays a table: one photo in EVERY of each run
 of numbered dice (a d4 at its column of upright windows), each cut into the crop the table
-keeps (a KEPT_CROP_SIDE px JPEG) and read as vision.placement reads it, and read from the whole photo
-at each candidate placement and by the locator's windows. Then, for SPLITS seeded draws of K of
-a rig-kind's photos as the dice players confirmed, the placement chosen from their crops reads
-the rest. Printed per rig and kind, worst first, averaged over the draws: value right with the
+keeps (a KEPT_CROP_SIDE px JPEG) and read as vision.placement reads it, and read from the whole
+photo at each candidate placement and by the locator's windows. Then, for SPLITS seeded draws
+of K of a rig-kind's photos as the dice players confirmed, the placement chosen from their
+crops reads the rest. Printed per rig and kind, worst first, averaged over the draws: value right with the
 learnt placement and without it, the share sure and the sure readings that were wrong, and how
 often a placement was chosen. Neither model saw these rigs: the figures are cross-rig. Printed,
 never asserted.

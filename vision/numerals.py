@@ -161,8 +161,9 @@ ASLANT = {"d20": "a d20 is sure only once the table's confirmed d20s show where 
                  "sees their top face"}
 # A reading is sure when the located windows and the look about the centre read the same face,
 # each with this share of the faces' probability (bench/numerals_bench.py: on ucffool's rigs,
-# never seen by either model, 203 of 816 d8, d10 and d20 sure, none wrong; the bar was chosen
-# on them).
+# never seen by either model, 184 of 1,103 numbered dice sure, d8s and d10s (a d20 only at a
+# table, ASLANT), none wrong, nor with boxes 0.8 or 1.2 times the die's; the bar was chosen on
+# them).
 SURE_SHARE = 0.9
 # ... or this share, for a kind the table trusts the locator with (vision.placement: its
 # confirmed dice show the camera looks from above). Of the d8, d10 and d20 readings that cleared
@@ -182,7 +183,8 @@ SETTLED = 0.99
 # plainly: on the angled rig a die whose top face prints a logo for its 20 was read surely as
 # its neighbour's 2 from the upright window alone, where the half turn's reading kept it in
 # doubt (bench/table_memory_bench.py's angled stream); and a photo's d20 search bar was measured
-# on two windows' shares. (Every kind read once: 203 sure, 5.7 windows a die.)
+# on two windows' shares. (Every kind read once: 203 sure, 5.7 windows a die, then.) Since a
+# d20 is sure only at a table that learnt its camera (ASLANT), the first reason holds there.
 BOTH_WAYS = ("d20",)
 UPRIGHT = np.array([abs(t) < 90 for t in TURNS])  # which of them stand the numeral as located
 # The look about the centre: four windows a quarter turn apart (a d4's on a ring). Eight, every
@@ -495,7 +497,7 @@ class NumeralReader:
         placed_verdict says. `search` (a photo, with no table to learn from): a die the located
         windows read unclearly is read at every placement too. Each die's windows are cut to its
         size as the locator sees it (die_box), whatever the box's slack (a d6's to its box)."""
-        faces = self.locator.locate(frame, boxes) if boxes else []
+        faces = self.locator.locate(frame, boxes)
         boxes = [die_box(box, face, kind) for box, face, kind in zip(boxes, faces, kinds,
                                                                      strict=True)]
         usual = self._read_usual(frame, boxes, faces, kinds, sight, ranked)
