@@ -262,12 +262,8 @@ PLACED_STEP = 15
 # top-down 99 -> 87% (a neighbour face read above the middle); the tray camera never searches.
 SEARCH_BELOW = 0.9
 # ... of these kinds: it was measured on d8, d10 and d20 (no real photos of d% and d12 here) and
-# paid on the d20s (wood's d8s and d10s 2 and 1 points fewer, colour's d8s 3 more); 575 ms a die.
-# A d4's one placement is its column (placements_for), and taken from the side it stands its
-# value there: its column's reading stands in place of the located windows' (`searched`). On
-# ucffool's d4s (every 8th photo, all seen from the side) colour 65 -> 74, top 25 -> 40, wood
-# 68 -> 109; on 150 top-down renders 78 -> 73 (voting the two as a d20's are: 196 and 74).
-SEARCHED = ("d20", "d4")
+# paid on the d20s (wood's d8s and d10s 2 and 1 points fewer, colour's d8s 3 more); 575 ms a die
+SEARCHED = ("d20",)
 
 
 # A die's windows are sized by the die, not by the detector's box, which may be loose or tight
@@ -376,17 +372,13 @@ def placed_verdict(placed: NumeralReading, usual: NumeralReading) -> NumeralRead
 def searched(usual: NumeralReading, placed: Sequence[NumeralReading]) -> NumeralReading:
     """An unclear die read again at every placement: the numeral with the most share summed
     over the usual reading and the placed ones (a camera's tilt puts the top face above the
-    die's middle, squashed, where the locator may not point); a d4's column's reading alone (a
-    photo from the side stands its value there); never sure."""
-    why = usual.why_unsure or "numeral not clear"
-    if placed and usual.kind == "d4":
-        return replace(placed[0], why_unsure=why)
+    die's middle, squashed, where the locator may not point); never sure."""
     votes: dict[str, float] = {}
     for reading in (usual, *placed):
         votes[reading.numeral] = votes.get(reading.numeral, 0.0) + reading.share
     numeral = max(votes, key=lambda n: votes[n])
     return NumeralReading(usual.kind, numeral, face_value(usual.kind, numeral),
-                          votes[numeral] / (1 + len(placed)), why)
+                          votes[numeral] / (1 + len(placed)), usual.why_unsure or "numeral not clear")
 
 
 def shows_numeral(located: NumeralReading, check: NumeralReading | None) -> bool:
@@ -503,9 +495,8 @@ class NumeralReader:
         carries it (kind_for; `ranked`: each die's kinds as the classifier ranks them), never
         sure. A kind the table placed its numeral for (`sight`) is read there, sure only as
         placed_verdict says. `search` (a photo, with no table to learn from): a die the located
-        windows read unclearly is read at every placement too (a d4 at its column). Each die's
-        windows are cut to its size as the locator sees it (die_box), whatever the box's slack
-        (a d6's to its box)."""
+        windows read unclearly is read at every placement too. Each die's windows are cut to its
+        size as the locator sees it (die_box), whatever the box's slack (a d6's to its box)."""
         faces = self.locator.locate(frame, boxes)
         boxes = [die_box(box, face, kind) for box, face, kind in zip(boxes, faces, kinds,
                                                                      strict=True)]
@@ -521,10 +512,9 @@ class NumeralReader:
                    and reading.kind in SEARCHED and reading.kind not in sight.placed
                    and reading.share < SEARCH_BELOW]
         for i, logp in zip(unclear, self._read_each(
-                [np.concatenate([cut_placed(frame, boxes[i], p, kinds[i])
-                                 for p in placements_for(kinds[i])]) for i in unclear]),
-                strict=True):
-            each = np.split(logp, len(placements_for(kinds[i])))
+                [np.concatenate([cut_placed(frame, boxes[i], p, kinds[i]) for p in PLACEMENTS])
+                 for i in unclear]), strict=True):
+            each = np.split(logp, len(PLACEMENTS))
             usual[i] = searched(usual[i], [decide(kinds[i], part) for part in each])
         return usual
 

@@ -347,15 +347,6 @@ def test_a_searched_die_takes_the_numeral_with_the_most_share_and_is_never_sure(
     assert searched(reading("12", 0.4, ""), placed).why_unsure == "numeral not clear"
 
 
-def test_a_searched_d4_takes_its_columns_reading_and_is_never_sure() -> None:
-    """A photo of a d4 is taken from the side, where its value stands upright down its middle:
-    the column's reading stands in place of the located windows', however plain those were."""
-    usual = NumeralReading("d4", "2", 2, 0.8, "")
-    column = NumeralReading("d4", "3", 3, 0.5, "numeral not checked")
-    found = searched(usual, [column])
-    assert (found.value, found.share, found.why_unsure) == (3, 0.5, "numeral not clear")
-
-
 @needs_model
 def test_a_d6_is_read_by_its_numeral_and_its_pips_are_left_to_the_classifier() -> None:
     """A d6 shows numerals or pips. Rendered trays of four d6s (seeds 9000-9009), numbered and
