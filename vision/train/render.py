@@ -10,7 +10,7 @@ in the world, whatever the camera tilt.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -637,10 +637,16 @@ def random_spec(
     diameter: float = 60.0,
     cocked: float = 0.0,
     tilt_deg: tuple[float, float] | None = None,
+    level_deg: tuple[float, float] | None = None,
 ) -> DieSpec:
     """A random pose (full 360 degree spin, camera tilt up to MAX_TILT_DEG, or for some
     tetrahedral d4s OBLIQUE_D4_DEG) for a die; `tilt_deg` draws the tilt evenly within it instead,
-    the camera turned any way about its axis (a d4 drawn so is not level)."""
+    the camera turned any way about its axis (a d4 drawn so is not level); `level_deg` draws it
+    so from a camera held level, as a photo from the side is taken."""
+    if level_deg is not None:
+        spec = random_spec(rng, kind, value, diameter, cocked, level_deg)
+        roll = float(np.pi + np.radians(rng.normal(0, LEVEL_ROLL_DEG)))
+        return replace(spec, view_roll=roll, level=True)
     if kind is None:
         kind = str(rng.choice(KINDS))
     if kind == "d4" and rng.random() < 0.2:
@@ -763,16 +769,17 @@ def render_crop(
     style: DieStyle | None = None,
     tilt_deg: tuple[float, float] | None = None,
     widen: float = 1.0,
+    level_deg: tuple[float, float] | None = None,
 ) -> Crop:
     """A die on a random table with touching neighbours, cut out like the runtime would (its
     box `widen` times as wide); the die is marked in `style`, else in a random one, and seen
-    `tilt_deg` off vertical if given."""
+    `tilt_deg` off vertical if given (`level_deg`: by a camera held level)."""
     # a d6 of 12 mm is ~50 px at the 4 px/mm the camera arm gives; smaller renders only teach blur
     diameter = float(rng.uniform(50, 110))
     canvas = int(diameter * 2.6)
     scene = background(rng, canvas, canvas)
     cocked = float(rng.uniform(18, 35)) if state == "cocked" else 0.0
-    main = random_spec(rng, kind, value, diameter, cocked, tilt_deg)
+    main = random_spec(rng, kind, value, diameter, cocked, tilt_deg, level_deg)
     centre = canvas / 2 + rng.normal(0, diameter * 0.04, 2)
     neighbours = int(rng.choice([0, 1, 2, 3], p=[0.4, 0.3, 0.2, 0.1]))
     sprites = []
