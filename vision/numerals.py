@@ -130,8 +130,8 @@ NUMBERED = ("d4", "d8", "d10", "d%", "d12", "d20")
 # log-likelihood in its best window at least NUMERAL_SEEN) and the look about the centre reads
 # the same face with a share of NUMBERED_CHECK or more; its pips are the classifier's otherwise.
 # The bars were chosen on a scratch sample of these rigs; bench/numerals_bench.py's d6 lines:
-# ucffool's numbered d6s 270 of 580 read so, 269 right, 188 sure, none wrong; of nell-byler's
-# 1,795 pipped dice 3 taken for a numeral (none sure), of skovy's 19 none.
+# ucffool's numbered d6s 310 of 580 read so, all right, 214 sure; of nell-byler's 1,795 pipped
+# dice 5 taken for a numeral (none sure), of skovy's 19 none.
 MAYBE_NUMBERED = ("d6",)
 NUMERAL_SEEN = -0.1
 NUMBERED_CHECK = 0.5
@@ -161,9 +161,10 @@ ASLANT = {"d20": "a d20 is sure only once the table's confirmed d20s show where 
                  "sees their top face"}
 # A reading is sure when the located windows and the look about the centre read the same face,
 # each with this share of the faces' probability (bench/numerals_bench.py: on ucffool's rigs,
-# never seen by either model, 184 of 1,103 numbered dice sure, d8s and d10s (a d20 only at a
+# never seen by either model, 174 of 1,103 numbered dice sure, d8s and d10s (a d20 only at a
 # table, ASLANT), none wrong, nor with boxes 0.8 or 1.2 times the die's; the bar was chosen on
-# them).
+# them: at 0.7 with every die checked, 282 sure, none wrong, but 1 and 2 sure and wrong with
+# boxes 0.8 and 1.2 times the die's, docs/reader-history.md).
 SURE_SHARE = 0.9
 # ... or this share, for a kind the table trusts the locator with (vision.placement: its
 # confirmed dice show the camera looks from above). Of the d8, d10 and d20 readings that cleared
@@ -260,6 +261,8 @@ PLACED_STEP = 15
 # where the located face is the one turned to the camera. On ucffool's d20s (`bench numerals`,
 # photo mode) under 0.9 against under 0.5: angled 48 -> 74%, colour 91 -> 100%, wood 76 -> 92%,
 # top-down 99 -> 87% (a neighbour face read above the middle); the tray camera never searches.
+# With the locator taught that photos are taken level, a table's reading against photo mode:
+# angled 57 -> 83%, colour 86 -> 100%, wood 96 -> 100%, top-down 94 -> 88%.
 SEARCH_BELOW = 0.9
 # ... of these kinds: it was measured on d8, d10 and d20 (no real photos of d% and d12 here) and
 # paid on the d20s (wood's d8s and d10s 2 and 1 points fewer, colour's d8s 3 more); 575 ms a die

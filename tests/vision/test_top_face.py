@@ -81,14 +81,14 @@ def test_the_dies_side_whatever_the_box():
 def test_a_die_seen_from_the_side_by_a_level_camera_is_found_above_its_middle():
     """Seen from the side by a camera held level (a photo), a die's top face lies above its
     middle, squashed, and the face turned to the camera is not it: the locator, taught by such
-    renders kept the right way up, finds that numeral: of these 60, within a tenth of the die's
-    side 35 (the model before them, which saw every die turned any way round: 15)."""
+    renders kept the right way up, finds that numeral: of these 100, within a tenth of the die's
+    side 54 (the model before them, which saw every die turned any way round: 16)."""
     rng = np.random.default_rng(20262)
     locator = TopFaceLocator()
     half = SIZE / CROP_MARGIN / 2
     box = (SIZE / 2 - half, SIZE / 2 - half, SIZE / 2 + half, SIZE / 2 + half)
     near, shown = 0, 0
-    for i in range(60):
+    for i in range(100):
         style = dataclasses.replace(random_style(rng), pips=False)
         crop = render_crop(rng, SIZE, KINDS[i % len(KINDS)], style=style, level_deg=(30.0, 55.0))
         if crop.numeral is None or crop.numeral.facing < 0.4:
@@ -96,7 +96,7 @@ def test_a_die_seen_from_the_side_by_a_level_camera_is_found_above_its_middle():
         shown += 1
         (face,) = locator.locate(crop.image, [box])
         near += np.hypot(face.x - crop.numeral.x, face.y - crop.numeral.y) < half / 5
-    assert shown > 40 and near > 0.4 * shown, (near, shown)
+    assert shown > 70 and near > 0.4 * shown, (near, shown)
 
 
 def test_locate_nothing_is_nothing():

@@ -10,7 +10,7 @@ in the world, whatever the camera tilt.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -643,10 +643,6 @@ def random_spec(
     tetrahedral d4s OBLIQUE_D4_DEG) for a die; `tilt_deg` draws the tilt evenly within it instead,
     the camera turned any way about its axis (a d4 drawn so is not level); `level_deg` draws it
     so from a camera held level, as a photo from the side is taken."""
-    if level_deg is not None:
-        spec = random_spec(rng, kind, value, diameter, cocked, level_deg)
-        roll = float(np.pi + np.radians(rng.normal(0, LEVEL_ROLL_DEG)))
-        return replace(spec, view_roll=roll, level=True)
     if kind is None:
         kind = str(rng.choice(KINDS))
     if kind == "d4" and rng.random() < 0.2:
@@ -654,13 +650,14 @@ def random_spec(
     values = FACE_VALUES["d4" if kind == "d4-barrel" else kind]
     if value is None:
         value = int(rng.choice(values))
-    level = tilt_deg is None and kind == "d4" and rng.random() < OBLIQUE_D4_SHARE
-    if tilt_deg is not None:
+    level = level_deg is not None or (
+        tilt_deg is None and kind == "d4" and rng.random() < OBLIQUE_D4_SHARE)
+    if level:  # camera_pose's roll of pi puts the die's top at the top of the image
+        tilt = float(rng.uniform(*(level_deg or OBLIQUE_D4_DEG)))
+        roll = float(np.pi + np.radians(rng.normal(0, LEVEL_ROLL_DEG)))
+    elif tilt_deg is not None:
         tilt = float(rng.uniform(*tilt_deg))
         roll = float(rng.uniform(0, 2 * np.pi))
-    elif level:  # camera_pose's roll of pi puts the die's top at the top of the image
-        tilt = float(rng.uniform(*OBLIQUE_D4_DEG))
-        roll = float(np.pi + np.radians(rng.normal(0, LEVEL_ROLL_DEG)))
     else:
         tilt = float(min(MAX_TILT_DEG, abs(rng.normal(0, 18))))
         roll = float(rng.uniform(0, 2 * np.pi))

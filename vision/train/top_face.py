@@ -6,9 +6,10 @@ the numeral is nor how it stands; an oblique view puts the numeral off the centr
 window looks. The renderer knows both exactly (render.Numeral), so a small CNN learns them from
 renders alone, in minutes on one CPU thread, and real photos stay a cross-rig test.
 
-Crops are rendered 1.5 times the crop convention's side (vision.crops.square_crop) and turned,
-scaled and shifted at random in training (the label turns with them), then cut to the
-convention's framing, so a few thousand renders give many views. The scale stands for a
+Crops are rendered 1.5 times the crop convention's side (vision.crops.square_crop) and turned
+(but those seen from the side by a level camera, LEVEL_SHARE), scaled and shifted at random in
+training (the label turns with them), then cut to the convention's framing, so a few thousand
+renders give many views. The scale stands for a
 detector's box a little loose or tight: the numeral reader sizes its windows by the die, and on
 ucffool's photos the detector's boxes run a median 0.68-1.08 times as wide as the die's
 (0.39-1.28 between the 10th and 90th centiles), so the locator learns the die's size in the
@@ -43,11 +44,13 @@ EMPTY_SHARE = 0.05  # crops of bare table: nothing to read
 # die's middle, squashed, while the face turned to the camera shows as plainly as a top face seen
 # from above (ucffool's angled rig; issue 52's oblique photos): a crop turned at random says
 # nothing of where up is. This share of dice (a d4's own, render.OBLIQUE_D4_SHARE, besides) is
-# drawn so, LEVEL_DEG off vertical, and kept the right way up in training. More would cost dice
-# seen from above: with 0.3 of them, 120 top-down d20 renders read 85 right against 102 before,
-# the demo's throws 83.1% against 90.1% (0.15: 85.9%), where ucffool's rigs read 951 of 1,103
-# right (0.15: 982; none: 831). A second head for them, the first learning from the others
-# alone, read 877 (one sure and wrong) and 963 with the two heads (docs/reader-history.md).
+# drawn so, LEVEL_DEG off vertical, and kept the right way up in training. More costs dice seen
+# from above: with 0.3 of them 120 top-down d20 renders read 85 right against 102 with the model
+# before (none drawn so, level d4s turned), the demo's throws 83.1% against 90.1% (0.15: 85.9%),
+# where ucffool's rigs (`bench numerals`, a table's reading) read 951 of 1,103 right (0.15: 982;
+# before: 831). The share was chosen between those two on these same photos and the demo. With
+# 0.3 and a second head for them (the first learning from the others alone), the first read 877
+# (one sure and wrong) and the second 963 (docs/reader-history.md).
 LEVEL_SHARE = 0.15
 LEVEL_DEG = (25.0, 60.0)
 VISIBLE_FACING = 0.4  # a numeral on a face turned further than ~66 degrees away does not show
