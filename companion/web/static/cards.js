@@ -175,10 +175,18 @@ function load() {
   $("import-hint").textContent = `JSON: {${shapes.join(", ")}}. ${game.import}`;
   $("import-csv").hidden = !game.csv;
   $("forget").textContent = `Back to the ${game.default.replace(/^the /, "")}`; // "the template"
-  RS.get(`/api/table-data/${gameName()}`).then((answer) => {
+  // The form is the game's, built now, so nothing typed into it is wiped when the records come;
+  // Save waits for them (a save before would write the game before's records into this one),
+  // and an answer for a game no longer chosen is dropped.
+  const name = gameName();
+  current = null;
+  $("save").disabled = true;
+  showFields();
+  RS.get(`/api/table-data/${name}`).then((answer) => {
+    if (gameName() !== name) return;
     $("kinds").replaceChildren();
     render(answer);
-    showFields();
+    $("save").disabled = false;
   }).catch((e) => RS.toast(e.message));
 }
 
