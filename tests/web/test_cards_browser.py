@@ -159,3 +159,33 @@ def test_the_cards_page_fits_a_phone(server, browser, game, size):
         assert me.evaluate("document.documentElement.scrollWidth") <= width
     me.screenshot(path=f"/tmp/ui-shots2/cards-{game}-{width}x{height}.png", full_page=True)
     assert errors == []
+
+
+def test_what_is_typed_before_the_records_come_is_kept_and_saved_after_them(server, browser,
+                                                                           table):
+    """A slow answer for the chosen game's records: the form is there at once and keeps what is
+    typed, Save waits for the records, then saves into this game."""
+    expect = sync_api.expect
+    me = phone(browser, [])
+    join(me, server)
+    me.goto(f"{server}/cards")
+    expect(me.locator("#game option")).not_to_have_count(0)
+    held = []
+    me.route(f"**/api/table-data/{GAME}",
+             lambda route: held.append(route) if route.request.method == "GET"
+             else route.continue_())
+    me.select_option("#game", GAME)
+    me.select_option("#kind", "traps")
+    expect(me.locator("#fields [data-field]")).to_have_count(8)
+    for name, value in {"name": "Slow Trap", "cost": "Melee Magic", "rooms": "corridor",
+                        "damage": "1"}.items():
+        me.locator(f"[data-field={name}]").fill(value)
+    expect(me.locator("#save")).to_be_disabled()
+    assert len(held) == 1
+    held[0].continue_()
+    expect(me.locator("#save")).to_be_enabled()
+    me.unroute(f"**/api/table-data/{GAME}")
+    me.click("#save")
+    expect(me.locator("#form-error")).to_have_text("")
+    expect(me.locator("#source")).to_have_text("(entered at this table)")
+    assert [t["name"] for t in stored(table)["traps"] if t["name"] == "Slow Trap"] == ["Slow Trap"]

@@ -178,13 +178,14 @@ function load() {
   // The form is the game's, built now, so nothing typed into it is wiped when the records come;
   // Save waits for them (a save before would write the game before's records into this one),
   // and an answer for a game no longer chosen is dropped.
+  // The game before's records go too: their buttons would save into this game.
   const name = gameName();
   current = null;
   $("save").disabled = true;
+  $("kinds").replaceChildren();
   showFields();
   RS.get(`/api/table-data/${name}`).then((answer) => {
     if (gameName() !== name) return;
-    $("kinds").replaceChildren();
     render(answer);
     $("save").disabled = false;
   }).catch((e) => RS.toast(e.message));
