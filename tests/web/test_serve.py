@@ -26,7 +26,10 @@ def test_serve_starts_the_game_asked_for_and_resumes_it_next_time(tmp_path):
 
 
 def test_demo_has_a_simulated_camera_mock_buttons_and_a_game(tmp_path):
-    table, controller = build(args("--demo", "--db", str(tmp_path / "demo.db")))
+    # a seeded throw: an unseeded one is a new render each run, and the reader misses a die
+    # of some (bench demo_camera: 99.3% of dice found), which is no fault of `serve`
+    table, controller = build(args("--demo", "--db", str(tmp_path / "demo.db"),
+                                   "--camera", "simulated:1"))
     try:
         assert table.snapshot()["game"]["name"] == "monstrous-horde"
         assert table.dice_source is not None and controller is not None
