@@ -173,6 +173,24 @@ def test_sure_only_when_the_centre_look_reads_the_same_face_and_both_stand_out()
     assert verdict(located, None, visible=0.99, sight=ABOVE).why_unsure == "numeral not clear"
 
 
+def test_a_trusting_table_wants_one_of_the_two_looks_plain() -> None:
+    """A trusted kind is sure at TRUSTED_SHARE, but a wood d8's 1 read as 3 by both looks at
+    0.867 and 0.881 was sure so: one of the two must still stand out at SURE_SHARE."""
+    read = decide("d8", np.stack([reading("3")] * 6))
+    trusted = TableSight(trusted=frozenset({"d8"}))
+
+    def sure(located: float, check: float) -> bool:
+        return verdict(dataclasses.replace(read, share=located), dataclasses.replace(read, share=check), visible=0.99,
+                       sight=trusted).why_unsure == ""
+
+    assert not sure(0.867, 0.881)
+    assert sure(0.95, 0.75) and sure(0.75, 0.95)
+    assert not sure(0.95, 0.65)  # under the trusted bar whatever the other
+    untrusted = verdict(dataclasses.replace(read, share=0.95),
+                        dataclasses.replace(read, share=0.75), visible=0.99)
+    assert untrusted.why_unsure == "numeral not clear"  # an untrusting table wants both plain
+
+
 def test_a_d20_is_sure_only_where_the_table_learnt_where_its_camera_sees_the_top() -> None:
     """Seen aslant, a d20's face turned to the camera reads as plainly as its top one, and the
     look about the centre reads it too: no rule on one die's windows tells them apart."""
