@@ -71,8 +71,15 @@ def photo_dice(
         if whole:
             return whole
         faint = faint[1:]  # read: no die
-    shot = close_up_in(frame.shape, unlike()) if len(dice) != 1 else None
-    if shot is not None:
+    # one box, doubted, may be a mark on a die the photo holds close (a phone's full-size
+    # photo): small in the middle of the region, and that region no tray holding the die.
+    # ucffool's photos upscaled 4 times, every 32nd of each run: 249 -> 264 of 303 read right
+    # (at their own size 262 -> 267); docs/reader-history.md has the other photo-mode figures
+    one = len(dice) == 1
+    shot = close_up_in(frame.shape, unlike()) if not one or (
+        dice[0].unsure and not tray_sized(frame, unlike())) else None
+    if shot is not None and (not one or (marks_on(shot.box, boxes)
+                                         and in_middle(dice[0].box, shot.box))):
         # a photo of a die taken close: the tray detector, which learnt dice of tray size, may
         # box its marks as dice (or nothing); the region unlike the corners is the die
         sure = [d.confidence for d in dice if d.confidence >= SURE_PIECE]
@@ -145,11 +152,17 @@ def held_by_table(frame: np.ndarray, peak: Box, region: Box | None) -> bool:
     die shows its facets' edges and other marks there)."""
     if close_up_in(frame.shape, region) is None:
         return True
+    return (tray_sized(frame, region) and side(peak) < FAINT_SIDE * side(region)
+            and edges_round(frame, region, peak) < PLAIN)
+
+
+def tray_sized(frame: np.ndarray, region: Box | None) -> bool:
+    """Whether the region unlike the photo's corners nearly fills it both ways, as a tray does."""
+    if region is None:
+        return False
     h, w = frame.shape[:2]
     x0, y0, x1, y1 = region
-    large = x1 - x0 >= TRAY_REGION * w and y1 - y0 >= TRAY_REGION * h
-    return (large and side(peak) < FAINT_SIDE * side(region)
-            and edges_round(frame, region, peak) < PLAIN)
+    return x1 - x0 >= TRAY_REGION * w and y1 - y0 >= TRAY_REGION * h
 
 
 def edges_round(frame: np.ndarray, region: Box, peak: Box) -> float:
@@ -178,6 +191,14 @@ def piece_of(inner: Box, outer: Box) -> bool:
     def area(box: Box) -> float:
         return float((box[2] - box[0]) * (box[3] - box[1]))
     return centred_in(inner, outer) and area(inner) < area(outer)
+
+
+def in_middle(inner: Box, outer: Box) -> bool:
+    """Whether `inner`'s centre lies in the middle three quarters of `outer` both ways (a
+    numeral on a close-up die, not a die at the edge of the part of a tray in the photo)."""
+    x0, y0, x1, y1 = outer
+    qx, qy = (x1 - x0) / 8, (y1 - y0) / 8
+    return centred_in(inner, (x0 + qx, y0 + qy, x1 - qx, y1 - qy))
 
 
 def marks_on(box: Box, pieces: Sequence[DieBox]) -> bool:

@@ -13,6 +13,7 @@ from vision.photo_mode import (
     die_region,
     fragments_of_one,
     held_by_table,
+    in_middle,
     marks_on,
     photo_dice,
 )
@@ -277,3 +278,32 @@ def test_with_nothing_read_a_weaker_peak_read_as_a_die_comes_before_the_middle()
     asked.clear()
     assert photo_dice(photo, [], [], read_as, faint=[spot]) == []
     assert asked[-1].box == (110, 60, 290, 240) and asked[-1].guessed  # the middle, last
+
+
+def test_one_doubted_box_small_on_a_close_up_die_is_its_mark() -> None:
+    """A phone's full-size photo of one die: the detector, which learnt dice of tray size,
+    boxed only its numeral, read in doubt. The die, the region unlike the corners, is read
+    whole. A die at the edge of a part of a tray (the region half the photo) stays as boxed."""
+    photo = np.full((480, 640, 3), 160, np.uint8)
+    photo[80:400, 160:480] = (40, 30, 120)  # the die, half the photo
+    numeral = (300, 220, 340, 260)
+    asked: list[DieBox] = []
+
+    def read_as(box: DieBox) -> list[DieReading]:
+        asked.append(box)
+        return [_read(box.box, 0.8)]
+
+    dice = photo_dice(photo, [DieBox(numeral, cut=False, elongation=1.0)],
+                      [_read(numeral, 0.4)], read_as)
+    assert len(dice) == 1 and iou(dice[0].box, (160, 80, 480, 400)) > 0.8
+    surely = photo_dice(photo, [DieBox(numeral, cut=False, elongation=1.0)],
+                        [_read(numeral, 0.9)], read_as)
+    assert [d.box for d in surely] == [numeral]  # read surely: a die, not a mark
+
+    tray = np.full((480, 640, 3), 160, np.uint8)
+    tray[:, 320:] = 20  # the part of a black tray in the photo
+    die = (330, 220, 370, 260)  # lying at its edge
+    asked.clear()
+    kept = photo_dice(tray, [DieBox(die, cut=False, elongation=1.0)], [_read(die, 0.4)], read_as)
+    assert [d.box for d in kept] == [die] and not asked
+    assert in_middle(numeral, (160, 80, 480, 400)) and not in_middle(die, (320, 0, 640, 480))
