@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from companion.reading import DieReading
+from vision.crops import widened
 from vision.detect import Box, DieBox, at_border, centred_in, shrink
 from vision.shots import close_up_in, unlike_corners
 
@@ -43,6 +44,10 @@ EDGES_SIDE = 320  # px across the photo is looked at for edges
 CROWDED = 5
 CROWDED_GAP = 1.0
 CROWDED_UNSURE = 0.75
+# A lone doubted box is a close-up die's mark only with its centre in this middle share of the
+# die's region (lone_mark): a die at the edge of the part of a tray in the photo is a die. Chosen
+# on the frames of docs/reader-history.md: the middle half read fewer upscaled photos (255).
+MIDDLE = 0.75
 
 
 def photo_dice(
@@ -71,15 +76,9 @@ def photo_dice(
         if whole:
             return whole
         faint = faint[1:]  # read: no die
-    # one box, doubted, may be a mark on a die the photo holds close (a phone's full-size
-    # photo): small in the middle of the region, and that region no tray holding the die.
-    # ucffool's photos upscaled 4 times, every 32nd of each run: 249 -> 264 of 303 read right
-    # (at their own size 262 -> 267); docs/reader-history.md has the other photo-mode figures
-    one = len(dice) == 1
-    shot = close_up_in(frame.shape, unlike()) if not one or (
-        dice[0].unsure and not tray_sized(frame, unlike())) else None
-    if shot is not None and (not one or (marks_on(shot.box, boxes)
-                                         and in_middle(dice[0].box, shot.box))):
+    one_mark = len(dice) == 1 and dice[0].unsure and lone_mark(frame, dice[0], boxes, unlike())
+    shot = close_up_in(frame.shape, unlike()) if len(dice) != 1 or one_mark else None
+    if shot is not None:
         # a photo of a die taken close: the tray detector, which learnt dice of tray size, may
         # box its marks as dice (or nothing); the region unlike the corners is the die
         sure = [d.confidence for d in dice if d.confidence >= SURE_PIECE]
@@ -193,12 +192,16 @@ def piece_of(inner: Box, outer: Box) -> bool:
     return centred_in(inner, outer) and area(inner) < area(outer)
 
 
-def in_middle(inner: Box, outer: Box) -> bool:
-    """Whether `inner`'s centre lies in the middle three quarters of `outer` both ways (a
-    numeral on a close-up die, not a die at the edge of the part of a tray in the photo)."""
-    x0, y0, x1, y1 = outer
-    qx, qy = (x1 - x0) / 8, (y1 - y0) / 8
-    return centred_in(inner, (x0 + qx, y0 + qy, x1 - qx, y1 - qy))
+def lone_mark(frame: np.ndarray, die: DieReading, boxes: Sequence[DieBox],
+              region: Box | None) -> bool:
+    """Whether the one doubted box a photo holds is a mark on a die it holds close (a phone's
+    full-size photo: the tray detector boxed the numeral): small on the close-up region, in its
+    MIDDLE, and that region no tray holding the die (tray-sized) nor a part of a tray with the
+    die at its edge. ucffool's photos upscaled 4 times, every 32nd of each run: 249 -> 264 of
+    303 read right (at their own size 262 -> 267; docs/reader-history.md)."""
+    shot = close_up_in(frame.shape, region)
+    return (shot is not None and not tray_sized(frame, region) and marks_on(shot.box, boxes)
+            and centred_in(die.box, widened(shot.box, MIDDLE)))
 
 
 def marks_on(box: Box, pieces: Sequence[DieBox]) -> bool:

@@ -13,7 +13,6 @@ from vision.photo_mode import (
     die_region,
     fragments_of_one,
     held_by_table,
-    in_middle,
     marks_on,
     photo_dice,
 )
@@ -283,7 +282,8 @@ def test_with_nothing_read_a_weaker_peak_read_as_a_die_comes_before_the_middle()
 def test_one_doubted_box_small_on_a_close_up_die_is_its_mark() -> None:
     """A phone's full-size photo of one die: the detector, which learnt dice of tray size,
     boxed only its numeral, read in doubt. The die, the region unlike the corners, is read
-    whole. A die at the edge of a part of a tray (the region half the photo) stays as boxed."""
+    whole. A die at the edge of a part of a tray (the region half the photo), or in the middle
+    of a tray nearly filling the photo, stays as boxed: the tray is never read as the die."""
     photo = np.full((480, 640, 3), 160, np.uint8)
     photo[80:400, 160:480] = (40, 30, 120)  # the die, half the photo
     numeral = (300, 220, 340, 260)
@@ -301,9 +301,17 @@ def test_one_doubted_box_small_on_a_close_up_die_is_its_mark() -> None:
     assert [d.box for d in surely] == [numeral]  # read surely: a die, not a mark
 
     tray = np.full((480, 640, 3), 160, np.uint8)
-    tray[:, 320:] = 20  # the part of a black tray in the photo
-    die = (330, 220, 370, 260)  # lying at its edge
+    tray[40:440, 300:600] = 20  # the part of a black tray in the photo
+    die = (310, 220, 350, 260)  # lying at its edge
+    tray[220:260, 310:350] = (40, 40, 200)
     asked.clear()
     kept = photo_dice(tray, [DieBox(die, cut=False, elongation=1.0)], [_read(die, 0.4)], read_as)
     assert [d.box for d in kept] == [die] and not asked
-    assert in_middle(numeral, (160, 80, 480, 400)) and not in_middle(die, (320, 0, 640, 480))
+
+    whole_tray = np.full((480, 640, 3), 170, np.uint8)
+    whole_tray[20:470, 30:620] = 20  # a black tray nearly filling the photo
+    middle = (300, 220, 340, 260)  # one die in its middle
+    whole_tray[220:260, 300:340] = (40, 40, 200)
+    kept = photo_dice(whole_tray, [DieBox(middle, cut=False, elongation=1.0)],
+                      [_read(middle, 0.4)], read_as)
+    assert [d.box for d in kept] == [middle] and not asked

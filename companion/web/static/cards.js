@@ -175,10 +175,10 @@ function load() {
   $("import-hint").textContent = `JSON: {${shapes.join(", ")}}. ${game.import}`;
   $("import-csv").hidden = !game.csv;
   $("forget").textContent = `Back to the ${game.default.replace(/^the /, "")}`; // "the template"
-  // The form is the game's, built now, so nothing typed into it is wiped when the records come;
-  // Save waits for them (a save before would write the game before's records into this one),
-  // and an answer for a game no longer chosen is dropped.
-  // The game before's records go too: their buttons would save into this game.
+  // The form is built now, so nothing typed into it is wiped when the records come; the game
+  // before's records go (their buttons would save into this game); Save waits for this game's
+  // records (a save before would write the game before's into it); a late answer for a game no
+  // longer chosen is dropped.
   const name = gameName();
   current = null;
   $("save").disabled = true;
