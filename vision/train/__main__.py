@@ -66,6 +66,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="train the detector this many batches instead of for its seconds")
     p.add_argument("--renders", type=int)
     p.add_argument("--scenes", type=int)
+    p.add_argument("--pretrained-detector", action="store_true",
+                   help="train the detector's head on Lite0's frozen ImageNet features "
+                        "(nets.PretrainedDetector) instead of the whole detector from scratch")
     p.add_argument("--hard-negatives", action="store_true",
                    help="draw the detector's scenes with issue 53's hard negatives too")
     p.add_argument("--folds", action="store_true", help="also measure leaving each rig out")
@@ -103,12 +106,14 @@ def train_pair(
     seconds: tuple[float, float], out: Path, log: Log, seed: int, version: str,
     weights: Path | None = None, init: Path | None = None, parts: tuple[str, ...] = PARTS,
     icon_dice: int = 0, workers: int = 1, detector_steps: int | None = None,
+    pretrained_detector: bool = False,
 ) -> tuple[Path, Path]:
     """The classifier and the detector (`parts` of them) trained without the rigs `leave_out`
     (on from the weights in `init`, if given), the classifier's embedding then taught
     `icon_dice` symbol dice (0: not), shipped to `out`, their torch weights kept in `weights` if
     given. A card of a run that went on says what it went on from. `detector_steps`: the
-    detector trains that many batches, not seconds[1]."""
+    detector trains that many batches, not seconds[1]; `pretrained_detector`: its head on
+    Lite0's frozen features (nets.PretrainedDetector)."""
     clf_path, det_path = out / "dice.onnx", out / "detector.onnx"
     if weights is not None:
         weights.mkdir(parents=True, exist_ok=True)
@@ -133,8 +138,11 @@ def train_pair(
         start = _detector_weights(init)
         took = time.monotonic()
         det = train_detector(scene_set(frames), seconds[1], log, seed=seed, init=start,
-                             peak_lr=3e-3 * (GOING_ON if start else 1.0), steps=detector_steps)
+                             peak_lr=3e-3 * (GOING_ON if start else 1.0), steps=detector_steps,
+                             pretrained=pretrained_detector)
         training = _training(leave_out, seconds[1], len(frames), det_path, start is not None)
+        if pretrained_detector:
+            training["net"] = "Lite0's ImageNet features to stride 16, frozen; the head trained"
         if detector_steps:
             training |= {"steps": detector_steps, "seconds": round(time.monotonic() - took)}
         ship_detector(det, det_path, version, training)
@@ -264,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
         train_pair(real, renders, scenes, trays, (), seconds, args.out, log, args.seed, VERSION,
                    args.weights, args.init, parts, args.icon_dice, args.workers,
-                   args.detector_steps)
+                   args.detector_steps, args.pretrained_detector)
         log(f"shipped to {args.out}")
         if args.table_photos and "classifier" in parts:
             held = crossrig.read_crops(Classifier(args.out / "dice.onnx"),
@@ -278,7 +286,8 @@ def main(argv: list[str] | None = None) -> int:
         i = realsets.RIG_FOLDS.index(fold)
         out = REPO / "artifacts" / f"fold-{i}"
         paths = train_pair(real, renders, scenes, trays, fold, fold_seconds, out, log,
-                           args.seed + 1 + i, f"{VERSION}-fold{i}", parts=parts)
+                           args.seed + 1 + i, f"{VERSION}-fold{i}", parts=parts,
+                           pretrained_detector=args.pretrained_detector)
         if "classifier" not in parts:  # the detector alone: bench/detector_rigs_bench.py reads it
             continue
         if "nell-byler-trays" in fold:

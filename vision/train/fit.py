@@ -11,20 +11,30 @@ ends trained.
 from __future__ import annotations
 
 import math
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
+import onnxruntime as ort
 import torch
 from torch.nn import functional as F
 
 from vision.train.augment import crops as augment_crops
 from vision.train.augment import photometric
 from vision.train.labels import FACE_VALUES, KINDS, VALUE_LABELS, value_label
-from vision.train.nets import STRIDE, DiceClassifier, DiceDetector
+from vision.train.nets import (
+    STRIDE,
+    DiceClassifier,
+    DiceDetector,
+    FeaturesExport,
+    PretrainedDetector,
+)
 from vision.train.realsets import IGNORE, STATES, WIDE, CropSet
+from vision.train.ship import export_onnx
 
 INPUT = 96  # the classifier's input side
 REAL_SHARE = 0.5  # of each batch: real die crops (each kind alike), the rest renders
@@ -287,6 +297,25 @@ def _focal(logits: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
     return (pos_loss + neg_loss) / pos.sum().clamp(min=1)
 
 
+def head_on_onnx_features(net: PretrainedDetector
+                          ) -> Callable[[torch.Tensor], tuple[torch.Tensor, ...]]:
+    """The net's outputs with its frozen features computed by onnxruntime: a batch of 32
+    patches in 0.2 s here where torch takes 2 s (a step's bulk), the same to 1e-4."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "features.onnx"
+        export_onnx(FeaturesExport(net), torch.zeros(1, 3, PATCH, PATCH), path,
+                    ("f4", "f8", "f16"), {0: "batch"})
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = torch.get_num_threads()
+        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+    def forward(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        features = session.run(None, {"image": x.numpy()})
+        return net.head(*(torch.from_numpy(f) for f in features))
+
+    return forward
+
+
 def train_detector(
     scenes: SceneSet,
     seconds: float,
@@ -296,13 +325,18 @@ def train_detector(
     seed: int = 0,
     init: dict | None = None,
     steps: int | None = None,
-) -> DiceDetector:
+    pretrained: bool = False,
+) -> DiceDetector | PretrainedDetector:
     """Train the detector from scratch (or on from the weights `init`) on PATCH-square views of
     `scenes` for `seconds` (or `steps` batches). Going on from weights, the batch norms keep
     their statistics: a fine-tune's small batches of another mix would move them, and weights
-    read out of the ONNX file (vision.train.onnx_weights) have the norms folded away."""
-    net, dev, gen = _start(DiceDetector(), seed, init)
-    opt = torch.optim.AdamW(net.parameters(), lr=peak_lr, weight_decay=1e-4)
+    read out of the ONNX file (vision.train.onnx_weights) have the norms folded away.
+    `pretrained`: the head of a PretrainedDetector on Lite0's frozen ImageNet features."""
+    net, dev, gen = _start(PretrainedDetector() if pretrained else DiceDetector(), seed, init)
+    trained = [p for p in net.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(trained, lr=peak_lr, weight_decay=1e-4)
+    on_cpu = isinstance(net, PretrainedDetector) and dev.type == "cpu"
+    forward = head_on_onnx_features(net) if on_cpu else net
     data = {
         "images": torch.from_numpy(scenes.images).to(dev),
         "sizes": torch.from_numpy(scenes.sizes).to(dev),
@@ -317,7 +351,7 @@ def train_detector(
             x = photometric(x)
             heat, flat, wh, offset = _targets(boxes, valid)
         with _autocast(dev):
-            logits, size, off = net(x)
+            logits, size, off = forward(x)
         logits, size, off = logits.float(), size.float(), off.float()
         total = _focal(logits, heat)
         if valid.any():
