@@ -18,7 +18,14 @@ from torch import nn
 from vision.crops import CROP_MARGIN
 from vision.model_file import file_sha256
 from vision.train.labels import KINDS, STATES, VALUE_LABELS
-from vision.train.nets import EMBEDDING, STRIDE, DetectorExport, DiceClassifier, DiceDetector
+from vision.train.nets import (
+    EMBEDDING,
+    STRIDE,
+    DetectorExport,
+    DiceClassifier,
+    DiceDetector,
+    PretrainedDetector,
+)
 
 OPSET = 17
 CLASSIFIER_OUTPUTS = ("kind", "value", "state", "embedding")
@@ -107,7 +114,7 @@ def ship_embedding(embed: nn.Linear, path: Path, training: dict) -> dict:
     return write_card(path, {**kept, "training": training})
 
 
-def ship_detector(net: DiceDetector, path: Path, version: str, training: dict,
+def ship_detector(net: DiceDetector | PretrainedDetector, path: Path, version: str, training: dict,
                   accuracy: dict | None = None) -> dict:
     """detector.onnx and its card: a frame in, peaks of die centres with box sizes out."""
     export_onnx(DetectorExport(net), torch.zeros(1, 3, 384, 512), path, DETECTOR_OUTPUTS,
