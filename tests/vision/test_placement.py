@@ -158,6 +158,26 @@ def test_no_reader_learns_no_placement(tmp_path):
     assert memory.sight() == TableSight() and memory.placements is None
 
 
+def right_without_and_with_search(photos: list, kind: str, bar: float) -> dict[bool, int]:
+    """How many of `photos` (one `kind` die each) a table's reading and a photo's read right; a
+    die whose located windows read a share under `bar` must come out of the search unsure, any
+    other as the table reads it."""
+    reader = NumeralReader(threads=2)
+    right = {False: 0, True: 0}
+    for photo in photos:
+        image = read_photo(photo)
+        box = locate_die(image)
+        usual, searched = (reader.read_many(image, [box], [kind], search=search)[0]
+                           for search in (False, True))
+        right[False] += usual.value == photo.value
+        right[True] += searched.value == photo.value
+        if usual.share < bar:
+            assert searched.why_unsure, photo.path  # a searched die is never sure
+        else:
+            assert searched == usual  # a clear one is not searched
+    return right
+
+
 @needs_model
 @pytest.mark.skipif(not (datasets_root() / "ucffool" / "labels.csv").is_file(),
                     reason="no ../shared/datasets")
@@ -165,19 +185,7 @@ def test_a_photos_unclear_die_is_searched_at_every_placement_and_never_sure():
     """`rollscribe read` has no table to learn from: a die its located windows read unclearly
     is read at every placement too. 24 of the angled rig's d20s: 14 right without, 18 with."""
     photos = angled_d20s()
-    reader = NumeralReader(threads=2)
-    right = {False: 0, True: 0}
-    for photo in photos[:: len(photos) // 24][:24]:
-        image = read_photo(photo)
-        box = locate_die(image)
-        usual, searched = (reader.read_many(image, [box], ["d20"], search=search)[0]
-                           for search in (False, True))
-        right[False] += usual.value == photo.value
-        right[True] += searched.value == photo.value
-        if usual.share < SEARCH_BELOW:
-            assert searched.why_unsure, photo.path  # a searched die is never sure
-        else:
-            assert searched == usual  # a clear one is not searched
+    right = right_without_and_with_search(photos[:: len(photos) // 24][:24], "d20", SEARCH_BELOW)
     assert right[True] >= right[False] + 3, right
 
 
@@ -193,17 +201,6 @@ def test_a_photos_unclear_d4_is_read_in_upright_windows_and_never_sure():
     for p in load_photos():
         if p.kind == "d4" and p.measurable and rig_of(table, p) == "ucffool-colour":
             runs.setdefault(p.run, []).append(p)
-    reader = NumeralReader(threads=2)
-    right = {False: 0, True: 0}
-    for photo in (p for run in sorted(runs) for p in sorted(runs[run], key=attrgetter("path"))[::16]):
-        image = read_photo(photo)
-        box = locate_die(image)
-        usual, searched = (reader.read_many(image, [box], ["d4"], search=search)[0]
-                           for search in (False, True))
-        right[False] += usual.value == photo.value
-        right[True] += searched.value == photo.value
-        if usual.share < UPRIGHT_BELOW:
-            assert searched.why_unsure, photo.path  # a searched die is never sure
-        else:
-            assert searched == usual  # a clear one is not searched
+    photos = [p for run in sorted(runs) for p in sorted(runs[run], key=attrgetter("path"))[::16]]
+    right = right_without_and_with_search(photos, "d4", UPRIGHT_BELOW)
     assert right[True] >= right[False] + 3, right
