@@ -300,8 +300,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--sight", action="store_true",
                    help="also the turned curve as a table plays it, with the camera's placement "
                         "learnt (vision.placement; about 20 minutes more)")
+    p.add_argument("--kinds", default="", help="only these kinds' streams (comma-separated)")
     args = p.parse_args(argv or [])
-    table = streams()
+    table = {key: dice for key, dice in streams().items()
+             if not args.kinds or key[1] in args.kinds.split(",")}
     read = readings([d for dice in table.values() for d in dice])
     print(f"value right / read sure / sure and wrong over the next {NEXT} dice after "
           f"{', '.join(map(str, POINTS))} confirmed (constants chosen on "

@@ -13,7 +13,7 @@ around its apex (or along its three bottom edges), each upright toward the apex,
 windows sit on a ring about the centre, turned to face it. A numeral the die's kind lacks makes
 it a kind that carries it (kind_for). What a table's confirmed dice taught of its camera
 (TableSight, vision.placement) moves a kind's windows to where that camera shows its top
-numeral (a d4's to a column of upright ones), or lowers the sure bar for a kind the locator
+numeral (a d4 read unclearly to upright windows all over it), or lowers the sure bar for a kind the locator
 reads well there.
 
 Only onnxruntime, numpy and OpenCV run here; the ONNX file and its character list come from the
@@ -215,7 +215,7 @@ class Placement:
 
     dy: float
     stretch: float = 1.0
-    column: bool = False  # windows standing upright down the die's middle instead (a d4)
+    upright: bool = False  # the upright windows all over the die instead (a d4's, cut_upright)
 
 
 # Where a top numeral may lie: the die's middle and 0.1-0.3 of its box above it, plain or
@@ -223,20 +223,30 @@ class Placement:
 # searched at all of them)
 PLACEMENTS = tuple(Placement(dy, stretch) for dy in (0.0, -0.1, -0.2, -0.3)
                    for stretch in (1.0, 1.6))
-# A d4 seen from the side stands its value upright on the face turned to the camera, at the
-# apex or along the bottom edge: windows down the die's middle (COLUMN, shares of the box's
-# height from its centre), turned at most 15 degrees. On ucffool's d4s, every 8th photo (a
-# scratch measure in docs/reader-history.md): colour 78 of 111 where the locator reads 62, top
-# 45 of 51 (30), wood 115 of 125 (77); a top-down die's copies stand round its apex, where the
-# column reads worse, so a table uses it only where its confirmed d4s say so (vision.placement).
-UPRIGHT_COLUMN = Placement(0.0, column=True)
-COLUMN = (-0.3, -0.15, 0.0, 0.15, 0.3)
-COLUMN_TURNS = (-15, 0, 15)
+# A d4 seen from the side (a photo's camera held level, a table's camera looking in) shows one
+# face turned to it, which stands the value upright (at the apex or along the bottom edge, by
+# the die's style) and the other two numerals turned a third of a turn either way, where the
+# locator often points. So a photo's d4 whose located windows read a share under UPRIGHT_BELOW,
+# or a table's whose confirmed d4s say so (vision.placement), is read again in windows standing
+# upright (turned at most GRID_TURNS) on a grid over the die (GRID, shares of the box's side
+# from its centre; GRID_SIZE high), the face read best in any of them taken (never sure). On
+# ucffool's d4s (a table's reading against this, photo mode): two disjoint eighths of the
+# photos, the bar and the grid chosen on the first (docs/reader-history.md), then in the second
+# colour 78.4 -> 86.5%, top 90.2 -> 94.1%, wood 97.6 -> 94.4%. A top-down die's copies stand
+# round its apex, where these windows read worse, so the tray camera reads them only where its
+# confirmed d4s say so. (Windows down the die's middle alone, which a table learnt before, read
+# 76.6 / 78.0 / 90.8% of the first eighth.)
+UPRIGHT_BELOW = 0.8
+GRID = tuple((dx, dy) for dy in (-0.3, -0.15, 0.0, 0.15, 0.3) for dx in (-0.2, -0.1, 0.0, 0.1, 0.2))
+GRID_TURNS = (-20, 0, 20)
+GRID_SIZE = 0.25
+UPRIGHT_WINDOWS = Placement(0.0, upright=True)
+STANDING = ("d4",)  # the kinds read so
 
 
 def placements_for(kind: str) -> tuple[Placement, ...]:
     """The placements a table may learn for a kind's top numeral."""
-    return (UPRIGHT_COLUMN,) if kind == "d4" else PLACEMENTS
+    return (UPRIGHT_WINDOWS,) if kind in STANDING else PLACEMENTS
 
 
 @dataclass(frozen=True)
@@ -273,20 +283,6 @@ SEARCH_BELOW = 0.9
 # ... of these kinds: it was measured on d8, d10 and d20 (no real photos of d% and d12 here) and
 # paid on the d20s (wood's d8s and d10s 2 and 1 points fewer, colour's d8s 3 more); 575 ms a die
 SEARCHED = ("d20",)
-# A photo's d4 whose located windows read a share under this is read again in windows standing
-# upright (turned at most GRID_TURNS) on a grid over the die (GRID, shares of the box's side
-# from its centre; GRID_SIZE high), the face read best in any of them taken (never sure). The
-# same prior on a photo's camera: held level, it sees one face of a d4 turned to it, which
-# stands its value upright (at the apex or along the bottom edge, by the die's style) and the
-# other two turned a third of a turn either way, where the locator often points. On ucffool's
-# d4s (a table's reading against this): two disjoint eighths of the photos, the bar and the grid
-# chosen on the first (docs/reader-history.md), then in the second colour 78.4 -> 86.5%, top
-# 90.2 -> 94.1%, wood 97.6 -> 95.2%.
-UPRIGHT_BELOW = 0.8
-GRID = tuple((dx, dy) for dy in (-0.3, -0.15, 0.0, 0.15, 0.3) for dx in (-0.2, -0.1, 0.0, 0.1, 0.2))
-GRID_TURNS = (-20, 0, 20)
-GRID_SIZE = 0.25
-UPRIGHT_SEARCHED = ("d4",)
 
 
 # A die's windows are sized by the die, not by the detector's box, which may be loose or tight
@@ -328,14 +324,11 @@ def cut_window(frame: np.ndarray, x: float, y: float, angle: float, height: floa
 def cut_placed(frame: np.ndarray, box: Sequence[float], placement: Placement,
                kind: str) -> np.ndarray:
     """A `kind` die's windows at the table's placement, turned every PLACED_STEP degrees (the
-    numeral's turn is the die's, unknown), or a column's upright ones, as a (N, HEIGHT, W, 3)
-    batch."""
+    numeral's turn is the die's, unknown), as a (N, HEIGHT, W, 3) batch (an upright
+    placement's windows are cut_upright's, read only where the located ones are unclear)."""
     x0, y0, x1, y1 = (float(v) for v in box)
     side, size = max(x1 - x0, y1 - y0), plan_for(kind).size
     x, y = (x0 + x1) / 2, (y0 + y1) / 2
-    if placement.column:
-        return np.stack([cut_window(frame, x, y + dy * (y1 - y0), angle, size * side)
-                         for dy in COLUMN for angle in COLUMN_TURNS])
     return np.stack([cut_window(frame, x, y + placement.dy * side, angle, size * side,
                                 placement.stretch) for angle in range(0, 360, PLACED_STEP)])
 
@@ -530,7 +523,7 @@ class NumeralReader:
         sure. A kind the table placed its numeral for (`sight`) is read there, sure only as
         placed_verdict says. `search` (a photo, with no table to learn from): a die the located
         windows read unclearly is read at every placement too (a d20), or in upright windows all
-        over it (a d4, cut_upright). Each die's windows are cut to its
+        over it (a d4, cut_upright, as at a table that placed its d4s). Each die's windows are cut to its
         size as the locator sees it (die_box), whatever the box's slack (a d6's to its box)."""
         faces = self.locator.locate(frame, boxes)
         boxes = [die_box(box, face, kind) for box, face, kind in zip(boxes, faces, kinds,
@@ -538,7 +531,8 @@ class NumeralReader:
         usual = self._read_usual(frame, boxes, faces, kinds, sight, ranked)
         kinds = [kind if reading is None else reading.kind
                  for kind, reading in zip(kinds, usual, strict=True)]
-        placed = [i for i, kind in enumerate(kinds) if kind in sight.placed]
+        placed = [i for i, kind in enumerate(kinds)
+                  if kind in sight.placed and not sight.placed[kind].upright]
         for i, logp in zip(placed, self._read_each(
                 [cut_placed(frame, boxes[i], sight.placed[kinds[i]], kinds[i]) for i in placed]),
                 strict=True):
@@ -551,8 +545,8 @@ class NumeralReader:
                  for i in unclear]), strict=True):
             each = np.split(logp, len(PLACEMENTS))
             usual[i] = searched(usual[i], [decide(kinds[i], part) for part in each])
-        upright = [i for i, reading in enumerate(usual) if search and reading is not None
-                   and reading.kind in UPRIGHT_SEARCHED and reading.kind not in sight.placed
+        upright = [i for i, reading in enumerate(usual) if reading is not None
+                   and reading.kind in STANDING and (search or reading.kind in sight.placed)
                    and reading.share < UPRIGHT_BELOW]
         for i, logp in zip(upright, self._read_each([cut_upright(frame, boxes[i])
                                                      for i in upright]), strict=True):

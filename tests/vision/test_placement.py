@@ -15,14 +15,17 @@ from vision.classify import Classifier
 from vision.crops import square_crop
 from vision.numerals import (
     DEFAULT_MODEL,
+    GRID,
+    GRID_TURNS,
     PLACEMENTS,
     SEARCH_BELOW,
     UPRIGHT_BELOW,
-    UPRIGHT_COLUMN,
+    UPRIGHT_WINDOWS,
     NumeralReader,
     Placement,
     TableSight,
     cut_placed,
+    cut_upright,
     decide,
     placements_for,
 )
@@ -51,18 +54,21 @@ def test_a_placement_is_chosen_only_where_it_reads_more_confirmed_dice_right():
     assert choose(rows(10, 9), "d20") is None
 
 
-def test_a_d4s_one_candidate_is_a_column_of_upright_windows_down_its_middle():
-    """A d4 seen from the side stands its value upright on the face turned to the camera: its
-    windows go down the die's middle, turned at most 15 degrees, where a d20's go round."""
-    assert placements_for("d4") == (UPRIGHT_COLUMN,) and placements_for("d20") == PLACEMENTS
-    assert choose([(False, True)] * MIN_DICE, "d4") == UPRIGHT_COLUMN
+def test_a_d4s_one_candidate_is_upright_windows_all_over_it():
+    """A d4 seen from the side stands its value upright on the face turned to the camera,
+    wherever on the die that face's numeral lies: its windows stand upright (turned at most 20
+    degrees) on a grid over the die, where a d20's go round above its middle."""
+    assert placements_for("d4") == (UPRIGHT_WINDOWS,) and placements_for("d20") == PLACEMENTS
+    assert choose([(False, True)] * MIN_DICE, "d4") == UPRIGHT_WINDOWS
     frame = np.full((400, 400, 3), 200, np.uint8)
     box = (100.0, 100.0, 300.0, 300.0)
-    cv2.rectangle(frame, (190, 115), (210, 125), (20, 20, 20), -1)  # ink near the box top
-    windows = cut_placed(frame, box, UPRIGHT_COLUMN, "d4")
-    assert len(windows) == 15  # five heights, three turns
-    inked = [ink_rows(w) > 0 for w in windows[1::3]]  # the upright one at each height
-    assert inked == [True, False, False, False, False]
+    cv2.rectangle(frame, (235, 132), (245, 142), (20, 20, 20), -1)  # ink high on the right
+    windows = cut_upright(frame, box)
+    assert len(windows) == len(GRID) * len(GRID_TURNS)
+    upright = {point: windows[i * len(GRID_TURNS) + GRID_TURNS.index(0)]
+               for i, point in enumerate(GRID)}
+    assert ink_rows(upright[(0.2, -0.3)]) > 0
+    assert ink_rows(upright[(0.0, 0.0)]) == 0 and ink_rows(upright[(-0.2, 0.3)]) == 0
 
 
 def test_a_kind_is_trusted_where_the_locator_read_nearly_all_confirmed_dice_right():
