@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from vision.crops import CROP_MARGIN
+from vision.train.data import photo_frames
 from vision.train.realdata import (
     HELD_OUT_SEQUENCES,
     Photo,
@@ -206,3 +207,20 @@ def test_real_dice_are_set_apart_together_on_a_table(tmp_path) -> None:
     blank = [Photo(_disc_photo(tmp_path / "blank.png", (60, 110, 40)), "d6", 1, "s", "", True)]
     with pytest.raises(ValueError, match="no die could be cut out"):
         dice_together(np.random.default_rng(3), blank, 2)
+
+
+@pytest.mark.skipif(
+    not (datasets_root() / "ucffool" / "labels.csv").exists(), reason="shared datasets not present"
+)
+def test_one_die_photos_become_detector_frames_framed_as_they_are_and_tagged_by_rig() -> None:
+    """A fold leaves a rig's photo frames out by their tag; each frame is the photo itself (not
+    brought to a tray's size) with its one die's box inside it."""
+    frames = photo_frames(3)
+    rigs = [rig for _, rig in frames]
+    assert "nell-byler-trays" not in rigs  # its trays are real scenes already
+    assert {"ucffool-angle", "ucffool-colour", "ucffool-top", "ucffool-wood",
+            "skovy-webcam"} <= set(rigs)
+    for (image, boxes, labels), _ in frames:
+        assert max(image.shape[:2]) <= 256 and boxes.shape == (1, 4) and len(labels) == 1
+        x0, y0, x1, y1 = boxes[0]
+        assert 0 <= x0 < x1 <= image.shape[1] and 0 <= y0 < y1 <= image.shape[0]

@@ -69,6 +69,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--pretrained-detector", action="store_true",
                    help="train the detector's head on Lite0's frozen ImageNet features "
                         "(nets.PretrainedDetector) instead of the whole detector from scratch")
+    p.add_argument("--photo-frames", type=int, default=0,
+                   help="the detector trains on this many one-die photos of each rig too, "
+                        "framed as they are (data.photo_frames; a fold leaves its rig's out)")
     p.add_argument("--hard-negatives", action="store_true",
                    help="draw the detector's scenes with issue 53's hard negatives too")
     p.add_argument("--folds", action="store_true", help="also measure leaving each rig out")
@@ -270,7 +273,10 @@ def main(argv: list[str] | None = None) -> int:
             args.workers, REAL_SHARE, args.hard_negatives,
         )
         trays = data.tray_frames(args.trays or realsets.datasets_root() / realsets.NELL)
-        log(f"scenes: {len(scenes)} drawn, {len(trays)} real trays")
+        photos = data.photo_frames(args.photo_frames) if args.photo_frames else []
+        scenes += photos
+        log(f"scenes: {len(scenes) - len(photos)} drawn, {len(photos)} one-die photos, "
+            f"{len(trays)} real trays")
     if not args.folds_only:
         args.out.mkdir(parents=True, exist_ok=True)
         train_pair(real, renders, scenes, trays, (), seconds, args.out, log, args.seed, VERSION,

@@ -1,7 +1,7 @@
 """The training data of the reader's two models, drawn in worker processes: renders of every
 kind as wide crops (vision.train.render), synthetic whole scenes whose real dice and surfaces come
 from one rig at a time (vision.train.scenes, so a fold can leave a rig's scenes out), and
-nell-byler's real tray photos.
+nell-byler's real tray photos, and the other rigs' one-die photos as whole frames.
 
 Worker functions live here, not in vision.train.__main__: spawned workers import them by module.
 """
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.train import crossrig, realsets
+from vision.train import crossrig, detector_frames, realsets
 from vision.train.labels import KINDS, VALUE_LABELS, value_label
-from vision.train.realdata import read_bgr
+from vision.train.realdata import die_box, read_bgr, read_photo
 from vision.train.realsets import IGNORE, SIZE, STATES, WIDE, CropSet
 from vision.train.render import render_crop
 from vision.train.scenes import real_sprites, render_scene
@@ -129,3 +129,16 @@ def scenes(
              for scene in part]
     return train, {rig: part for (_, _, rig, *_), part in zip(held, drawn[len(jobs):],
                                                             strict=True)}
+
+
+def photo_frames(per_rig: int) -> list[tuple[Scene, str]]:
+    """Each rig's one-die photos (nell-byler's trays aside) as whole frames, `per_rig` a rig,
+    framed as they are: ucffool's 256 px photos with the die most of their side, skovy's crops
+    of about 100 px. Photo mode reads frames so framed; no drawn scene is."""
+    out = []
+    for rig, photos in detector_frames.rig_photos(per_rig).items():
+        for photo in photos:
+            image = read_photo(photo)
+            box = np.array([die_box(photo, image)], np.float32)
+            out.append(((image, box, [(photo.kind, photo.value)]), rig))
+    return out
