@@ -309,13 +309,13 @@ def test_each_die_keeps_the_crop_the_classifier_read(reader: DiceReader, tmp_pat
 @pytest.mark.skipif(
     not (datasets_root() / "ucffool" / "labels.csv").is_file(), reason="no ../shared/datasets"
 )
-@short_of_goal("47 of 68 real dice read against 60")
 def test_held_out_real_dice_set_together_are_each_found_and_read() -> None:
     """Two to four held-out real dice cut out of their photos and set apart on a rendered table
     (realdata.dice_together), read as `rollscribe read` reads a photo, pooled over 24 photos
     (seed 11, 72 dice; two tables patterned in strong stripes): each die found once, its kind
     right, its value nearly always, and a die read surely is read right (bench/reader_bench
-    reads 120 such photos)."""
+    reads 120 such photos). 70 found, 69 kinds right, 65 values (60, short of the bar, before
+    a photo's unclear d4 was read in upright windows too), none sure and wrong."""
     photos = [p for p in measured_on(load_photos()) if p.sequence != "skovy"]
     reader = DiceReader(photo_fallback=True)
     rng = np.random.default_rng(11)
