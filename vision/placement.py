@@ -33,10 +33,12 @@ from vision.crops import CROP_MARGIN
 from vision.numerals import (
     NUMBERED,
     STANDING,
+    UPRIGHT_BELOW,
     NumeralReader,
     Placement,
     TableSight,
     placements_for,
+    upright_verdict,
 )
 
 KINDS = NUMBERED  # each kind's candidates: numerals.placements_for
@@ -62,9 +64,9 @@ def verdicts(reader: NumeralReader, crop: np.ndarray, kind: str, value: int | st
     box = crop_box(crop)
     usual = reader.read_many(crop, [box], [kind])[0]
     candidates = placements_for(kind)
-    if kind in STANDING:  # upright windows read where the located ones are unclear, as placed
-        placed = [reader.read_many(crop, [box], [kind], TableSight({kind: p}))[0]
-                  for p in candidates]
+    if kind in STANDING:  # upright windows, read only where the located ones are unclear
+        placed = [usual if usual.share >= UPRIGHT_BELOW else
+                  upright_verdict(usual, reader.read_placed(crop, box, kind, candidates)[0])]
     else:
         placed = reader.read_placed(crop, box, kind, candidates)
     return (usual.value == value, *(p.value == value for p in placed))
