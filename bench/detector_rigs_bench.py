@@ -35,9 +35,9 @@ from vision.classify import Classifier
 from vision.detect import DEFAULT_DETECTOR, EDGE_MARGIN, Detector, iou
 from vision.numerals import NumeralReader
 from vision.reader import DiceReader
-from vision.train.detector_frames import FrameSet, rendered_empty, rig_frames
+from vision.train.detector_frames import BENCH_PHOTOS, FrameSet, rendered_empty, rig_frames
 
-PER_RIG, PASTED, EMPTY, SEED = 60, 30, 200, 53
+PASTED, EMPTY, SEED = 30, 200, 53
 FRAME_SHARE = 0.5  # --frame-rule: a box over this share of the frame is no die
 SPEED_RUNS, SPEED_ROUNDS = 20, 5
 
@@ -150,7 +150,7 @@ def pick(files: list[tuple[Path, set[str]]], rig: str) -> tuple[Path, bool] | No
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m bench detector_rigs")
     p.add_argument("--model", action="append", default=[], help="NAME=PATH (see above)")
-    p.add_argument("--per-rig", type=int, default=PER_RIG)
+    p.add_argument("--per-rig", type=int, default=BENCH_PHOTOS)
     p.add_argument("--pasted", type=int, default=PASTED)
     p.add_argument("--empty", type=int, default=EMPTY)
     p.add_argument("--frame-rule", action="store_true")

@@ -8,6 +8,7 @@ import pytest
 
 from vision.crops import CROP_MARGIN
 from vision.train.data import photo_frames
+from vision.train.detector_frames import BENCH_PHOTOS, NEAR, rig_photos, training_photos
 from vision.train.realdata import (
     HELD_OUT_SEQUENCES,
     Photo,
@@ -224,3 +225,19 @@ def test_one_die_photos_become_detector_frames_framed_as_they_are_and_tagged_by_
         assert max(image.shape[:2]) <= 256 and boxes.shape == (1, 4) and len(labels) == 1
         x0, y0, x1, y1 = boxes[0]
         assert 0 <= x0 < x1 <= image.shape[1] and 0 <= y0 < y1 <= image.shape[0]
+
+
+@pytest.mark.skipif(
+    not (datasets_root() / "ucffool" / "labels.csv").exists(), reason="shared datasets not present"
+)
+def test_the_detector_trains_on_no_photo_its_bench_reads_nor_on_a_near_twin() -> None:
+    """bench/detector_rigs_bench.py reads rig_photos(BENCH_PHOTOS); a model trained on those
+    (or their turntable neighbours) would be judged on frames it learnt."""
+    bench, every = rig_photos(BENCH_PHOTOS), rig_photos(1_000_000)  # every: in run order
+    trained = training_photos(300)
+    assert set(trained) == set(bench)
+    for rig, photos in trained.items():
+        order = {p.path: i for i, p in enumerate(every[rig])}
+        benched = {order[p.path] for p in bench[rig]}
+        assert photos and all(min(abs(order[p.path] - b) for b in benched) > NEAR for p in photos)
+    assert all(len(trained[rig]) == 300 for rig in trained if rig.startswith("ucffool"))

@@ -130,7 +130,8 @@ def train_pair(
         start = _weights(init, "dice.pt")
         clf = train_classifier(keep, seconds[0], log, seed=seed, init=start,
                                peak_lr=2e-3 * (GOING_ON if start else 1.0))
-        training = _training(leave_out, seconds[0], len(keep), clf_path, start is not None)
+        training = _training(leave_out, seconds[0], len(keep),
+                             init / clf_path.name if init else None)
         if icon_dice:
             training |= icon_embedding.retrain(clf, icon_dice, NUMBERED, seed, workers, log)
         ship_classifier(clf, clf_path, version, INPUT, training, _checks(clf_path))
@@ -146,7 +147,8 @@ def train_pair(
         det = train_detector(scene_set(frames), seconds[1], log, seed=seed, init=start,
                              peak_lr=3e-3 * (GOING_ON if start else 1.0), steps=detector_steps,
                              pretrained=pretrained_detector)
-        training = _training(leave_out, seconds[1], len(frames), det_path, start is not None)
+        training = _training(leave_out, seconds[1], len(frames),
+                             init / det_path.name if init else None)
         if pretrained_detector:
             training["net"] = "Lite0's ImageNet features to stride 16, frozen; the head trained"
         if detector_steps:
@@ -209,13 +211,14 @@ def _detector_weights(folder: Path | None) -> dict | None:
     return _weights(folder, "detector.pt")
 
 
-def _training(leave_out: tuple[str, ...], seconds: float, samples: int, path: Path,
-              going_on: bool) -> dict:
-    """The card's account of a run (and of the runs it went on from)."""
+def _training(leave_out: tuple[str, ...], seconds: float, samples: int,
+              went_on: Path | None) -> dict:
+    """The card's account of a run (and of the runs it went on from: `went_on`, the model file
+    whose weights it started from)."""
     training = {"left_out_rigs": list(leave_out), "seconds": seconds, "device": device().type,
                 "samples": samples}
-    if going_on and path.with_suffix(".json").exists():
-        training["went_on_from"] = json.loads(path.with_suffix(".json").read_text())["training"]
+    if went_on is not None and went_on.with_suffix(".json").exists():
+        training["went_on_from"] = json.loads(went_on.with_suffix(".json").read_text())["training"]
     return training
 
 
@@ -295,7 +298,8 @@ def main(argv: list[str] | None = None) -> int:
         i = realsets.RIG_FOLDS.index(fold)
         out = REPO / "artifacts" / f"fold-{i}"
         paths = train_pair(real, renders, scenes, trays, fold, fold_seconds, out, log,
-                           args.seed + 1 + i, f"{VERSION}-fold{i}", parts=parts,
+                           args.seed + 1 + i, f"{VERSION}-fold{i}", init=args.init, parts=parts,
+                           detector_steps=args.detector_steps,
                            pretrained_detector=args.pretrained_detector)
         if "classifier" not in parts:  # the detector alone: bench/detector_rigs_bench.py reads it
             continue

@@ -134,9 +134,10 @@ def scenes(
 def photo_frames(per_rig: int) -> list[tuple[Scene, str]]:
     """Each rig's one-die photos (nell-byler's trays aside) as whole frames, `per_rig` a rig,
     framed as they are: ucffool's 256 px photos with the die most of their side, skovy's crops
-    of about 100 px. Photo mode reads frames so framed; no drawn scene is."""
+    of about 100 px. Photo mode reads frames so framed; no drawn scene is. None is a photo
+    the benches read (detector_frames.training_photos)."""
     out = []
-    for rig, photos in detector_frames.rig_photos(per_rig).items():
+    for rig, photos in detector_frames.training_photos(per_rig).items():
         for photo in photos:
             image = read_photo(photo)
             box = np.array([die_box(photo, image)], np.float32)

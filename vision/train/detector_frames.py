@@ -36,6 +36,8 @@ IN_FRAME = (0.55, 0.8)  # share of a cut die's width (or height) inside the fram
 PAINT_GROW = 0.25  # a die is painted out (or kept out) over its box grown by this share
 MIN_BARE = 48  # px across both ways, a bare strip of a one-die photo kept as a frame
 SPRITE_TRIES = 40  # photos tried for a die that can be cut out of its surface
+BENCH_PHOTOS = 60  # photos a rig bench/detector_rigs_bench.py reads (rig_photos)
+NEAR = 2  # frames of a run this close to a bench photo are its near twins: not trained on
 
 
 @dataclass
@@ -52,18 +54,35 @@ class FrameSet:
         self.boxes.append(np.asarray(boxes, np.float32).reshape(-1, 4))
 
 
-def rig_photos(per_rig: int) -> dict[str, list[Photo]]:
-    """Per rig of rigs.csv (nell-byler's aside), `per_rig` of its photos spread evenly over them
-    in path order (neighbouring turntable frames are near twins)."""
+def _by_rig() -> dict[str, list[Photo]]:
+    """Every rig's photos (nell-byler's aside) in path order (a run's frames in turn)."""
     table = realsets.rig_table(datasets_root())
     by_rig: dict[str, list[Photo]] = {}
     for photo in load_photos():
         by_rig.setdefault(realsets.rig_of(table, photo), []).append(photo)
+    return {rig: sorted(photos, key=lambda p: str(p.path)) for rig, photos in sorted(by_rig.items())}
+
+
+def _spread(count: int, per_rig: int) -> list[int]:
+    step = max(1, count // per_rig)
+    return list(range(0, count, step))[:per_rig]
+
+
+def rig_photos(per_rig: int) -> dict[str, list[Photo]]:
+    """Per rig of rigs.csv (nell-byler's aside), `per_rig` of its photos spread evenly over them
+    in path order (neighbouring turntable frames are near twins)."""
+    return {rig: [photos[i] for i in _spread(len(photos), per_rig)]
+            for rig, photos in _by_rig().items()}
+
+
+def training_photos(per_rig: int) -> dict[str, list[Photo]]:
+    """Per rig, up to `per_rig` photos spread over those the detector's bench never reads:
+    none of rig_photos(BENCH_PHOTOS), nor a frame within NEAR of one (its near twin)."""
     picked = {}
-    for rig, photos in sorted(by_rig.items()):
-        photos.sort(key=lambda p: str(p.path))
-        step = max(1, len(photos) // per_rig)
-        picked[rig] = photos[::step][:per_rig]
+    for rig, photos in _by_rig().items():
+        near = {i + d for i in _spread(len(photos), BENCH_PHOTOS) for d in range(-NEAR, NEAR + 1)}
+        free = [p for i, p in enumerate(photos) if i not in near]
+        picked[rig] = [free[i] for i in _spread(len(free), per_rig)]
     return picked
 
 
