@@ -15,7 +15,8 @@ reader still reports as a die, "sure" those it reports sure.
 `--model NAME=PATH` (repeatable; PATH a detector.onnx or a folder searched for them, such as
 artifacts/ where `python -m vision.train --folds-only --only detector` leaves fold-N/): each
 rig is read by a model whose card says it was trained without that rig, else by one trained on
-every rig (marked "seen"); without --model, the shipped detector (which saw every rig).
+every rig (marked "seen"; "init saw": a fold that went on from a model that saw it); without
+--model, the shipped detector (which saw every rig).
 `--frame-rule` also reads each model with boxes dropped that cover FRAME_SHARE of the frame or
 touch three of its edges. Printed, never asserted.
 """
@@ -123,27 +124,35 @@ def measure(reader: DiceReader, frames: FrameSet, rule: bool) -> Tally:
     return t
 
 
-def models(specs: list[str]) -> dict[str, list[tuple[Path, set[str]]]]:
-    """Per model name, its detector files with the rigs each card says it left out."""
+def models(specs: list[str]) -> dict[str, list[tuple[Path, set[str], set[str]]]]:
+    """Per model name, its detector files with the rigs its card says it left out, and those
+    every run it went on from left out too (a fine-tune of a model that saw a rig saw it)."""
     named = [s.split("=", 1) for s in specs] or [["shipped", str(DEFAULT_DETECTOR)]]
     out = {}
     for name, where in named:
         path = Path(where)
         files = [path] if path.suffix == ".onnx" else sorted(path.rglob("detector.onnx"))
-        out[name] = [(f, set(json.loads(f.with_suffix(".json").read_text())["training"]
-                             ["left_out_rigs"])) for f in files]
+        out[name] = []
+        for f in files:
+            run = json.loads(f.with_suffix(".json").read_text())["training"]
+            left_out = never = set(run["left_out_rigs"])
+            while "went_on_from" in run:
+                run = run["went_on_from"]
+                never = never & set(run.get("left_out_rigs", ()))
+            out[name].append((f, left_out, never))
     return out
 
 
-def pick(files: list[tuple[Path, set[str]]], rig: str) -> tuple[Path, bool] | None:
-    """The file that left `rig` out (unseen), else one trained on every rig (seen), else none;
-    rendered frames belong to no rig: every model saw renders."""
-    for path, left_out in files:
+def pick(files: list[tuple[Path, set[str], set[str]]], rig: str) -> tuple[Path, str] | None:
+    """The file that left `rig` out, else one trained on every rig, else none, with what its
+    label says of it: "" unseen, "seen", or "init saw" (left out by a run that went on from a
+    model that saw it); rendered frames belong to no rig: every model saw renders."""
+    for path, left_out, never in files:
         if rig in left_out:
-            return path, False
-    for path, left_out in files:
+            return path, "" if rig in never else "init saw"
+    for path, left_out, _ in files:
         if not left_out or rig == "render":
-            return path, True
+            return path, "" if rig == "render" else "seen"
     return None
 
 
@@ -172,7 +181,7 @@ def main(argv: list[str] | None = None) -> None:
                 readers[path] = DiceReader(classifier=classifier, numerals=numerals,
                                            detector=Detector(path, threads=1),
                                            check_faint=path == DEFAULT_DETECTOR)
-            label = f"{name}{' (seen)' if seen and frames.rig != 'render' else ''}"
+            label = f"{name} ({seen})" if seen else name
             for rule in (False, True) if args.frame_rule else (False,):
                 tally = measure(readers[path], frames, rule)
                 print(f"{frames.rig:<16} {frames.source:<20} "
