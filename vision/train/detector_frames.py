@@ -21,7 +21,15 @@ import cv2
 import numpy as np
 
 from vision.train import realsets
-from vision.train.realdata import Photo, datasets_root, die_box, die_sprite, load_photos, read_bgr
+from vision.train.realdata import (
+    Photo,
+    datasets_root,
+    die_box,
+    die_sprite,
+    is_held_out,
+    load_photos,
+    read_bgr,
+)
 from vision.train.realdata import read_photo as read_die_photo
 from vision.train.render import Sprite, paste, shadow
 from vision.train.scenes import cloth_scene, dark_tray_scene, photographed, render_scene, tray_scene
@@ -76,12 +84,13 @@ def rig_photos(per_rig: int) -> dict[str, list[Photo]]:
 
 
 def training_photos(per_rig: int) -> dict[str, list[Photo]]:
-    """Per rig, up to `per_rig` photos spread over those the detector's bench never reads:
-    none of rig_photos(BENCH_PHOTOS), nor a frame within NEAR of one (its near twin)."""
+    """Per rig, up to `per_rig` photos spread over those no bench reads: none of
+    rig_photos(BENCH_PHOTOS) (the detector's bench), nor a frame within NEAR of one (its near
+    twin), nor one of the held-out runs the reader's benches read (realdata.is_held_out)."""
     picked = {}
     for rig, photos in _by_rig().items():
         near = {i + d for i in _spread(len(photos), BENCH_PHOTOS) for d in range(-NEAR, NEAR + 1)}
-        free = [p for i, p in enumerate(photos) if i not in near]
+        free = [p for i, p in enumerate(photos) if i not in near and not is_held_out(p)]
         picked[rig] = [free[i] for i in _spread(len(free), per_rig)]
     return picked
 
