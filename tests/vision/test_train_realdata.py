@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.crops import CROP_MARGIN
-from vision.train.data import CLOSE, close_up, photo_frames
+from vision.train.data import photo_frames
 from vision.train.detector_frames import BENCH_PHOTOS, NEAR, rig_photos, training_photos
 from vision.train.realdata import (
     HELD_OUT_SEQUENCES,
@@ -243,19 +243,3 @@ def test_the_detector_trains_on_no_photo_a_bench_reads_nor_on_a_near_twin() -> N
         assert all(min(abs(order[p.path] - b) for b in benched) > NEAR for p in photos)
         assert not any(is_held_out(p) for p in photos)  # the reader's benches read those
     assert all(len(trained[rig]) == 300 for rig in trained if rig.startswith("ucffool"))
-
-
-@pytest.mark.parametrize("seed", range(20))
-def test_a_close_up_frame_holds_its_whole_die_as_most_of_the_frame(seed: int) -> None:
-    """A webcam's crop or a phone held near: the die nearly fills the photo, and is whole."""
-    rng = np.random.default_rng(seed)
-    image = rng.integers(0, 255, (256, 256, 3), np.uint8)
-    x0, y0 = rng.uniform(0, 140, 2)
-    box = np.array([x0, y0, x0 + rng.uniform(60, 115), y0 + rng.uniform(60, 115)], np.float32)
-    cut, inside = close_up(rng, image, box)
-    h, w = cut.shape[:2]
-    assert 0 <= inside[0] < inside[2] <= w and 0 <= inside[1] < inside[3] <= h
-    assert np.allclose(inside[2:] - inside[:2], box[2:] - box[:2], atol=1)  # the whole die
-    assert max(h, w) <= CLOSE[1] * max(box[2:] - box[:2]) + 1
-    ix0, iy0 = round(box[0] - inside[0]), round(box[1] - inside[1])  # where the cut lay
-    assert np.array_equal(cut, image[iy0:iy0 + h, ix0:ix0 + w])

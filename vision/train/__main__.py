@@ -276,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
             args.workers, REAL_SHARE, args.hard_negatives,
         )
         trays = data.tray_frames(args.trays or realsets.datasets_root() / realsets.NELL)
-        photos = data.photo_frames(args.photo_frames, args.seed) if args.photo_frames else []
+        photos = data.photo_frames(args.photo_frames) if args.photo_frames else []
         scenes += photos
         log(f"scenes: {len(scenes) - len(photos)} drawn, {len(photos)} one-die photos, "
             f"{len(trays)} real trays")

@@ -131,38 +131,15 @@ def scenes(
                                                             strict=True)}
 
 
-def photo_frames(per_rig: int, seed: int = 0) -> list[tuple[Scene, str]]:
-    """Each rig's one-die photos (nell-byler's trays aside) as whole frames, `per_rig` a rig:
-    every other one framed as it is (ucffool's 256 px photos, the die 106-125 px across), the
-    rest cut close round the die (close_up: a phone held near, or a webcam's crop, where the
-    die is nearly the whole photo). Photo mode reads frames so framed; no drawn scene is. None
-    is a photo the benches read (detector_frames.training_photos)."""
-    rng = np.random.default_rng(seed)
+def photo_frames(per_rig: int) -> list[tuple[Scene, str]]:
+    """Each rig's one-die photos (nell-byler's trays aside) as whole frames, `per_rig` a rig,
+    framed as they are: ucffool's 256 px photos with the die most of their side, skovy's crops
+    of about 100 px. Photo mode reads frames so framed; no drawn scene is. None is a photo
+    the benches read (detector_frames.training_photos)."""
     out = []
     for rig, photos in detector_frames.training_photos(per_rig).items():
-        for i, photo in enumerate(photos):
+        for photo in photos:
             image = read_photo(photo)
-            box = np.array(die_box(photo, image), np.float32)
-            if i % 2:
-                image, box = close_up(rng, image, box)
-            out.append(((image, box[None], [(photo.kind, photo.value)]), rig))
+            box = np.array([die_box(photo, image)], np.float32)
+            out.append(((image, box, [(photo.kind, photo.value)]), rig))
     return out
-
-
-CLOSE = (1.05, 1.4)  # a close-up frame's side over its die's longer side
-
-
-def close_up(rng: np.random.Generator, image: np.ndarray,
-             box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The photo cut to a square CLOSE times its die's longer side (the die anywhere in it,
-    whole), clipped to the photo, and the die's box in it."""
-    x0, y0, x1, y1 = box
-    side = max(x1 - x0, y1 - y0) * rng.uniform(*CLOSE)
-    left = rng.uniform(x1 - side, x0)
-    top = rng.uniform(y1 - side, y0)
-    h, w = image.shape[:2]
-    cx0, cy0 = max(0, round(left)), max(0, round(top))
-    cx1, cy1 = min(w, round(left + side)), min(h, round(top + side))
-    cut = image[cy0:cy1, cx0:cx1].copy()
-    inside = box - np.array([cx0, cy0, cx0, cy0], np.float32)
-    return cut, np.clip(inside, 0, [cut.shape[1], cut.shape[0]] * 2).astype(np.float32)
