@@ -3,9 +3,12 @@ frames cut from real photos."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 
-from bench.detector_rigs_bench import hits, whole_frame
+from bench.detector_rigs_bench import hits, models, pick, whole_frame
 from vision.train.detector_frames import bare_part, painted_out
 
 
@@ -45,3 +48,23 @@ def test_painting_out_leaves_the_tray_without_its_dice() -> None:
         image[y0:y1, x0:x1] = 240
     empty = painted_out(image, boxes)
     assert np.abs(empty.astype(int) - 70).max() <= 10  # the 240 dice gone, the tray whole
+
+
+def test_a_fold_is_unseen_only_where_every_run_it_went_on_from_left_its_rig_out(
+        tmp_path: Path) -> None:
+    """A fine-tune without a rig, of a model that trained on it, has still seen that rig."""
+    def card(folder: str, training: dict) -> None:
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "detector.onnx").write_bytes(b"")
+        (tmp_path / folder / "detector.json").write_text(json.dumps({"training": training}))
+
+    card("fold-0", {"left_out_rigs": ["a"], "went_on_from": {"left_out_rigs": []}})
+    card("fold-1", {"left_out_rigs": ["b"], "went_on_from": {"left_out_rigs": ["b", "c"]}})
+    card("fold-2", {"left_out_rigs": ["c"]})
+    files = models([f"x={tmp_path}"])["x"]
+    assert pick(files, "a") == (tmp_path / "fold-0" / "detector.onnx", "init saw")
+    assert pick(files, "b") == (tmp_path / "fold-1" / "detector.onnx", "")
+    assert pick(files, "c") == (tmp_path / "fold-2" / "detector.onnx", "")
+    assert pick(files, "d") is None  # no fold left it out and none trained on every rig
+    card("all", {"left_out_rigs": []})
+    assert pick(models([f"x={tmp_path}"])["x"], "d") == (tmp_path / "all" / "detector.onnx", "seen")
