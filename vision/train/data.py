@@ -11,7 +11,6 @@ from __future__ import annotations
 from multiprocessing import get_context
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision.train import crossrig, detector_frames, realsets
@@ -139,15 +138,8 @@ def photo_frames(per_rig: int) -> list[tuple[Scene, str]]:
     the benches read (detector_frames.training_photos)."""
     out = []
     for rig, photos in detector_frames.training_photos(per_rig).items():
-        for i, photo in enumerate(photos):
+        for photo in photos:
             image = read_photo(photo)
             box = np.array([die_box(photo, image)], np.float32)
-            if i % 2:  # a phone held close: the die 200-400 px across
-                grow = BIG_PHOTO / max(image.shape[:2])
-                image = cv2.resize(image, None, fx=grow, fy=grow, interpolation=cv2.INTER_CUBIC)
-                box = box * grow
             out.append(((image, box, [(photo.kind, photo.value)]), rig))
     return out
-
-
-BIG_PHOTO = 512  # px, the long side every other photo frame is brought up to
