@@ -25,7 +25,12 @@ from vision.classify import DEFAULT_MODEL
 from vision.detect import Detector, matched, pairs, skin_hand
 from vision.reader import DiceReader, load_image
 from vision.samples import sample_frames
-from vision.train.detector_frames import alone_in_dark_tray, alone_on_cloth, rig_photos
+from vision.train.detector_frames import (
+    ONE_DIE_PHOTOS,
+    alone_in_dark_tray,
+    alone_on_cloth,
+    rig_photos,
+)
 from vision.train.labels import KINDS
 from vision.train.realdata import Photo, datasets_root, dice_together, load_photos, measured_on
 from vision.train.render import render_crop, render_photo, render_tray
@@ -37,7 +42,7 @@ CLOSE_UPS = 140  # rendered close-up photos of one die (480 px, the die ~3/4 of 
 LONE_DICE = 240  # rendered photos of one die alone on a table (320 px, the die 110 px across)
 FEW_DICE = 120  # rendered photos of two to four dice apart on a table (480 px)
 REAL_TOGETHER = 120  # photos of two to four held-out real dice set apart on a rendered table
-ONE_DIE_PHOTOS, ONE_DIE_FRAMES, ONE_DIE_SEED = 200, 30, 53  # photos a rig cut from, frames
+ONE_DIE_FRAMES, ONE_DIE_SEED = 30, 53  # photos a rig cut from, frames
 DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 

@@ -45,6 +45,7 @@ PAINT_GROW = 0.25  # a die is painted out (or kept out) over its box grown by th
 MIN_BARE = 48  # px across both ways, a bare strip of a one-die photo kept as a frame
 SPRITE_TRIES = 40  # photos tried for a die that can be cut out of its surface
 BENCH_PHOTOS = 60  # photos a rig bench/detector_rigs_bench.py reads (rig_photos)
+ONE_DIE_PHOTOS = 200  # photos a rig bench/reader_bench.py sets alone on drawn tables (rig_photos)
 NEAR = 2  # frames of a run this close to a bench photo are its near twins: not trained on
 
 
@@ -84,12 +85,15 @@ def rig_photos(per_rig: int) -> dict[str, list[Photo]]:
 
 
 def training_photos(per_rig: int) -> dict[str, list[Photo]]:
-    """Per rig, up to `per_rig` photos spread over those no bench reads: none of
-    rig_photos(BENCH_PHOTOS) (the detector's bench), nor a frame within NEAR of one (its near
-    twin), nor one of the held-out runs the reader's benches read (realdata.is_held_out)."""
+    """Per rig, up to `per_rig` photos spread over those the benches do not read: none of
+    rig_photos(BENCH_PHOTOS) (the detector's bench) or rig_photos(ONE_DIE_PHOTOS) (the
+    reader's dice alone on drawn tables), nor a frame within NEAR of one (its near twin), nor
+    one of the held-out runs the reader's benches read (realdata.is_held_out). The reader
+    bench's detection_on_real_photos spreads over labels.csv instead and may share a few."""
     picked = {}
     for rig, photos in _by_rig().items():
-        near = {i + d for i in _spread(len(photos), BENCH_PHOTOS) for d in range(-NEAR, NEAR + 1)}
+        near = {i + d for n in (BENCH_PHOTOS, ONE_DIE_PHOTOS) for i in _spread(len(photos), n)
+                for d in range(-NEAR, NEAR + 1)}
         free = [p for i, p in enumerate(photos) if i not in near and not is_held_out(p)]
         picked[rig] = [free[i] for i in _spread(len(free), per_rig)]
     return picked
