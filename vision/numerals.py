@@ -345,10 +345,8 @@ def cut_upright(frame: np.ndarray, box: Sequence[float]) -> np.ndarray:
 
 
 def upright_verdict(usual: NumeralReading, upright: NumeralReading) -> NumeralReading:
-    """A die read unclearly by its located windows (`usual`, a share under UPRIGHT_BELOW) takes
-    what its upright windows read, never sure; a clear one keeps its reading."""
-    if usual.share >= UPRIGHT_BELOW:
-        return usual
+    """A die read unclearly by its located windows (`usual`, a share under UPRIGHT_BELOW: its
+    callers read the upright windows only then) takes what they read, never sure."""
     return replace(upright, why_unsure=usual.why_unsure or "numeral not clear")
 
 
