@@ -28,7 +28,8 @@ from vision.model_file import load_card, open_session
 DEFAULT_DETECTOR = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"
 OUTPUTS = ("heatmap", "size", "offset")
 EDGE_MARGIN = 2  # a box within this many pixels of the frame border is cut by the frame
-BIG_DIE = 64  # input pixels at the full scale: a die this big is left to the smaller scales too
+BIG_DIE = 64  # input pixels at one scale: a die this big is left to the next smaller one too
+HELD = 0.5  # a die found at one scale this much of a smaller scale's box side is that box's die
 OVERLAP = 0.6  # IoU over which two peaks are taken for one die (the weaker is dropped)
 HAND_SIDE = 160  # long side of the image the hand check looks at
 HAND_AREA = 0.07  # a skin blob over this fraction of the frame is a hand (or an arm)
@@ -113,18 +114,35 @@ class Detector:
 
     def peaks(self, frame: np.ndarray) -> list[tuple[Box, float]]:
         """Every peak down to the floor as a box in frame pixels with its score: the frame is
-        read at each of the card's scales (the half scale finds dice too big for the full one,
-        as in a close photo) and the peaks of all of them are taken together."""
+        read at each of the card's scales (`levels`), and the peaks of all of them are taken
+        together. A smaller scale finds dice too big for the larger one, as in a close photo, and
+        answers only for those: a die BIG_DIE input pixels across or more at the scale before."""
         found: list[tuple[Box, float]] = []
-        for share in self.scales:
-            batch, scale = self.preprocess(frame, round(self.side * share))
+        larger = 0.0  # the frame-to-input scale of the level before
+        for side in self.levels(frame):
+            batch, scale = self.preprocess(frame, side)
             heat, size, offset = self.session.run(None, {self.input_name: batch})
             peaks = self.candidates(heat[0, 0], size[0], offset[0], scale, frame.shape)
-            if share < 1.0:  # a smaller scale answers only for dice too big for the full one
+            if larger:
+                dice = [box for box, score in found if score >= self.threshold]
                 peaks = [(box, score) for box, score in peaks
-                         if max(box[2] - box[0], box[3] - box[1]) * scale >= BIG_DIE * share]
+                         if max(box[2] - box[0], box[3] - box[1]) * larger >= BIG_DIE
+                         and not holds(box, dice)]
             found += peaks
+            larger = scale
         return found
+
+    def levels(self, frame: np.ndarray) -> list[int]:
+        """The long sides the frame is read at: each of the card's scales of `side`, but no
+        larger than the frame itself (a photo smaller than `side` is read as it is, not
+        enlarged), each once."""
+        longest = max(frame.shape[:2])
+        out: list[int] = []
+        for share in self.scales:
+            side = min(round(self.side * share), longest)
+            if side not in out:
+                out.append(side)
+        return out
 
     def postprocess(
         self,
@@ -234,6 +252,15 @@ def skin_hand(frame: np.ndarray) -> bool:
         if area >= HAND_SOLID * max(cv2.contourArea(c) for c in outline):
             return True
     return False
+
+
+def holds(coarse: Sequence[float], dice: Sequence[Sequence[float]]) -> bool:
+    """Whether a smaller scale's box is a die a larger scale found already, seen coarser: one
+    of those `dice` lies centred in it and is at least HELD of its side (a mark on a die too
+    big for the larger scale is less)."""
+    side = max(coarse[2] - coarse[0], coarse[3] - coarse[1])
+    return any(centred_in(d, coarse) and max(d[2] - d[0], d[3] - d[1]) >= HELD * side
+               for d in dice)
 
 
 def centred_in(inner: Sequence[float], outer: Sequence[float]) -> bool:

@@ -13,6 +13,7 @@ import pytest
 from model_copies import model_with_card
 
 from vision.detect import (
+    BIG_DIE,
     DEFAULT_DETECTOR,
     OVERLAP,
     Detection,
@@ -46,7 +47,7 @@ def rules(tmp_path: Path) -> Detector:
     """The shipped detector with a card of known figures, for the postprocess arithmetic."""
     def known(card: dict) -> None:
         card.update(threshold=0.5, floor=0.1)
-        card["input"]["stride"] = 4
+        card["input"].update(stride=4, side=512, scales=[1.0, 0.5, 0.25])
 
     return Detector(model_with_card(tmp_path, known, DEFAULT_DETECTOR))
 
@@ -159,6 +160,41 @@ def test_at_least_takes_weaker_peaks_down_to_the_floor(rules: Detector) -> None:
                       [pytest.approx(v) for v in (0.9, 0.3)],
                       [pytest.approx(v) for v in (0.9, 0.3, 0.2)],
                       [pytest.approx(v) for v in (0.9, 0.3, 0.2)]]
+
+
+def test_a_frame_is_read_at_each_scale_but_never_enlarged(rules: Detector) -> None:
+    """The card's scales of its side, each no larger than the frame, each once: a tray frame at
+    three sizes, a small photo as it is and halved, a crop smaller than every scale as it is."""
+    assert rules.levels(np.zeros((960, 1280, 3), np.uint8)) == [512, 256, 128]
+    assert rules.levels(np.zeros((256, 200, 3), np.uint8)) == [256, 128]
+    assert rules.levels(np.zeros((90, 120, 3), np.uint8)) == [120]
+
+
+def test_a_smaller_scale_answers_only_for_dice_too_big_for_the_one_before(
+    rules: Detector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A close photo's die outgrows what the network learnt at the full scale, where it boxes a
+    mark on it; at the half scale the die is in reach. A smaller scale's box counts only when it
+    is BIG_DIE input pixels or more at the scale before (its small boxes are that scale's)."""
+    frame = np.zeros((256, 256, 3), np.uint8)  # read at 256 (scale 1) and 128 (scale 0.5)
+    big = BIG_DIE / 0.5 + 8  # input pixels at the half scale: a die of 144 frame pixels
+    by_width = {256: _outputs({(10, 10): 0.9}, (64, 64), size=(20.0, 20.0)),
+                128: _outputs({(16, 16): 0.8, (4, 4): 0.7}, (32, 32), size=(big, big))}
+    small = _outputs({(4, 4): 0.7}, (32, 32), size=(10.0, 10.0))[1]  # a mark at the half scale
+    by_width[128][1][:, 4, 4] = small[:, 4, 4]
+
+    class Levels:
+        def run(self, _names, feed):
+            heat, size, offset = by_width[feed[rules.input_name].shape[3]]
+            return heat[None, None], size[None], offset[None]
+
+    monkeypatch.setattr(rules, "session", Levels())
+    sides = sorted(max(b[2] - b[0], b[3] - b[1]) for b, _ in rules.peaks(frame))
+    assert sides == [20, 256]  # the full scale's mark and the half scale's die, not its mark
+    # A die the full scale found whole (over the threshold) is no bigger die at the half scale:
+    # its coarser box there, holding it, is the same die (HELD).
+    by_width[256] = _outputs({(32, 32): 0.9}, (64, 64), size=(140.0, 140.0))
+    assert [max(b[2] - b[0], b[3] - b[1]) for b, _ in rules.peaks(frame)] == [140]
 
 
 def test_overlapping_peaks_are_one_die(rules: Detector) -> None:

@@ -74,7 +74,8 @@ def test_the_check_weighs_a_peak_by_its_score_and_the_classifiers_look() -> None
 )
 def test_dice_scored_under_the_threshold_are_found_and_nothing_else() -> None:
     """60 held-out real photos of one die, spread over ucffool's rigs: the detector alone finds
-    45 of their dice; with the peaks the check takes for dice, 54; no box is no die either way."""
+    57 of their dice (45 before it read a photo at a quarter scale too); with the peaks the check
+    takes for dice, all 60; no box is no die either way."""
     from vision.reader import DiceReader
 
     photos = [p for p in measured_on(load_photos()) if p.sequence != "skovy"]
@@ -88,4 +89,4 @@ def test_dice_scored_under_the_threshold_are_found_and_nothing_else() -> None:
         found = len(hits(boxes, truth))
         checked += found
         wrong += len(boxes) - found
-    assert checked >= alone + 6 and wrong == 0, (alone, checked, wrong)
+    assert checked >= alone + 2 and wrong == 0, (alone, checked, wrong)

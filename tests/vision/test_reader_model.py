@@ -212,10 +212,11 @@ def test_one_call_of_each_model_per_frame(
     monkeypatch.setattr(
         reader.classifier, "session", counting("classifier", reader.classifier.session)
     )
-    found = reader.detector(load_image(sample_frames()[1]), spare=SPARE_BOXES)
+    frame = load_image(sample_frames()[1])
+    found = reader.detector(frame, spare=SPARE_BOXES)
     calls["detector"].clear()
-    reader.read_frame(load_image(sample_frames()[1]))
-    assert calls["detector"] == [1] * len(reader.detector.scales)
+    reader.read_frame(frame)
+    assert calls["detector"] == [1] * len(reader.detector.levels(frame))
     # one batch: the dice found and the weaker peaks the die check weighs
     assert calls["classifier"] == [len(found.dice) + len(found.spare)]
 

@@ -60,5 +60,9 @@ def test_a_trained_head_ships_as_the_runtimes_detector(scenes: list, tmp_path: P
     shipped = detector.session.run(None, {detector.input_name: batch})
     with torch.no_grad():
         ours = [t.numpy() for t in DetectorExport(net.eval())(torch.from_numpy(batch))]
-    np.testing.assert_allclose(ours[0], shipped[0], atol=1e-4)
+    # the heatmap keeps local maxima only: two neighbouring cells within float rounding of each
+    # other may fall either way, in torch and in onnxruntime alike
+    peaks, kept = ours[0] > 0, shipped[0] > 0
+    np.testing.assert_allclose(ours[0][peaks & kept], shipped[0][peaks & kept], atol=1e-4)
+    assert (peaks != kept).mean() < 1e-3
     np.testing.assert_allclose(ours[1], shipped[1], rtol=1e-3)

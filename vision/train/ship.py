@@ -36,8 +36,10 @@ MULTIPLE = 32  # ... padded to a multiple of this (its coarsest stride)
 # 98.1% of 1,795 dice found, 96.9% of its boxes right)
 THRESHOLD = 0.5
 # the scales (shares of `side`) the runtime reads a frame at: the half scale finds the dice too
-# big for the full one (one die in a small photo: 3 -> 41 of 56 renders read as that die)
-SCALES = (1.0, 0.5)
+# big for the full one (one die in a small photo: 3 -> 41 of 56 renders read as that die), the
+# quarter those too big for the half, as in a photo taken close (`rollscribe read` on ucffool's
+# held-out photos, 256 px, the die most of the photo: 90.0 -> 92.7% right; docs/reader-history.md)
+SCALES = (1.0, 0.5, 0.25)
 FLOOR = 0.1  # ... and down to this when the game says more dice were rolled than were found
 
 
