@@ -119,14 +119,14 @@ class Detector:
         answers only for those: a die BIG_DIE input pixels across or more at the scale before."""
         found: list[tuple[Box, float]] = []
         larger = 0.0  # the frame-to-input scale of the level before
-        for side in self.levels(frame):
-            batch, scale = self.preprocess(frame, side)
+        for level in self.levels(frame):
+            batch, scale = self.preprocess(frame, level)
             heat, size, offset = self.session.run(None, {self.input_name: batch})
             peaks = self.candidates(heat[0, 0], size[0], offset[0], scale, frame.shape)
             if larger:
                 dice = [box for box, score in found if score >= self.threshold]
                 peaks = [(box, score) for box, score in peaks
-                         if max(box[2] - box[0], box[3] - box[1]) * larger >= BIG_DIE
+                         if side(box) * larger >= BIG_DIE
                          and not holds(box, dice)]
             found += peaks
             larger = scale
@@ -139,9 +139,9 @@ class Detector:
         longest = max(frame.shape[:2])
         out: list[int] = []
         for share in self.scales:
-            side = min(round(self.side * share), longest)
-            if side not in out:
-                out.append(side)
+            level = min(round(self.side * share), longest)
+            if level not in out:
+                out.append(level)
         return out
 
     def postprocess(
@@ -258,9 +258,12 @@ def holds(coarse: Sequence[float], dice: Sequence[Sequence[float]]) -> bool:
     """Whether a smaller scale's box is a die a larger scale found already, seen coarser: one
     of those `dice` lies centred in it and is at least HELD of its side (a mark on a die too
     big for the larger scale is less)."""
-    side = max(coarse[2] - coarse[0], coarse[3] - coarse[1])
-    return any(centred_in(d, coarse) and max(d[2] - d[0], d[3] - d[1]) >= HELD * side
-               for d in dice)
+    return any(centred_in(d, coarse) and side(d) >= HELD * side(coarse) for d in dice)
+
+
+def side(box: Sequence[float]) -> float:
+    """A box's longer side."""
+    return max(box[2] - box[0], box[3] - box[1])
 
 
 def centred_in(inner: Sequence[float], outer: Sequence[float]) -> bool:

@@ -19,7 +19,7 @@ import numpy as np
 
 from companion.reading import DieReading
 from vision.crops import widened
-from vision.detect import Box, DieBox, at_border, centred_in, shrink
+from vision.detect import Box, DieBox, at_border, centred_in, shrink, side
 from vision.shots import close_up_in, unlike_corners
 
 FALLBACK_SIDE = 0.6  # of the image's short side: the box read when no die outline is found
@@ -178,11 +178,6 @@ def edges_round(frame: np.ndarray, region: Box, peak: Box) -> float:
     inside[max(0, round((py0 - gy) * scale)):round((py1 + gy) * scale),
            max(0, round((px0 - gx) * scale)):round((px1 + gx) * scale)] = False
     return float((strength[inside] > EDGE).mean()) if inside.any() else 0.0
-
-
-def side(box: Box) -> int:
-    """A box's longer side."""
-    return max(box[2] - box[0], box[3] - box[1])
 
 
 def piece_of(inner: Box, outer: Box) -> bool:
