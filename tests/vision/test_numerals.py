@@ -42,6 +42,7 @@ from vision.numerals import (
     searched,
     settled_at_once,
     verdict,
+    wider_look_due,
     worth_checking,
 )
 from vision.top_face import TopFace
@@ -203,6 +204,40 @@ def test_a_d20_is_sure_only_where_the_table_learnt_where_its_camera_sees_the_top
     assert verdict(located, same, visible=0.99, sight=placed).why_unsure == ""
     d8 = decide("d8", np.stack([reading("7")] * 6))
     assert verdict(d8, d8, visible=0.99).why_unsure == ""
+
+
+def test_a_wider_window_makes_sure_what_the_look_about_the_centre_reads_less_plainly() -> None:
+    """The look's windows stand the numeral only a quarter turn near, and its share falls: a d8
+    or d10 it reads as the located windows do (AGREES or more) is sure when a wider located
+    window reads that face at SURE_SHARE; never a d20 (a tilt fools its located windows)."""
+    read = decide("d8", np.stack([reading("3")] * 6))
+
+    def sure(located: float, check: float, wider: float, numeral: str = "3",
+             looked: str = "3", sight: TableSight = TableSight()) -> bool:
+        look = dataclasses.replace(read, numeral=looked, share=check)
+        window = dataclasses.replace(read, numeral=numeral, share=wider)
+        return verdict(dataclasses.replace(read, share=located), look, visible=0.99,
+                       sight=sight, wider=window).why_unsure == ""
+
+    assert sure(0.95, 0.6, 0.95)
+    assert not sure(0.95, 0.6, 0.8)  # the wider window not plain
+    assert not sure(0.95, 0.6, 0.95, numeral="5")  # it reads another face
+    assert not sure(0.95, 0.4, 0.95)  # the look hardly agrees
+    assert not sure(0.95, 0.6, 0.95, looked="5")  # the look reads another face
+    assert not sure(0.85, 0.6, 0.95)  # the located windows not plain
+    assert wider_look_due(dataclasses.replace(read, share=0.95),
+                          dataclasses.replace(read, share=0.6))
+    assert not wider_look_due(dataclasses.replace(read, share=0.95),
+                              dataclasses.replace(read, share=0.92))  # sure without it
+    d20 = decide("d20", np.stack([reading("17")] * 6))
+    assert not wider_look_due(d20, dataclasses.replace(d20, share=0.6))
+    nine = decide("d10", np.stack([reading("9")] * 6))  # a d10's 9 may be a 6 upside down
+    assert not wider_look_due(dataclasses.replace(nine, share=0.95),
+                              dataclasses.replace(nine, share=0.6))
+    six = decide("d8", np.stack([reading("6")] * 6))  # no d8 carries a 9
+    assert wider_look_due(dataclasses.replace(six, share=0.95), dataclasses.replace(six, share=0.6))
+    assert verdict(d20, dataclasses.replace(d20, share=0.6), visible=0.99, sight=ABOVE,
+                   wider=d20).why_unsure == "numeral not clear"
 
 
 def test_only_a_reading_the_check_could_make_sure_is_checked() -> None:
