@@ -5,8 +5,7 @@ of real images reads a die's numeral on any table. The top-face locator (vision.
 on renders alone) says where the value's numeral lies and how it stands; the die is cut from the
 full-resolution frame as a few windows there (upright; half a turn round where that leaves
 doubt; then, for a die those leave in doubt, each turned 15 degrees either way), and where that
-reading could be sure, a coarse look about the die's centre checks it (and a wider located
-window where the look agrees less plainly). The recognizer reads a
+reading could be sure, a coarse look about the die's centre checks it. The recognizer reads a
 frame's windows in batches, and each legal face of the kind is scored by the CTC probability
 of its numeral in the window that reads it best. 6 and 9 (a 6 upside down is a 9) are told
 apart by the mark beside the digit and the locator's way up. A d4 shows its value three times
@@ -165,8 +164,8 @@ ASLANT = {"d20": "a d20 is sure only once the table's confirmed d20s show where 
 # never seen by either model, 174 of 1,103 numbered dice sure, d8s and d10s (a d20 only at a
 # table, ASLANT), none wrong, nor with boxes 0.8 or 1.2 times the die's; the bar was chosen on
 # them: at 0.7 with every die checked, 282 sure, none wrong, but 1 and 2 sure and wrong with
-# boxes 0.8 and 1.2 times the die's, docs/reader-history.md); with a wider window (WIDER,
-# below) 296 sure, none wrong.
+# boxes 0.8 and 1.2 times the die's, docs/reader-history.md); with a settled reading the look
+# agrees with less plainly (AGREES, below) 292 sure, none wrong.
 SURE_SHARE = 0.9
 # ... or this share, for a kind the table trusts the locator with (vision.placement: its
 # confirmed dice show the camera looks from above), one of the two still at SURE_SHARE. Of the
@@ -201,17 +200,15 @@ UPRIGHT = np.array([abs(t) < 90 for t in TURNS])  # which of them stand the nume
 # eight windows more often reads a neighbour face's numeral, and the share falls.
 CHECKS: dict[str, Windows] = {"d4": Windows(size=0.3, radius=0.2, step=90)}
 CENTRE = Windows(step=90)
-# ... or, for a kind a camera's tilt cannot fool (not ASLANT), where the look about the centre
-# reads the same face less plainly (AGREES or more, under the bar: its windows stand the numeral
-# only a quarter turn near, and its share falls), one more located upright window, WIDER times
-# the die's side, reading it at SURE_SHARE. On two disjoint eighths of ucffool's photos (every 8th
-# photo of each run, offsets 0 and 4; neither model saw any), d8s and d10s: 141 and 153 more sure,
-# none wrong (ucffool's d20s so read: 1 and 2 wrong of 3 on the angled rig); 122 and 129 without
-# a d10's 6s and 9s (wider_look_due says why). Its bars are the
-# module's own (SURE_SHARE; AGREES = NUMBERED_CHECK's 0.5) and the size the cache's widest,
-# none chosen on the photos.
+# ... or, for a kind a camera's tilt cannot fool (not ASLANT), where the located windows read
+# their face at SETTLED and the look reads the same face less plainly (AGREES or more: its windows
+# stand the numeral only within a quarter turn of upright, and its share falls). On two disjoint
+# eighths of ucffool's photos (every 8th photo of each run, offsets 0 and 4; neither model saw
+# any), d8s and d10s: 118 and 131 more sure, none wrong; at 0.9 instead of SETTLED 1 wrong. A
+# wider located window (0.45 of the side) reading the face at 0.9 instead made 122 and 133 sure,
+# for a fifth batch of the recognizer (a frame of ten dice 147.7 -> 154.4 ms): not kept. The bars
+# are the module's (SETTLED; AGREES = NUMBERED_CHECK's 0.5), none chosen on the photos.
 AGREES = 0.5
-WIDER = 0.45
 UPSIDE_DOWN = {"6": "9", "9": "6"}  # a numeral read half a turn round
 
 
@@ -461,37 +458,33 @@ def kind_for(numeral: str, kind: str, ranked: Sequence[str]) -> str:
     raise ValueError(f"no numbered die carries {numeral!r}")
 
 
-def wider_look_due(located: NumeralReading, check: NumeralReading | None,
-                   sight: TableSight = TableSight()) -> bool:
-    """Whether a die the look about the centre (`check`) cannot make sure may be made sure by a
-    wider located window: a kind no tilt fools, its located face standing out, the look
-    reading the same face, only less plainly; and no 6 or 9 of a kind that carries both, since
-    the look's windows, blind to which way up a numeral stands, then read the two alike, and a
-    share of theirs in doubt is the doubt that counts (the locator's way up read two underlined
-    6s of ucffool's held-out d10s as 9s, the wider window with it)."""
-    return (located.kind not in ASLANT and check is not None
-            and check.numeral == located.numeral and located.share >= SURE_SHARE
-            and AGREES <= check.share < sight.bar(located.kind)
+def settled_and_agreed(located: NumeralReading, check: NumeralReading | None) -> bool:
+    """Whether the located windows settle a face (SETTLED) that the look about the centre
+    (`check`) reads too, less plainly (AGREES), on a kind that always shows numerals (a d6's
+    pips may read as one) and no tilt fools; and no 6 or 9 of a kind
+    that carries both: the look's windows, blind to which way up a numeral stands, then read the
+    two alike, and a share of theirs in doubt is the doubt that counts (the locator's way up read
+    two underlined 6s of ucffool's held-out d10s as 9s)."""
+    return (located.kind in NUMBERED and located.kind not in ASLANT and check is not None
+            and check.numeral == located.numeral and located.share >= SETTLED
+            and check.share >= AGREES
             and UPSIDE_DOWN.get(located.numeral) not in FACES[located.kind])
 
 
 def verdict(located: NumeralReading, check: NumeralReading | None, visible: float,
-            sight: TableSight = TableSight(), wider: NumeralReading | None = None
-            ) -> NumeralReading:
+            sight: TableSight = TableSight()) -> NumeralReading:
     """The located windows' reading, sure only when the look about the centre (`check`; None:
     not looked at) reads the same face and both stand out (the `sight`'s bar for the kind, one
-    of them SURE_SHARE whatever the bar), or the look agrees less plainly and a wider located
-    window (`wider`, read where wider_look_due) reads it at SURE_SHARE; of a kind a rule was
-    measured on at this table, its numeral seen."""
+    of them SURE_SHARE whatever the bar), or the located windows settle it and the look agrees
+    less plainly (settled_and_agreed); of a kind a rule was measured on at this table, its
+    numeral seen."""
     why, bar = sight.never_sure(located.kind), sight.bar(located.kind)
     agreed = (check is not None and check.numeral == located.numeral
               and min(located.share, check.share) >= bar
               and max(located.share, check.share) >= SURE_SHARE)
-    widened = (wider is not None and wider_look_due(located, check, sight)
-               and wider.numeral == located.numeral and wider.share >= SURE_SHARE)
     if not why and visible < 0.5:
         why = "numeral not seen (the die may be leaning)"
-    elif not why and not (agreed or widened):
+    elif not why and not (agreed or settled_and_agreed(located, check)):
         why = "numeral not clear"
     return replace(located, why_unsure=why)
 
@@ -558,8 +551,7 @@ class NumeralReader:
         upright located window read in one batch of the recognizer, the half turn for the dice
         that leaves in doubt in another, the turned ones for those still in doubt in a third;
         then the centre windows of those the check could make sure, or that must show their
-        numeral is there (a d6), in a fourth; a wider located window for those the look agrees with
-        less plainly (wider_look_due) in a fifth. None for a d6 that shows no numeral (its pips are
+        numeral is there (a d6), in a fourth. None for a d6 that shows no numeral (its pips are
         the classifier's). A die showing a numeral its kind lacks is read as a kind that
         carries it (kind_for; `ranked`: each die's kinds as the classifier ranks them), never
         sure. A kind the table placed its numeral for (`sight`) is read there, sure only as
@@ -602,11 +594,10 @@ class NumeralReader:
         if not boxes:
             return []
 
-        def located_at(i: int, turns: Sequence[int], size: float = 0.0) -> np.ndarray:
+        def located_at(i: int, turns: Sequence[int]) -> np.ndarray:
             side = max(boxes[i][2] - boxes[i][0], boxes[i][3] - boxes[i][1])
-            size = size or plan_for(kinds[i]).size
             return np.stack([cut_window(frame, faces[i].x, faces[i].y, faces[i].angle_deg + t,
-                                        size * side) for t in turns])
+                                        plan_for(kinds[i]).size * side) for t in turns])
 
         every = range(len(boxes))
         logps = self._read_each([located_at(i, TURNS[:1]) for i in every])
@@ -636,18 +627,13 @@ class NumeralReader:
         checks = dict(zip(worth, (decide(kinds[i], logp) for i, logp in zip(worth, self._read_each(
             [cut_windows(frame, boxes[i], plan_for(kinds[i])) for i in worth]), strict=True)),
             strict=True))
-        due = [i for i in checks if i not in maybe
-               and wider_look_due(located[i], checks[i], sight)]
-        wider = dict(zip(due, (decide(kinds[i], logp, UPRIGHT[:1]) for i, logp in zip(
-            due, self._read_each([located_at(i, TURNS[:1], WIDER) for i in due]), strict=True)),
-            strict=True))
         out: list[NumeralReading | None] = []
         for i, (reading, face) in enumerate(zip(located, faces, strict=True)):
             if i in maybe and (i in pips or not shows_numeral(reading, checks.get(i))):
                 out.append(None)
                 continue
             out.append(replace(reading, why_unsure=taken[i]) if i in taken else
-                       verdict(reading, checks.get(i), face.visible, sight, wider.get(i)))
+                       verdict(reading, checks.get(i), face.visible, sight))
         return out
 
     def _read_each(self, cuts: list[np.ndarray]) -> list[np.ndarray]:

@@ -40,9 +40,9 @@ from vision.numerals import (
     kind_for,
     numeral_scores,
     searched,
+    settled_and_agreed,
     settled_at_once,
     verdict,
-    wider_look_due,
     worth_checking,
 )
 from vision.top_face import TopFace
@@ -206,38 +206,28 @@ def test_a_d20_is_sure_only_where_the_table_learnt_where_its_camera_sees_the_top
     assert verdict(d8, d8, visible=0.99).why_unsure == ""
 
 
-def test_a_wider_window_makes_sure_what_the_look_about_the_centre_reads_less_plainly() -> None:
+def test_a_settled_reading_is_sure_where_the_look_about_the_centre_agrees_less_plainly() -> None:
     """The look's windows stand the numeral only a quarter turn near, and its share falls: a d8
-    or d10 it reads as the located windows do (AGREES or more) is sure when a wider located
-    window reads that face at SURE_SHARE; never a d20 (a tilt fools its located windows)."""
+    or d10 whose located windows settle a face (SETTLED) is sure when the look reads the same
+    face at AGREES or more; never a d20 (a tilt fools its located windows), a d6 (pips may read
+    as a numeral), or a d10's 6 or 9 (the look cannot tell them apart)."""
     read = decide("d8", np.stack([reading("3")] * 6))
 
-    def sure(located: float, check: float, wider: float, numeral: str = "3",
-             looked: str = "3", sight: TableSight = TableSight()) -> bool:
-        look = dataclasses.replace(read, numeral=looked, share=check)
-        window = dataclasses.replace(read, numeral=numeral, share=wider)
-        return verdict(dataclasses.replace(read, share=located), look, visible=0.99,
-                       sight=sight, wider=window).why_unsure == ""
+    def sure(located: float, check: float, looked: str = "3", kind: str = "d8",
+             numeral: str = "3", sight: TableSight | None = None) -> bool:
+        first = dataclasses.replace(read, kind=kind, numeral=numeral, share=located)
+        look = dataclasses.replace(first, numeral=looked, share=check)
+        return verdict(first, look, visible=0.99, sight=sight or TableSight()).why_unsure == ""
 
-    assert sure(0.95, 0.6, 0.95)
-    assert not sure(0.95, 0.6, 0.8)  # the wider window not plain
-    assert not sure(0.95, 0.6, 0.95, numeral="5")  # it reads another face
-    assert not sure(0.95, 0.4, 0.95)  # the look hardly agrees
-    assert not sure(0.95, 0.6, 0.95, looked="5")  # the look reads another face
-    assert not sure(0.85, 0.6, 0.95)  # the located windows not plain
-    assert wider_look_due(dataclasses.replace(read, share=0.95),
-                          dataclasses.replace(read, share=0.6))
-    assert not wider_look_due(dataclasses.replace(read, share=0.95),
-                              dataclasses.replace(read, share=0.92))  # sure without it
-    d20 = decide("d20", np.stack([reading("17")] * 6))
-    assert not wider_look_due(d20, dataclasses.replace(d20, share=0.6))
-    nine = decide("d10", np.stack([reading("9")] * 6))  # a d10's 9 may be a 6 upside down
-    assert not wider_look_due(dataclasses.replace(nine, share=0.95),
-                              dataclasses.replace(nine, share=0.6))
-    six = decide("d8", np.stack([reading("6")] * 6))  # no d8 carries a 9
-    assert wider_look_due(dataclasses.replace(six, share=0.95), dataclasses.replace(six, share=0.6))
-    assert verdict(d20, dataclasses.replace(d20, share=0.6), visible=0.99, sight=ABOVE,
-                   wider=d20).why_unsure == "numeral not clear"
+    assert sure(0.995, 0.6) and sure(0.995, 0.6, kind="d10")
+    assert not sure(0.95, 0.6)  # located plain, but not settled
+    assert not sure(0.995, 0.4)  # the look hardly agrees
+    assert not sure(0.995, 0.6, looked="5")  # the look reads another face
+    assert not sure(0.995, 0.6, kind="d6")
+    assert not sure(0.995, 0.6, kind="d10", numeral="9", looked="9")
+    assert sure(0.995, 0.6, numeral="6", looked="6")  # no d8 carries a 9
+    assert not sure(0.995, 0.6, kind="d20", sight=ABOVE)
+    assert not settled_and_agreed(dataclasses.replace(read, share=0.995), None)
 
 
 def test_only_a_reading_the_check_could_make_sure_is_checked() -> None:
