@@ -204,7 +204,8 @@ CENTRE = Windows(step=90)
 # their face at SETTLED and the look reads the same face less plainly (AGREES or more: its windows
 # stand the numeral only within a quarter turn of upright, and its share falls). On two disjoint
 # eighths of ucffool's photos (every 8th photo of each run, offsets 0 and 4; neither model saw
-# any), d8s and d10s: 118 and 131 more sure, none wrong; at 0.9 instead of SETTLED 1 wrong. A
+# any), d8s and d10s: 118 and 131 more sure, none wrong; at 0.9 instead of SETTLED 1 wrong; d20s
+# so read 20 and 11 more, 2 of the 11 wrong (an angled and a colour d20: a tilt's front face). A
 # wider located window (0.45 of the side) reading the face at 0.9 instead made 122 and 133 sure,
 # for a fifth batch of the recognizer (a frame of ten dice 147.7 -> 154.4 ms): not kept. The bars
 # are the module's (SETTLED; AGREES = NUMBERED_CHECK's 0.5), none chosen on the photos.
