@@ -192,9 +192,14 @@ def test_a_smaller_scale_answers_only_for_dice_too_big_for_the_one_before(
     sides = sorted(max(b[2] - b[0], b[3] - b[1]) for b, _ in rules.peaks(frame))
     assert sides == [20, 256]  # the full scale's mark and the half scale's die, not its mark
     # A die the full scale found whole (over the threshold) is no bigger die at the half scale:
-    # its coarser box there, holding it, is the same die (HELD).
+    # its coarser box there, holding it, is the same die (HELD), read more weakly there.
     by_width[256] = _outputs({(32, 32): 0.9}, (64, 64), size=(140.0, 140.0))
     assert [max(b[2] - b[0], b[3] - b[1]) for b, _ in rules.peaks(frame)] == [140]
+    # ... but a mark on the die, HELD of it or more, read more weakly than the whole die at the
+    # half scale is the die's twin that goes
+    by_width[256] = _outputs({(32, 32): 0.6}, (64, 64), size=(140.0, 140.0))
+    assert [(max(b[2] - b[0], b[3] - b[1]), round(s, 2)) for b, s in rules.peaks(frame)] == [
+        (256, 0.8)]
 
 
 def test_overlapping_peaks_are_one_die(rules: Detector) -> None:
