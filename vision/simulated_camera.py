@@ -28,7 +28,7 @@ from companion.rules.symbol_dice import SHIPPED
 from vision.capture import ClosingSource, check_frame
 from vision.detect import skin_hand
 from vision.train.labels import KINDS
-from vision.train.render import BLANK, LETTERED, DieStyle, render_tray, symbol_face
+from vision.train.render import BLANK, LETTERED, TRUETYPE, DieStyle, render_tray, symbol_face
 
 SIZE = (1280, 960)  # the tray camera's frame (vision.capture's cameras ask for this)
 SLIDING_FRAMES = 4  # frames of dice still moving before they come to rest
@@ -98,12 +98,37 @@ DRAWN = {
 }
 
 
-class SimulatedTray(ClosingSource):
-    """A FrameSource over rendered throws; `seed` makes its throws repeatable."""
+def _dice_set(font: int, mark: str, body: tuple[float, float, float],
+              ink: tuple[float, float, float]) -> DieStyle:
+    return DieStyle(font=TRUETYPE[font], thickness=2, glyph_scale=1.0, pips=True,
+                    edge_read=False, six_nine_mark=mark, plastic=(body, ink))
 
-    def __init__(self, seed: int | None = None, size: tuple[int, int] = SIZE) -> None:
+
+# The demo table's own dice: one set, as a player brings to the table (the dice do not change
+# from throw to throw): plastic of one colour, ink that stands out on it, a sans face, pipped d6s.
+# Training's renders draw every die in a style of its own at random (marbled plastic, ink near its
+# colour, small or thin numerals), so that the models carry to any table; the demo shows the
+# reader on dice a player owns. A tray draws its set by its seed (`bench demo_camera` reads both).
+SETS = {
+    "red, white ink": _dice_set(1, "underline", (40.0, 40.0, 170.0), (235.0, 235.0, 235.0)),
+    "white, black ink": _dice_set(6, "dot", (225.0, 225.0, 225.0), (25.0, 25.0, 25.0)),
+    "blue, white ink": _dice_set(3, "underline", (150.0, 70.0, 30.0), (235.0, 235.0, 235.0)),
+    "black, gold ink": _dice_set(9, "dot", (30.0, 30.0, 30.0), (60.0, 190.0, 230.0)),
+}
+
+
+class SimulatedTray(ClosingSource):
+    """A FrameSource over rendered throws; `seed` makes its throws repeatable. Its standard dice
+    are one of `sets`, chosen by the seed (none: each die in a style of its own, as training's
+    renders)."""
+
+    def __init__(self, seed: int | None = None, size: tuple[int, int] = SIZE,
+                 sets: Sequence[DieStyle] = tuple(SETS.values())) -> None:
         self.size = size
         self._seeds = np.random.default_rng(seed)
+        # a generator of its own, so the set chosen leaves the throws' seeds as they were
+        self.dice_set = sets[int(np.random.default_rng(seed).integers(len(sets)))] if sets \
+            else None
         self._frames: list[np.ndarray] = []  # the throw's frames still to hand out, last at rest
         self.thrown: list[Thrown] = []
 
@@ -125,7 +150,8 @@ class SimulatedTray(ClosingSource):
         cubes = [self._cube(k, faces[i] if faces else ()) if k in DRAWN else ()
                  for i, k in enumerate(kinds)]
         solids = ["d6" if k in DRAWN else k for k in kinds]
-        styles = [DRAWN[k].style(cube) if cube else None for k, cube in zip(kinds, cubes)]
+        styles = [DRAWN[k].style(cube) if cube else self.dice_set
+                  for k, cube in zip(kinds, cubes)]
         for _ in range(TRIES):
             seed = int(self._seeds.integers(2**31))
             still, dice = render_tray(len(kinds), seed, self.size, solids, styles)

@@ -15,7 +15,14 @@ from vision.capture import open_source
 from vision.classify import DEFAULT_MODEL
 from vision.detect import iou
 from vision.reader import DiceReader, Settler
-from vision.simulated_camera import DRAWN, SIZE, SLIDING_FRAMES, SimulatedTray, teach_drawn
+from vision.simulated_camera import (
+    DRAWN,
+    SETS,
+    SIZE,
+    SLIDING_FRAMES,
+    SimulatedTray,
+    teach_drawn,
+)
 from vision.train.render import symbol_glyph
 
 
@@ -27,6 +34,22 @@ def test_a_throw_holds_exactly_the_dice_asked_for_and_is_repeatable() -> None:
     assert thrown != SimulatedTray(seed=5).throw(kinds)
     faces = {"d20": range(1, 21), "d6": range(1, 7), "d%": range(10, 101, 10)}
     assert all(value in faces[kind] for kind, value, _ in thrown)
+
+
+@pytest.mark.parametrize(("name", "channel"), [("red, white ink", 2), ("blue, white ink", 0)])
+def test_a_tray_draws_its_standard_dice_as_one_set(name: str, channel: int) -> None:
+    """A table's dice are a player's set, the same plastic at every throw; the seed chooses
+    which of the sets (a generator of its own: the throws stay those of the seed)."""
+    camera = SimulatedTray(seed=3, sets=(SETS[name],))
+    for kinds in (["d20", "d8"], ["d4", "d12", "d6"]):
+        thrown = camera.throw(kinds)
+        still = [camera.read() for _ in range(SLIDING_FRAMES + 1)][-1]
+        for _, _, (x0, y0, x1, y1) in thrown:
+            cx, cy, r = (x0 + x1) // 2, (y0 + y1) // 2, (x1 - x0) // 6
+            middle = np.median(still[cy - r:cy + r, cx - r:cx + r].reshape(-1, 3), axis=0)
+            assert middle[channel] > max(np.delete(middle, channel)), middle
+    assert {SimulatedTray(seed=s).dice_set for s in range(12)} == set(SETS.values())
+    assert SimulatedTray(seed=4).throw(["d8"]) == SimulatedTray(seed=4, sets=()).throw(["d8"])
 
 
 def test_the_dice_slide_then_rest_and_the_settle_check_sees_it() -> None:
