@@ -267,13 +267,12 @@ def test_close_up_photos_of_one_die_read_as_that_one_die(reader: DiceReader) -> 
     assert lower_bound(whole, PHOTOS) >= 0.8, f"{whole} of {PHOTOS} read as the one die"
 
 
-@short_of_goal("lone dice read as that die: 109 of 140 (77.9%), 340 of 440 renders in all "
-               "(77.3%, seeds 0-139, 1000-1299) against 85%")
 def test_a_lone_die_on_a_table_reads_as_that_one_die(reader: DiceReader) -> None:
     """Photos of one die alone on a table (320 px, the die 110 px across), pooled over PHOTOS
     renders of every kind: photo mode reads nearly all of them as that one die, of its kind,
     boxed by its outline (the share shown over 85%, lower_bound), and hardly any die surely and
-    wrongly."""
+    wrongly. (134 of 140 since a die seen at two scales keeps its stronger reading, 130 before;
+    seeds 1000-1299: 282 of 300.)"""
     photo_mode = DiceReader(classifier=reader.classifier, detector=reader.detector,
                             photo_fallback=True)
     one = sure_wrong = 0

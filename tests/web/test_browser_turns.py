@@ -26,11 +26,10 @@ pytestmark = pytest.mark.browser
 sync_api = harness.sync_api
 browser = harness.browser  # the module's Chromium, as test_browser launches it
 SIZES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
-# The turn each game is played up to: the first turn that holds a roll and a move, then on
-# until the next begins (Fantahzee: the setup cards, Ann's first turn, then Bob's with his
-# roll step; Monsters!: initiative, then Ann's turn through her first attack).
-UNTIL_TURN = {"monstrous-horde": 2, "board-horde": 3, "fantahzee": 5, "village-attacks": 2,
-              "monsters": 6}
+# Each game is played until the first turn that holds a roll through the camera and a move has
+# passed (how many turns that takes hangs on the faces thrown: a tie for who goes first is
+# rolled again, Fantahzee's setup cards are moves with no roll).
+GAMES = ("monstrous-horde", "board-horde", "fantahzee", "village-attacks", "monsters")
 STEPS = 80  # taps enough for any of these turns
 
 
@@ -132,15 +131,16 @@ def check_dice(page, demo: Demo) -> int:
     return fixed
 
 
-@pytest.mark.parametrize("game", list(UNTIL_TURN))
+@pytest.mark.parametrize("game", GAMES)
 def test_a_whole_turn_through_the_simulated_camera(demo, game):
     expect = sync_api.expect
     table = demo.table
     table.new_game(game, PLAYERS)
     reads = fixed = moves = 0
+    rolled_in, moved_in = set(), set()  # the turns that held a camera roll, a move
     for step in range(STEPS):
         snap = table.snapshot()
-        if snap["turn"] >= UNTIL_TURN[game]:
+        if any(turn < snap["turn"] for turn in rolled_in & moved_in):
             break
         page = demo.phones[step % 2]
         showing(page, table)
@@ -151,6 +151,7 @@ def test_a_whole_turn_through_the_simulated_camera(demo, game):
             showing(page, table)
             expect(page.locator(".tray-image img")).to_be_visible()
             reads += 1
+            rolled_in.add(snap["turn"])
             if reads == 1:  # the game's first tray, as read, before it is checked
                 page.screenshot(path=shot(f"turn-{game}-read", page))
             fixed += check_dice(page, demo)
@@ -158,13 +159,12 @@ def test_a_whole_turn_through_the_simulated_camera(demo, game):
             # the best move's button, in the list or a game's own form (a card, a spawn)
             page.locator(f"#moves [data-move='{snap['moves'][0]['move']}']").first.click()
             moves += 1
+            moved_in.add(snap["turn"])
         assert table.wait_for_change(version, harness.WAIT_S) != version
         for phone in demo.phones:
             fits(phone)
     else:
         pytest.fail(f"{game}: the turn did not pass in {STEPS} taps")
-    assert moves and table.snapshot()["turn"] == UNTIL_TURN[game]
-    assert reads, "no roll went through the camera"
     for page in demo.phones:
         showing(page, table)
         expect(page.locator("#whose")).to_have_text(table.snapshot()["current"]["text"])
