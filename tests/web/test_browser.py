@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -73,6 +75,19 @@ def wait_for_image(page, selector: str) -> None:
     page.wait_for_function(
         "s => { const i = document.querySelector(s); return i && i.complete && i.naturalWidth > 0; }",
         arg=selector, timeout=WAIT_MS)
+
+
+def settled(page, look: Callable[[], Any], good: Callable[[Any], bool], tries: int = 25) -> Any:
+    """What `look()` sees once `good` holds of it, looked at again every 200 ms for up to 5 s
+    (the panel redraws as it polls: a look in the middle of a redraw on a loaded machine saw
+    another layout); the last look if it never does, for the test to fail on."""
+    seen = look()
+    for _ in range(tries):
+        if good(seen):
+            break
+        page.wait_for_timeout(200)
+        seen = look()
+    return seen
 
 
 def phone(browser, errors: list[str], **options) -> sync_api.Page:

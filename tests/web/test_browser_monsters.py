@@ -93,13 +93,14 @@ def test_the_scenarios_grid_is_drawn_cell_by_cell(browser, tmp_path, size, scena
         harness.join(page, server)
         cells = page.locator("#board .grid-board .cell")
         expect(cells).to_have_count(rows * 4)
-        # One look at every cell: the panel redraws the board as it polls, and a cell measured
-        # one by one can be gone from the page between two looks.
-        corners = cells.evaluate_all(
-            "cells => cells.map(c => { const r = c.getBoundingClientRect(); return [r.x, r.y]; })")
-        tops = sorted({round(y) for _, y in corners})
-        lefts = sorted({round(x) for x, _ in corners})
-        assert (len(tops), len(lefts)) == (rows, 4), "drawn as a grid of 4 columns"
+        # Every cell measured in one look (the panel redraws the board as it polls, and a cell
+        # measured one by one can be gone between two looks), until the grid settles.
+        grid = ("cells => { const at = cells.map(c => c.getBoundingClientRect());"
+                " return [new Set(at.map(r => Math.round(r.y))).size,"
+                " new Set(at.map(r => Math.round(r.x))).size]; }")
+        shape = harness.settled(page, lambda: cells.evaluate_all(grid),
+                                lambda seen: seen == [rows, 4])
+        assert shape == [rows, 4], f"drawn as a grid of {shape[1]} columns and {shape[0]} rows"
         for cell in board["cells"]:
             drawn = page.locator(f"#board .cell[data-cell='{cell['n']}']")
             expect(drawn.locator(".seat-mark")).to_have_count(len(cell["seats"]))

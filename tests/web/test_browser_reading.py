@@ -42,27 +42,37 @@ def assert_fits(page) -> None:
     """No sideways scroll, and every die number inside the picture and clear of the others.
 
     The picture and its numbers are measured in one script, once the picture has loaded, so a
-    re-render between two measures (the page redraws on every update) cannot mix two layouts."""
+    re-render between two measures (the page redraws on every update) cannot mix two layouts;
+    and again until they settle (harness.settled: one look on a loaded machine saw a number
+    below the picture, which the next run drew inside it)."""
     harness.wait_for_image(page, ".tray-image img")
     sync_api.expect(page.locator(".tray-image")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), \
         "the table page scrolls sideways"
-    picture, numbers = page.evaluate("""() => {
+    picture, numbers = harness.settled(page, lambda: page.evaluate("""() => {
         const box = (e) => { const r = e.getBoundingClientRect();
                              return {x: r.x, y: r.y, width: r.width, height: r.height}; };
         const tray = document.querySelector(".tray-image");
         return [box(tray), [...tray.querySelectorAll(".die-number")].map(box)];
-    }""")
+    }"""), lambda seen: not misfits(*seen))
     assert numbers, "no die numbers drawn"
+    assert not misfits(picture, numbers), misfits(picture, numbers)
+
+
+def misfits(picture: dict, numbers: list[dict]) -> str:
+    """What is wrong with the die numbers' boxes in the picture's ("": they all fit)."""
     left, top = picture["x"] - 0.5, picture["y"] - 0.5
     right, bottom = left + picture["width"] + 1, top + picture["height"] + 1
     for n in numbers:
-        assert left <= n["x"] and n["x"] + n["width"] <= right, f"{n} leaves the picture"
-        assert top <= n["y"] and n["y"] + n["height"] <= bottom, f"{n} leaves the picture"
+        if not (left <= n["x"] and n["x"] + n["width"] <= right
+                and top <= n["y"] and n["y"] + n["height"] <= bottom):
+            return f"{n} leaves the picture {picture}"
     for a, b in combinations(numbers, 2):
         apart = (a["x"] + a["width"] <= b["x"] + 0.5 or b["x"] + b["width"] <= a["x"] + 0.5
                  or a["y"] + a["height"] <= b["y"] + 0.5 or b["y"] + b["height"] <= a["y"] + 0.5)
-        assert apart, f"die numbers overlap: {a} {b}"
+        if not apart:
+            return f"die numbers overlap: {a} {b}"
+    return ""
 
 
 @pytest.mark.parametrize("game", ["monstrous-horde", "board-horde", "fantahzee"])
