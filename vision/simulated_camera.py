@@ -2,7 +2,8 @@
 
 `rollscribe serve --demo` has no dice and no camera, yet the players should see the real loop:
 roll, read, check, choose, score. Told what was thrown (`throw`), this source renders a tray
-holding exactly those dice with random faces (vision.train.render: numpy and OpenCV, no torch),
+holding exactly those dice with random faces, the standard ones drawn as one player's set
+(`SETS`) (vision.train.render: numpy and OpenCV, no torch),
 then hands out a few frames of them sliding to rest before the still tray, so the reader's own
 settle check runs and the real detector and classifier read the frame. The true dice of each
 throw are kept (`thrown`), so a bench can say how often the reader gets its own renders right.
@@ -98,10 +99,13 @@ DRAWN = {
 }
 
 
-def _dice_set(font: int, mark: str, body: tuple[float, float, float],
+def _dice_set(font: str, mark: str, body: tuple[float, float, float],
               ink: tuple[float, float, float]) -> DieStyle:
-    return DieStyle(font=TRUETYPE[font], thickness=2, glyph_scale=1.0, pips=True,
-                    edge_read=False, six_nine_mark=mark, plastic=(body, ink))
+    """A set's style: the renderer's TrueType `font` by its file's name, a 6 and 9 `mark`, and
+    its plastic and ink (BGR)."""
+    path = next(face for face in TRUETYPE if face.endswith(f"/{font}.ttf"))
+    return DieStyle(font=path, thickness=2, glyph_scale=1.0, pips=True, edge_read=False,
+                    six_nine_mark=mark, plastic=(body, ink))
 
 
 # The demo table's own dice: one set, as a player brings to the table (the dice do not change
@@ -110,10 +114,14 @@ def _dice_set(font: int, mark: str, body: tuple[float, float, float],
 # colour, small or thin numerals), so that the models carry to any table; the demo shows the
 # reader on dice a player owns. A tray draws its set by its seed (`bench demo_camera` reads both).
 SETS = {
-    "red, white ink": _dice_set(1, "underline", (40.0, 40.0, 170.0), (235.0, 235.0, 235.0)),
-    "white, black ink": _dice_set(6, "dot", (225.0, 225.0, 225.0), (25.0, 25.0, 25.0)),
-    "blue, white ink": _dice_set(3, "underline", (150.0, 70.0, 30.0), (235.0, 235.0, 235.0)),
-    "black, gold ink": _dice_set(9, "dot", (30.0, 30.0, 30.0), (60.0, 190.0, 230.0)),
+    "red, white ink": _dice_set("DejaVuSans-Bold", "underline", (40.0, 40.0, 170.0),
+                                (235.0, 235.0, 235.0)),
+    "white, black ink": _dice_set("LiberationSans-Regular", "dot", (225.0, 225.0, 225.0),
+                                  (25.0, 25.0, 25.0)),
+    "blue, white ink": _dice_set("DejaVuSansCondensed-Bold", "underline", (150.0, 70.0, 30.0),
+                                 (235.0, 235.0, 235.0)),
+    "black, gold ink": _dice_set("LiberationSansNarrow-Bold", "dot", (30.0, 30.0, 30.0),
+                                 (60.0, 190.0, 230.0)),
 }
 
 
