@@ -236,20 +236,24 @@ class Placement:
 PLACEMENTS = tuple(Placement(dy, stretch) for dy in (0.0, -0.1, -0.2, -0.3)
                    for stretch in (1.0, 1.6))
 # A d4 seen from the side (a photo's camera held level, a table's camera looking in) shows one
-# face turned to it, which stands the value upright (at the apex or along the bottom edge, by
-# the die's style) and the other two numerals turned a third of a turn either way, where the
-# locator often points. So a photo's d4 whose located windows read a share under UPRIGHT_BELOW,
-# or a table's whose confirmed d4s say so (vision.placement), is read again in windows standing
-# upright (turned at most GRID_TURNS) on a grid over the die (GRID, shares of the box's side
-# from its centre; GRID_SIZE high), the face read best in any of them taken (never sure). On
-# ucffool's d4s (a table's reading against this, photo mode): two disjoint eighths of the
-# photos, the bar and the grid chosen on the first (docs/reader-history.md), then in the second
-# colour 78.4 -> 86.5%, top 90.2 -> 94.1%, wood 97.6 -> 94.4%. A top-down die's copies stand
-# round its apex, where these windows read worse, so the tray camera reads them only where its
-# confirmed d4s say so. (Windows down the die's middle alone, which a table learnt before, read
-# 76.6 / 78.0 / 90.8% of the first eighth.)
+# face turned to it, which stands the value upright, and the other two numerals turned a third of
+# a turn either way, where the locator often points. The value stands by the apex, above the
+# die's middle, or along the bottom edge, below it (an edge-read die, whose other numerals lie
+# turned across the face's middle). So a photo's d4 whose located windows read a share under
+# UPRIGHT_BELOW, or a table's whose confirmed d4s say so (vision.placement), is read again in
+# windows standing upright (turned at most GRID_TURNS) on a grid over the die's upper and lower
+# parts (GRID, shares of the box's side from its centre; GRID_SIZE high; not its middle), the
+# face read best in any of them taken (never sure). On ucffool's d4s (a table's reading against
+# this, photo mode; two disjoint eighths of the photos): with the middle row too (the bar and
+# the grid chosen on the first eighth) colour 78.0 -> 87.2%, top 88.1 -> 94.1%, wood 97.1 ->
+# 93.5% of both; without it (chosen looking at both eighths) 86.7%, 95.0%, 98.4%, the edge-read
+# dice 80.8 -> 86.2%: the middle's turned numerals no longer win. `bench numerals`' photo mode,
+# without the middle row: colour 86.5 -> 86.5%, top 94.1 -> 96.1%, wood 94.4 -> 97.6%, all
+# 1,103 numbered dice 93.6 -> 94.0%; 60 windows instead of 75 (docs/reader-history.md). A
+# top-down die's copies stand round its apex, where these windows read worse, so the tray camera
+# reads them only where its confirmed d4s say so.
 UPRIGHT_BELOW = 0.8
-GRID = tuple((dx, dy) for dy in (-0.3, -0.15, 0.0, 0.15, 0.3) for dx in (-0.2, -0.1, 0.0, 0.1, 0.2))
+GRID = tuple((dx, dy) for dy in (-0.3, -0.15, 0.15, 0.3) for dx in (-0.2, -0.1, 0.0, 0.1, 0.2))
 GRID_TURNS = (-20, 0, 20)
 GRID_SIZE = 0.25
 UPRIGHT_WINDOWS = Placement(0.0, upright=True)

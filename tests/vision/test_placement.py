@@ -54,10 +54,11 @@ def test_a_placement_is_chosen_only_where_it_reads_more_confirmed_dice_right():
     assert choose(rows(10, 9), "d20") is None
 
 
-def test_a_d4s_one_candidate_is_upright_windows_all_over_it():
-    """A d4 seen from the side stands its value upright on the face turned to the camera,
-    wherever on the die that face's numeral lies: its windows stand upright (turned at most 20
-    degrees) on a grid over the die, where a d20's go round above its middle."""
+def test_a_d4s_one_candidate_is_upright_windows_above_and_below_its_middle():
+    """A d4 seen from the side stands its value upright on the face turned to the camera, by
+    its apex or along its bottom edge: its windows stand upright (turned at most 20 degrees) on
+    a grid over the die's upper and lower parts, where a d20's go round above its middle. The
+    middle, where an edge-read die's other numerals lie turned, is in no upright window."""
     assert placements_for("d4") == (UPRIGHT_WINDOWS,) and placements_for("d20") == PLACEMENTS
     assert choose([(False, True)] * MIN_DICE, "d4") == UPRIGHT_WINDOWS
     frame = np.full((400, 400, 3), 200, np.uint8)
@@ -68,7 +69,11 @@ def test_a_d4s_one_candidate_is_upright_windows_all_over_it():
     upright = {point: windows[i * len(GRID_TURNS) + GRID_TURNS.index(0)]
                for i, point in enumerate(GRID)}
     assert ink_rows(upright[(0.2, -0.3)]) > 0
-    assert ink_rows(upright[(0.0, 0.0)]) == 0 and ink_rows(upright[(-0.2, 0.3)]) == 0
+    assert ink_rows(upright[(0.0, 0.15)]) == 0 and ink_rows(upright[(-0.2, 0.3)]) == 0
+    middle = np.full((400, 400, 3), 200, np.uint8)
+    cv2.rectangle(middle, (195, 197), (205, 203), (20, 20, 20), -1)
+    standing = cut_upright(middle, box)[GRID_TURNS.index(0)::len(GRID_TURNS)]
+    assert len(standing) == len(GRID) and max(ink_rows(window) for window in standing) == 0
 
 
 def test_a_kind_is_trusted_where_the_locator_read_nearly_all_confirmed_dice_right():
