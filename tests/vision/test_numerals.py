@@ -26,7 +26,9 @@ from vision.numerals import (
     NEVER_SURE,
     SETTLED,
     TURNS,
+    UNSTOOD,
     UPRIGHT,
+    UPRIGHT_WINDOWS,
     NumeralReader,
     NumeralReading,
     Placement,
@@ -42,6 +44,7 @@ from vision.numerals import (
     searched,
     settled_and_agreed,
     settled_at_once,
+    standing_verdict,
     verdict,
     worth_checking,
 )
@@ -246,11 +249,27 @@ def test_face_values_count_as_players_count() -> None:
     assert FACES["d20"] == tuple(str(v) for v in range(1, 21))
 
 
-@pytest.mark.parametrize(("kind", "numeral"), [("d12", "11"), ("d%", "30"), ("d4", "3")])
+@pytest.mark.parametrize(("kind", "numeral"), [("d12", "11"), ("d%", "30")])
 def test_kinds_no_rule_was_measured_on_are_never_sure(kind: str, numeral: str) -> None:
     clear = decide(kind, np.stack([reading(numeral)] * 6))
     got = verdict(clear, clear, visible=0.99)
     assert got.numeral == numeral and got.why_unsure == NEVER_SURE[kind]
+
+
+def test_a_d4_is_sure_only_settled_and_where_its_upright_windows_read_it_too() -> None:
+    """A d4's located windows and the look about the centre may both read an edge-read die's
+    turned middle numeral: it is sure only where upright windows over it are read as well (a
+    photo, a table whose confirmed d4s chose them) and read the same face, and only settled."""
+    clear, plain = decide("d4", np.stack([reading("3")] * 6)), TableSight()
+    standing = TableSight(placed={"d4": UPRIGHT_WINDOWS})
+    assert verdict(clear, clear, visible=0.99, sight=plain).why_unsure == UNSTOOD
+    sure = verdict(clear, clear, visible=0.99, sight=standing)
+    assert sure.why_unsure == ""
+    assert standing_verdict(sure, clear).why_unsure == ""
+    other = decide("d4", np.stack([reading("2")] * 6))
+    assert standing_verdict(sure, other).why_unsure == "numeral not clear"
+    unsettled = dataclasses.replace(clear, share=SETTLED - 0.05)  # plain, not settled: not so
+    assert verdict(unsettled, clear, visible=0.99, sight=standing).why_unsure
 
 
 needs_model = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/numerals.onnx missing")

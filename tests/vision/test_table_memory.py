@@ -12,6 +12,7 @@ import pytest
 from companion.dice_memory import DiceMemory
 from companion.die_photos import LabelledDie
 from vision.classify import DEFAULT_MODEL, Classifier
+from vision.numerals import UNSTOOD
 from vision.reader import DiceReader, kept_crop
 from vision.table_memory import (
     NUMERAL_NOT_CLEAR,
@@ -55,7 +56,7 @@ def test_a_clear_reading_is_kept_against_one_remembered_die():
 def test_only_an_unclear_numeral_of_a_measured_kind_is_made_sure():
     near = recall(memory_of([4] * 8, np.tile(AXES[0], (8, 1))), AXES[0])
     assert remembered_reading("d20", 4, 0.6, NUMERAL_NOT_CLEAR, near)[2] == ""
-    assert remembered_reading("d4", 4, 0.6, "d4 numerals are not read surely yet", near)[2]
+    assert remembered_reading("d4", 4, 0.6, UNSTOOD, near)[2]
     leaning = "numeral not seen (the die may be leaning)"
     assert remembered_reading("d20", 4, 0.6, leaning, near)[2] == leaning
     split = recall(memory_of([4] * 6 + [7] * 2, np.tile(AXES[0], (8, 1))), AXES[0])
