@@ -28,6 +28,7 @@ from vision.numerals import (
     TURNS,
     UNSTOOD,
     UPRIGHT,
+    UPRIGHT_BELOW,
     UPRIGHT_WINDOWS,
     NumeralReader,
     NumeralReading,
@@ -44,7 +45,7 @@ from vision.numerals import (
     searched,
     settled_and_agreed,
     settled_at_once,
-    standing_verdict,
+    upright_verdict,
     verdict,
     worth_checking,
 )
@@ -265,9 +266,12 @@ def test_a_d4_is_sure_only_settled_and_where_its_upright_windows_read_it_too() -
     assert verdict(clear, clear, visible=0.99, sight=plain).why_unsure == UNSTOOD
     sure = verdict(clear, clear, visible=0.99, sight=standing)
     assert sure.why_unsure == ""
-    assert standing_verdict(sure, clear).why_unsure == ""
+    assert upright_verdict(sure, clear) == sure
     other = decide("d4", np.stack([reading("2")] * 6))
-    assert standing_verdict(sure, other).why_unsure == "numeral not clear"
+    assert upright_verdict(sure, other) == dataclasses.replace(sure, why_unsure="numeral not clear")
+    unclear = dataclasses.replace(sure, share=UPRIGHT_BELOW - 0.1)  # takes what they read
+    assert upright_verdict(unclear, other) == dataclasses.replace(
+        other, why_unsure="numeral not clear")
     unsettled = dataclasses.replace(clear, share=SETTLED - 0.05)  # plain, not settled: not so
     assert verdict(unsettled, clear, visible=0.99, sight=standing).why_unsure
 

@@ -169,20 +169,21 @@ def test_no_reader_learns_no_placement(tmp_path):
     assert memory.sight() == TableSight() and memory.placements is None
 
 
-def right_without_and_with_search(photos: list, kind: str, bar: float) -> dict[bool | str, int]:
+def right_without_and_with_search(photos: list, kind: str, bar: float) -> dict[str, int]:
     """How many of `photos` (one `kind` die each) a table's reading and a photo's read right; a
     die whose located windows read a share under `bar` must come out of the search unsure, any
     other with the numeral the table reads, and a photo's sure die right (a d4 may be sure in a
-    photo: its upright windows are read there). "sure": how many a photo read surely."""
+    photo: its upright windows are read there): how many each read right ("table", "photo"),
+    and how many the photo read surely ("sure")."""
     reader = NumeralReader(threads=2)
-    right: dict[bool | str, int] = {False: 0, True: 0, "sure": 0}
+    right = {"table": 0, "photo": 0, "sure": 0}
     for photo in photos:
         image = read_photo(photo)
         box = locate_die(image)
         usual, searched = (reader.read_many(image, [box], [kind], search=search)[0]
                            for search in (False, True))
-        right[False] += usual.value == photo.value
-        right[True] += searched.value == photo.value
+        right["table"] += usual.value == photo.value
+        right["photo"] += searched.value == photo.value
         if usual.share < bar:
             assert searched.why_unsure, photo.path  # a searched die is never sure
         else:
@@ -200,7 +201,7 @@ def test_a_photos_unclear_die_is_searched_at_every_placement_and_never_sure():
     is read at every placement too. 24 of the angled rig's d20s: 14 right without, 18 with."""
     photos = angled_d20s()
     right = right_without_and_with_search(photos[:: len(photos) // 24][:24], "d20", SEARCH_BELOW)
-    assert right[True] >= right[False] + 3, right
+    assert right["photo"] >= right["table"] + 3, right
 
 
 @needs_model
@@ -218,5 +219,5 @@ def test_a_photos_d4_is_read_again_in_upright_windows_which_also_check_a_sure_on
             runs.setdefault(p.run, []).append(p)
     photos = [p for run in sorted(runs) for p in sorted(runs[run], key=attrgetter("path"))[::16]]
     right = right_without_and_with_search(photos, "d4", UPRIGHT_BELOW)
-    assert right[True] >= right[False] + 3, right
+    assert right["photo"] >= right["table"] + 3, right
     assert right["sure"] >= 3, right  # settled, and the upright windows agree (UNSTOOD)
