@@ -248,7 +248,8 @@ PLACEMENTS = tuple(Placement(dy, stretch) for dy in (0.0, -0.1, -0.2, -0.3)
 # 93.5% of both; without it (chosen looking at both eighths) 86.7%, 95.0%, 98.4%, the edge-read
 # dice 80.8 -> 86.2%: the middle's turned numerals no longer win. `bench numerals`' photo mode,
 # without the middle row: colour 86.5 -> 86.5%, top 94.1 -> 96.1%, wood 94.4 -> 97.6%, all
-# 1,103 numbered dice 93.6 -> 94.0%; 60 windows instead of 75 (docs/reader-history.md). A
+# 1,103 numbered dice 93.6 -> 94.0%; 60 windows instead of 75. On two more eighths that chose
+# nothing: colour 87.4 -> 87.9%, top 90.9 -> 93.9%, wood 94.2 -> 96.3% (docs/reader-history.md). A
 # top-down die's copies stand round its apex, where these windows read worse, so the tray camera
 # reads them only where its confirmed d4s say so.
 UPRIGHT_BELOW = 0.8
