@@ -35,6 +35,7 @@ from vision.train import crossrig, data, icon_embedding, realsets
 from vision.train.fit import INPUT, device, scene_set, train_classifier, train_detector
 from vision.train.nets import DiceClassifier
 from vision.train.onnx_weights import detector_state_from_onnx
+from vision.train.quantize import calibration
 from vision.train.realsets import CropSet
 from vision.train.render import missing_faces
 from vision.train.scenes import REAL_SHARE
@@ -144,16 +145,19 @@ def train_pair(
         log(f"detector: {len(frames)} frames")
         start = _detector_weights(init)
         took = time.monotonic()
-        det = train_detector(scene_set(frames), seconds[1], log, seed=seed, init=start,
+        scenes_in = scene_set(frames)
+        det = train_detector(scenes_in, seconds[1], log, seed=seed, init=start,
                              peak_lr=3e-3 * (GOING_ON if start else 1.0), steps=detector_steps,
                              pretrained=pretrained_detector)
         training = _training(leave_out, seconds[1], len(frames),
                              init / det_path.name if init else None)
         if pretrained_detector:
-            training["net"] = "Lite0's ImageNet features to stride 16, frozen; the head trained"
+            training["net"] = ("Lite0's ImageNet features to stride 16, frozen, in 8 bits; the "
+                               "head trained")
         if detector_steps:
             training |= {"steps": detector_steps, "seconds": round(time.monotonic() - took)}
-        ship_detector(det, det_path, version, training)
+        ship_detector(det, det_path, version, training,
+                      frames=calibration(scenes_in.images) if pretrained_detector else None)
         if weights is not None:
             torch.save(det.state_dict(), weights / "detector.pt")
     return clf_path, det_path

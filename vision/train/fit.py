@@ -33,6 +33,7 @@ from vision.train.nets import (
     FeaturesExport,
     PretrainedDetector,
 )
+from vision.train.quantize import calibration, eight_bit_features
 from vision.train.realsets import IGNORE, STATES, WIDE, CropSet
 from vision.train.ship import export_onnx
 
@@ -297,15 +298,18 @@ def _focal(logits: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
     return (pos_loss + neg_loss) / pos.sum().clamp(min=1)
 
 
-def head_on_onnx_features(net: PretrainedDetector
+def head_on_onnx_features(net: PretrainedDetector, frames: np.ndarray | None = None
                           ) -> Callable[[torch.Tensor], tuple[torch.Tensor, ...]]:
     """The net's outputs with its frozen features computed by onnxruntime: a batch of 32
-    patches in 0.2 s here where torch takes 2 s (a step's bulk), the same to 1e-4."""
+    patches in 0.2 s here where torch takes 2 s (a step's bulk), the same to 1e-4; with
+    `frames` (quantize.calibration), in 8 bits as the shipped file computes them."""
     outputs = ("f4", "f8", "f16")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "features.onnx"
         export_onnx(FeaturesExport(net), torch.zeros(1, 3, PATCH, PATCH), path, outputs,
-                    {0: "batch"})
+                    {0: "batch", 2: "height", 3: "width"})
+        if frames is not None:
+            eight_bit_features(path, frames)
         session = open_session(path, torch.get_num_threads(), outputs)
 
     def forward(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
@@ -330,11 +334,14 @@ def train_detector(
     `scenes` for `seconds` (or `steps` batches). Going on from weights, the batch norms keep
     their statistics: a fine-tune's small batches of another mix would move them, and weights
     read out of the ONNX file (vision.train.onnx_weights) have the norms folded away.
-    `pretrained`: the head of a PretrainedDetector on Lite0's frozen ImageNet features."""
+    `pretrained`: the head of a PretrainedDetector on Lite0's frozen ImageNet features, in 8
+    bits as shipped (vision.train.quantize; on a GPU the head learns float features, which the
+    shipped file's differ from by its rounding)."""
     net, dev, gen = _start(PretrainedDetector() if pretrained else DiceDetector(), seed, init)
     trained = [p for p in net.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(trained, lr=peak_lr, weight_decay=1e-4)
-    forward = head_on_onnx_features(net) if pretrained and dev.type == "cpu" else net
+    forward = (head_on_onnx_features(net, calibration(scenes.images))
+               if pretrained and dev.type == "cpu" else net)
     data = {
         "images": torch.from_numpy(scenes.images).to(dev),
         "sizes": torch.from_numpy(scenes.sizes).to(dev),

@@ -10,6 +10,7 @@ import json
 import warnings
 from pathlib import Path
 
+import numpy as np
 import onnx
 import torch
 from onnx import numpy_helper
@@ -26,6 +27,7 @@ from vision.train.nets import (
     DiceDetector,
     PretrainedDetector,
 )
+from vision.train.quantize import eight_bit_features
 
 OPSET = 17
 CLASSIFIER_OUTPUTS = ("kind", "value", "state", "embedding")
@@ -117,10 +119,16 @@ def ship_embedding(embed: nn.Linear, path: Path, training: dict) -> dict:
 
 
 def ship_detector(net: DiceDetector | PretrainedDetector, path: Path, version: str, training: dict,
-                  accuracy: dict | None = None) -> dict:
-    """detector.onnx and its card: a frame in, peaks of die centres with box sizes out."""
+                  accuracy: dict | None = None, frames: np.ndarray | None = None) -> dict:
+    """detector.onnx and its card: a frame in, peaks of die centres with box sizes out. A
+    PretrainedDetector's frozen features go in 8 bits over `frames` (quantize.calibration of
+    the scenes it trained on), as its head learnt them."""
     export_onnx(DetectorExport(net), torch.zeros(1, 3, 384, 512), path, DETECTOR_OUTPUTS,
             {2: "height", 3: "width"})
+    if isinstance(net, PretrainedDetector):
+        if frames is None:
+            raise ValueError("a pretrained detector ships with the frames its 8 bits were set on")
+        eight_bit_features(path, frames)
     return write_card(path, {
         "version": version,
         "input": {"name": "image", "side": DETECT_SIDE, "stride": STRIDE, "multiple": MULTIPLE,
