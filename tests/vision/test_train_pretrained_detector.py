@@ -80,3 +80,13 @@ def test_a_trained_head_ships_as_the_runtimes_detector(scenes: list, tmp_path: P
     assert kept.any()
     np.testing.assert_allclose(heat[kept], shipped[0][kept], atol=1e-3)
     np.testing.assert_allclose(size.numpy(), shipped[1], rtol=1e-2)
+
+
+def test_a_pretrained_run_goes_on_only_from_a_pretrained_runs_weights(tmp_path: Path) -> None:
+    from vision.train.__main__ import parse_args
+
+    argv = ["--only", "detector", "--pretrained-detector", "--init", str(tmp_path)]
+    with pytest.raises(SystemExit):  # a from-scratch run's folder: no detector.pt
+        parse_args(argv)
+    torch.save(PretrainedDetector(pretrained=False).state_dict(), tmp_path / "detector.pt")
+    assert parse_args(argv).init == tmp_path

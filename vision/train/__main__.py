@@ -95,9 +95,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--table-photos", type=Path, action="append", default=[],
                    help="a table's own dice photos (`rollscribe photos DIR`), also trained on")
     args = p.parse_args(argv)
-    if args.pretrained_detector and args.init:
-        p.error("--init goes on from a from-scratch detector's weights; --pretrained-detector "
-                "starts from Lite0's")
+    if args.pretrained_detector and args.init and not (args.init / "detector.pt").exists():
+        p.error("--pretrained-detector goes on only from a pretrained run's detector.pt "
+                "(a from-scratch detector.onnx is another network)")
     if args.only and args.folds:
         p.error("--only trains one model; the shipped folds need both")
     if args.folds_only and args.only not in (None, "detector"):
