@@ -1,8 +1,8 @@
 """Find the dice in a frame with the learned detector (models/detector.onnx): frame -> boxes.
 
-preprocess (bring the frame's long side to the card's `side`, pad to the network's stride) ->
-run (a small CenterNet: a heatmap of die centres, each cell's box size and offset) -> postprocess
-(peaks over the card's threshold become boxes in frame pixels). Each die is one peak, so touching
+inputs (the frame's long side brought to the card's `side` and its smaller scales, padded to the
+network's stride) -> run (a small CenterNet: a heatmap of die centres, each cell's box size and
+offset) -> candidates and select (peaks over the card's threshold become boxes in frame pixels). Each die is one peak, so touching
 dice, a tray's rim, a hand or a coin need no rules of their own: they are what it was trained on
 (vision/train/scenes.py, nell-byler's real trays). When the game says how many dice were rolled
 and fewer peaks clear the threshold, the strongest peaks down to a floor are taken too; a few
@@ -14,7 +14,7 @@ while waiting for the dice to settle.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -100,36 +100,32 @@ class Detector:
         self.session: Any = open_session(self.model_path, threads, OUTPUTS)
         self.input_name = self.session.get_inputs()[0].name
 
-    def preprocess(self, frame: np.ndarray, side: int | None = None) -> tuple[np.ndarray, float]:
-        """The frame with its long side brought down to `side` (the card's unless given; a
-        smaller photo keeps its size: enlarged, its dice would outgrow what the network learnt),
-        as the network's input (`batch`); and the scale from frame to input pixels."""
-        small, scale = shrink(frame, side or self.side)
-        return self.batch(small), scale
-
-    def batch(self, image: np.ndarray) -> np.ndarray:
-        """An image zero-padded on the right and bottom to a multiple of the network's stride,
-        as a float (1, 3, H, W) batch."""
-        m = self.multiple
-        sh, sw = image.shape[:2]
-        batch = np.zeros((1, 3, -(-sh // m) * m, -(-sw // m) * m), np.float32)
-        batch[0, :, :sh, :sw] = image.transpose(2, 0, 1)
-        return batch
-
-    def peaks(self, frame: np.ndarray) -> list[tuple[Box, float]]:
-        """Every peak down to the floor as a box in frame pixels with its score: the frame is
-        read at each of the card's scales (`levels`), and the peaks of all of them are taken
-        together. A smaller scale finds dice too big for the larger one, as in a close photo, and
-        answers only for those: a die BIG_DIE input pixels across or more at the scale before.
-        Each scale is shrunk from the one before (by a whole factor: a third of the time of
-        shrinking the whole frame again)."""
-        found: list[tuple[Box, float]] = []
+    def inputs(self, frame: np.ndarray) -> Iterator[tuple[np.ndarray, float]]:
+        """The network's input at each of the frame's `levels`, largest first: the frame with its
+        long side brought down to the level (a smaller photo keeps its size: enlarged, its dice
+        would outgrow what the network learnt), zero-padded on the right and bottom to a multiple
+        of the network's stride, as a float (1, 3, H, W) batch; and the scale from frame to
+        input pixels. Each level is shrunk from the one before, by a whole factor where it can
+        be: a third of the time of shrinking the whole frame again."""
         image, scale = frame, 1.0
-        larger = 0.0  # the frame-to-input scale of the level before
+        m = self.multiple
         for level in self.levels(frame):
             image, step = shrink(image, level)
             scale *= step
-            heat, size, offset = self.session.run(None, {self.input_name: self.batch(image)})
+            sh, sw = image.shape[:2]
+            batch = np.zeros((1, 3, -(-sh // m) * m, -(-sw // m) * m), np.float32)
+            batch[0, :, :sh, :sw] = image.transpose(2, 0, 1)
+            yield batch, scale
+
+    def peaks(self, frame: np.ndarray) -> list[tuple[Box, float]]:
+        """Every peak down to the floor as a box in frame pixels with its score: the frame is
+        read at each of the card's scales (`inputs`), and the peaks of all of them are taken
+        together. A smaller scale finds dice too big for the larger one, as in a close photo, and
+        answers only for those: a die BIG_DIE input pixels across or more at the scale before."""
+        found: list[tuple[Box, float]] = []
+        larger = 0.0  # the frame-to-input scale of the level before
+        for batch, scale in self.inputs(frame):
+            heat, size, offset = self.session.run(None, {self.input_name: batch})
             peaks = self.candidates(heat[0, 0], size[0], offset[0], scale, frame.shape)
             if larger:
                 peaks = [(box, score) for box, score in peaks if side(box) * larger >= BIG_DIE]
@@ -149,18 +145,6 @@ class Detector:
             if level not in out:
                 out.append(level)
         return out
-
-    def postprocess(
-        self,
-        heat: np.ndarray,
-        size: np.ndarray,
-        offset: np.ndarray,
-        scale: float,
-        shape: tuple[int, ...],
-        at_least: int = 0,
-    ) -> list[tuple[Box, float]]:
-        """One scale's peaks as boxes in frame pixels (`candidates`, then `select`)."""
-        return self.select(self.candidates(heat, size, offset, scale, shape), at_least)
 
     def candidates(
         self, heat: np.ndarray, size: np.ndarray, offset: np.ndarray, scale: float,

@@ -44,7 +44,7 @@ def detector() -> Detector:
 
 @pytest.fixture
 def rules(tmp_path: Path) -> Detector:
-    """The shipped detector with a card of known figures, for the postprocess arithmetic."""
+    """The shipped detector with a card of known figures, for the arithmetic of its peaks."""
     def known(card: dict) -> None:
         card.update(threshold=0.5, floor=0.1)
         card["input"].update(stride=4, side=512, scales=[1.0, 0.5, 0.25])
@@ -138,7 +138,7 @@ def test_peaks_over_the_threshold_become_boxes_in_frame_pixels(rules: Detector) 
     pixels, of the cell's size; the frame was brought to the input at `scale`, so frame pixels
     are those over `scale`. Strongest first; a peak under the threshold is no die."""
     heat, size, offset = _outputs({(5, 6): 0.9, (15, 20): 0.6, (10, 28): 0.3})
-    found = rules.postprocess(heat, size, offset, 0.5, (240, 320, 3))
+    found = rules.select(rules.candidates(heat, size, offset, 0.5, (240, 320, 3)))
     # cell (5, 6): centre (6.5 * 4 / 0.5, 5.25 * 4 / 0.5) = (52, 42), size (40, 32)
     assert found == [((32, 26, 72, 58), pytest.approx(0.9)),
                      ((144, 106, 184, 138), pytest.approx(0.6))]
@@ -146,7 +146,7 @@ def test_peaks_over_the_threshold_become_boxes_in_frame_pixels(rules: Detector) 
 
 def test_boxes_are_clipped_to_the_frame(rules: Detector) -> None:
     heat, size, offset = _outputs({(0, 0): 0.9, (29, 39): 0.8})
-    found = [box for box, _ in rules.postprocess(heat, size, offset, 0.5, (236, 316, 3))]
+    found = [box for box, _ in rules.select(rules.candidates(heat, size, offset, 0.5, (236, 316, 3)))]
     assert found == [(0, 0, 24, 18), (296, 218, 316, 236)]
 
 
@@ -154,7 +154,7 @@ def test_at_least_takes_weaker_peaks_down_to_the_floor(rules: Detector) -> None:
     """Told how many dice were rolled, the strongest peaks under the threshold are taken too,
     never one under the floor, and never fewer than those over the threshold."""
     heat, size, offset = _outputs({(5, 6): 0.9, (15, 20): 0.3, (25, 5): 0.2, (20, 35): 0.05})
-    scores = [[s for _, s in rules.postprocess(heat, size, offset, 1.0, (120, 160, 3), n)]
+    scores = [[s for _, s in rules.select(rules.candidates(heat, size, offset, 1.0, (120, 160, 3)), n)]
               for n in (0, 1, 2, 3, 9)]
     assert scores == [[pytest.approx(0.9)], [pytest.approx(0.9)],
                       [pytest.approx(v) for v in (0.9, 0.3)],
@@ -168,6 +168,19 @@ def test_a_frame_is_read_at_each_scale_but_never_enlarged(rules: Detector) -> No
     assert rules.levels(np.zeros((960, 1280, 3), np.uint8)) == [512, 256, 128]
     assert rules.levels(np.zeros((256, 200, 3), np.uint8)) == [256, 128]
     assert rules.levels(np.zeros((90, 120, 3), np.uint8)) == [120]
+
+
+def test_each_scales_input_is_the_frame_shrunk_and_padded_to_the_stride(rules: Detector) -> None:
+    """Each level's batch holds the frame at that size (shrunk from the level before), padded
+    with zeros to a multiple of the network's stride, with the scale from frame to input."""
+    frame = np.full((300, 500, 3), 200, np.uint8)
+    got = list(rules.inputs(frame))
+    assert [(b.shape, s) for b, s in got] == [((1, 3, 320, 512), 1.0), ((1, 3, 160, 256), 0.512),
+                                             ((1, 3, 96, 128), 0.256)]
+    for batch, scale in got:  # the picture, then zeros right and below it
+        h, w = round(300 * scale), round(500 * scale)
+        assert np.allclose(batch[0, :, :h, :w], 200, atol=1) and not batch[0, :, h:, :].any()
+        assert not batch[0, :, :, w:].any()
 
 
 def test_a_smaller_scale_answers_only_for_dice_too_big_for_the_one_before(
@@ -207,7 +220,7 @@ def test_overlapping_peaks_are_one_die(rules: Detector) -> None:
     neighbour touching it is another die."""
     heat, size, offset = _outputs({(10, 10): 0.9, (10, 11): 0.7, (10, 15): 0.8},
                                   size=(20.0, 20.0))
-    found = rules.postprocess(heat, size, offset, 1.0, (120, 160, 3))
+    found = rules.select(rules.candidates(heat, size, offset, 1.0, (120, 160, 3)))
     assert [s for _, s in found] == [pytest.approx(0.9), pytest.approx(0.8)]
     (first, _), (second, _) = found
     assert iou(first, second) <= OVERLAP

@@ -23,7 +23,7 @@ def test_the_shipped_detectors_weights_in_torch_give_onnxruntimes_outputs(frames
     net = DetectorExport(detector_from_onnx(DEFAULT_DETECTOR)).eval()
     detector = Detector(threads=1)
     for scene in frames:
-        batch, _ = detector.preprocess(scene.image)
+        batch, _ = next(detector.inputs(scene.image))
         shipped = detector.session.run(None, {detector.input_name: batch})
         with torch.no_grad():
             ours = [t.numpy() for t in net(torch.from_numpy(batch))]
