@@ -1,7 +1,7 @@
 """The detector's head on Lite0's frozen ImageNet features (issue 53): a training step moves the
 head alone and leaves the frozen features' weights and batch statistics as loaded; the features
-run in onnxruntime (as training on a CPU does) give torch's outputs; and the shipped ONNX file
-gives what the trained network gives."""
+run in onnxruntime (as training on a CPU does) give torch's outputs, or in 8 bits their rounding;
+and the shipped ONNX file, its Lite0 in 8 bits, gives what the head learnt on."""
 
 from __future__ import annotations
 
@@ -11,10 +11,12 @@ import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")  # vision.train needs the train extra, which CI lacks
+import onnx
+
 from vision.detect import Detector
-from vision.train.fit import head_on_onnx_features, scene_set, train_detector
+from vision.train.fit import head_on_onnx_features, onnx_features, scene_set, train_detector
 from vision.train.nets import PretrainedDetector
-from vision.train.quantize import calibration
+from vision.train.quantize import FROZEN, calibration
 from vision.train.scenes import render_scene
 from vision.train.ship import ship_detector
 
@@ -50,14 +52,14 @@ def test_the_features_in_onnxruntime_give_torchs_outputs() -> None:
 
 
 def test_the_features_in_8_bits_round_the_float_ones(scenes: list) -> None:
+    """Lite0's frozen features (no trained weight in them: the same every run) in 8 bits over
+    calibration frames: rounded, but each stride's features still tracking the float ones."""
     net = PretrainedDetector().eval()
     frames = calibration(scene_set([(s.image, s.boxes) for s in scenes], side=320).images)
-    x = torch.from_numpy(frames)
-    with torch.no_grad():
-        float_heat = head_on_onnx_features(net)(x)[0].numpy()
-        int8_heat = head_on_onnx_features(net, frames)(x)[0].numpy()
-    assert not np.allclose(float_heat, int8_heat, atol=1e-4)  # rounded
-    assert np.corrcoef(float_heat.ravel(), int8_heat.ravel())[0, 1] > 0.9  # but near
+    exact, rounded = onnx_features(net)(frames), onnx_features(net, frames)(frames)
+    for a, b in zip(exact, rounded, strict=True):
+        assert not np.allclose(a, b, atol=1e-3)
+        assert np.corrcoef(a.ravel(), b.ravel())[0, 1] > 0.8  # 0.90-0.92 here
 
 
 def test_a_trained_head_ships_as_the_runtimes_detector(scenes: list, tmp_path: Path) -> None:
@@ -70,8 +72,15 @@ def test_a_trained_head_ships_as_the_runtimes_detector(scenes: list, tmp_path: P
         ship_detector(net, path, "test", {"left_out_rigs": []})
     frames = calibration(data.images)
     ship_detector(net, path, "test", {"left_out_rigs": []}, frames=frames)
+    # Lite0's convolutions take 8-bit weights, the trained head's float ones
+    graph = onnx.load(str(path)).graph
+    dequantized = {o for n in graph.node if n.op_type == "DequantizeLinear" for o in n.output}
+    convs = {n.name: n.input[1] in dequantized for n in graph.node if n.op_type == "Conv"}
+    lite0 = {name: any(part in name for part in FROZEN) for name in convs}
+    assert any(lite0.values()) and not all(lite0.values())
+    assert convs == lite0
     detector = Detector(path, threads=1)
-    batch, _ = detector.preprocess(scenes[0].image)
+    batch, _ = next(detector.inputs(scenes[0].image))
     shipped = detector.session.run(None, {detector.input_name: batch})
     with torch.no_grad():  # the features as the head learnt them: in 8 bits, over those frames
         logits, size, _ = head_on_onnx_features(net, frames)(torch.from_numpy(batch))

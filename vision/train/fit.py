@@ -298,11 +298,11 @@ def _focal(logits: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
     return (pos_loss + neg_loss) / pos.sum().clamp(min=1)
 
 
-def head_on_onnx_features(net: PretrainedDetector, frames: np.ndarray | None = None
-                          ) -> Callable[[torch.Tensor], tuple[torch.Tensor, ...]]:
-    """The net's outputs with its frozen features computed by onnxruntime: a batch of 32
-    patches in 0.2 s here where torch takes 2 s (a step's bulk), the same to 1e-4; with
-    `frames` (quantize.calibration), in 8 bits as the shipped file computes them."""
+def onnx_features(net: PretrainedDetector, frames: np.ndarray | None = None
+                  ) -> Callable[[np.ndarray], list[np.ndarray]]:
+    """The net's frozen features (strides 4, 8, 16) computed by onnxruntime: a batch of 32
+    patches in 0.2 s here where torch takes 2 s (a training step's bulk), the same to 1e-4;
+    with `frames` (quantize.calibration), in 8 bits as the shipped file computes them."""
     outputs = ("f4", "f8", "f16")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "features.onnx"
@@ -311,10 +311,16 @@ def head_on_onnx_features(net: PretrainedDetector, frames: np.ndarray | None = N
         if frames is not None:
             eight_bit_features(path, frames)
         session = open_session(path, torch.get_num_threads(), outputs)
+    return lambda x: session.run(None, {"image": x})
+
+
+def head_on_onnx_features(net: PretrainedDetector, frames: np.ndarray | None = None
+                          ) -> Callable[[torch.Tensor], tuple[torch.Tensor, ...]]:
+    """The net's outputs, its head on `onnx_features` (in 8 bits with `frames`)."""
+    features = onnx_features(net, frames)
 
     def forward(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        features = session.run(None, {"image": x.numpy()})
-        return net.head(*(torch.from_numpy(f) for f in features))
+        return net.head(*(torch.from_numpy(f) for f in features(x.numpy())))
 
     return forward
 
