@@ -35,6 +35,8 @@ def calibration(images: np.ndarray) -> np.ndarray:
 
 
 class _Frames(CalibrationDataReader):
+    """The calibration frames one at a time, as onnxruntime's calibration asks for them."""
+
     def __init__(self, frames: np.ndarray) -> None:
         self.frames = iter(frames)
 
