@@ -59,21 +59,15 @@ fonts: setup
 	$(call apt_install,$(call debian,model))
 
 # Trains models/dice.onnx and models/detector.onnx from scratch, on a CUDA GPU when there is one
-# (vision/train/__main__.py), then the detector's coarse network, which reads a frame's smaller
-# scales (models/detector-coarse.onnx: a head on Lite0's frozen ImageNet features, two runs of
-# 25 minutes here, the second going on from the first), the top-face locator on renders (25
-# minutes on one CPU thread, vision/train/top_face.py) and the die check, fitted for the
-# classifier and the detector (about 4 minutes, vision/train/die_check.py);
-# TABLE_PHOTOS="dir ...": also on tables' own dice photos (`rollscribe photos DIR`). FOLDS=1
-# also measures leaving each rig out (bench cross_rig).
+# (vision/train/__main__.py), then the top-face locator on renders (25 minutes on one CPU
+# thread, vision/train/top_face.py) and the die check, fitted for those two (about 4 minutes,
+# vision/train/die_check.py); TABLE_PHOTOS="dir ...": also on tables' own dice photos
+# (`rollscribe photos DIR`). FOLDS=1 also measures leaving each rig out (bench cross_rig).
 TRAIN_INSTALL := $(PY) -m pip install --quiet --require-hashes --find-links /opt/wheels \
 	-r requirements/train.lock
-COARSE_RUN := --only detector --pretrained-detector --photo-frames 300 --hard-negatives
 model: setup fonts numerals
 	$(TRAIN_INSTALL)
 	$(PY) -m vision.train $(if $(FOLDS),--folds) $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
-	$(PY) -m vision.train $(COARSE_RUN) --out artifacts/coarse --weights artifacts/coarse
-	$(PY) -m vision.train $(COARSE_RUN) --init artifacts/coarse --coarse
 	$(PY) -m vision.train.top_face --out models
 	$(PY) -m vision.train.die_check --out models
 

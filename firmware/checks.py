@@ -124,7 +124,7 @@ def check_model(model_path: Path | str | None = None) -> Check:
         classifier = Classifier(model_path)
         numerals = NumeralReader(threads=1)
         if model_path is None:  # fitted for the shipped models only
-            DieCheck(classifier.card["sha256"], detector.checksum)
+            DieCheck(classifier.card["sha256"], detector.card["sha256"])
     except Exception as exc:  # noqa: BLE001 - ModelError, onnxruntime's own, ImportError
         return Check("model", Status.FAIL, f"{type(exc).__name__}: {exc}",
                      "reinstall Rollscribe so models/ holds the .onnx files and their .json cards")

@@ -2,7 +2,7 @@
 
 inputs (the frame's long side brought to the card's `side` and its smaller scales, padded to the
 network's stride) -> run (a small CenterNet: a heatmap of die centres, each cell's box size and
-offset; the smaller scales by the card's coarse network where it names one) -> candidates and select (peaks over the card's threshold become boxes in frame pixels). Each die is one peak, so touching
+offset) -> candidates and select (peaks over the card's threshold become boxes in frame pixels). Each die is one peak, so touching
 dice, a tray's rim, a hand or a coin need no rules of their own: they are what it was trained on
 (vision/train/scenes.py, nell-byler's real trays). When the game says how many dice were rolled
 and fewer peaks clear the threshold, the strongest peaks down to a floor are taken too; a few
@@ -99,28 +99,6 @@ class Detector:
             raise ModelError(f"detector card for {self.model_path} lacks {exc}") from exc
         self.session: Any = open_session(self.model_path, threads, OUTPUTS)
         self.input_name = self.session.get_inputs()[0].name
-        self.coarse, self.checksum = self.coarse_network(threads)
-
-    def coarse_network(self, threads: int) -> tuple[Any, str]:
-        """The network the card names for the frame's smaller scales (None: this one reads them
-        too), and what a die check fitted for this detector names it by: the file's sha256,
-        and the coarse network's after a '+'. Why two: the network trained on whole frames of
-        tray-sized dice parts touching dice best; one on Lite0's ImageNet features, frozen,
-        finds more of a die that fills a photo or is cut by its edge, which only the smaller
-        scales see (docs/reader-history.md, 2026-11-30)."""
-        name = self.card.get("coarse")
-        if name is None:
-            return None, str(self.card["sha256"])
-        path = self.model_path.with_name(str(name))
-        card = load_card(path)
-        grid = card.get("input")
-        if not isinstance(grid, dict) or (grid.get("stride"), grid.get("multiple")) != (
-                self.stride, self.multiple):
-            raise ModelError(f"coarse network {path} reads another stride than {self.model_path}")
-        session = open_session(path, threads, OUTPUTS)
-        if session.get_inputs()[0].name != self.input_name:
-            raise ModelError(f"coarse network {path} takes no input {self.input_name!r}")
-        return session, f"{self.card['sha256']}+{card['sha256']}"
 
     def inputs(self, frame: np.ndarray) -> Iterator[tuple[np.ndarray, float]]:
         """The network's input at each of the frame's `levels`, largest first: the frame with its
@@ -143,13 +121,11 @@ class Detector:
         """Every peak down to the floor as a box in frame pixels with its score: the frame is
         read at each of the card's scales (`inputs`), and the peaks of all of them are taken
         together. A smaller scale finds dice too big for the larger one, as in a close photo, and
-        answers only for those: a die BIG_DIE input pixels across or more at the scale before.
-        The smaller scales are read by the coarse network, if any."""
+        answers only for those: a die BIG_DIE input pixels across or more at the scale before."""
         found: list[tuple[Box, float]] = []
         larger = 0.0  # the frame-to-input scale of the level before
         for batch, scale in self.inputs(frame):
-            network = self.coarse if larger and self.coarse is not None else self.session
-            heat, size, offset = network.run(None, {self.input_name: batch})
+            heat, size, offset = self.session.run(None, {self.input_name: batch})
             peaks = self.candidates(heat[0, 0], size[0], offset[0], scale, frame.shape)
             if larger:
                 peaks = [(box, score) for box, score in peaks if side(box) * larger >= BIG_DIE]

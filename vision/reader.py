@@ -243,7 +243,7 @@ class DiceReader:
         # a one-die photo's are read by rules of its own (vision.photo_mode): weighed there too,
         # 8 fewer of ucffool's and skovy's 500 photos and 3 fewer of 140 rendered close-ups
         # were read right (one sitting)
-        self.die_check = (DieCheck(self.classifier.card["sha256"], self.detector.checksum)
+        self.die_check = (DieCheck(self.classifier.card["sha256"], self.detector.card["sha256"])
                           if check_faint else None)
         self.numerals = numerals or NumeralReader(threads=threads)
         self.settling = settling or Settling()

@@ -14,14 +14,10 @@ def model_with_card(
     model: Path = DEFAULT_MODEL,
 ) -> Path:
     """A copy in tmp_path (made if need be) of a shipped model (the dice classifier unless
-    another is named) and of the coarse network its card names, its card changed by
-    `change(card)`."""
+    another is named), its card changed by `change(card)`."""
     card = json.loads(model.with_suffix(".json").read_text())
     tmp_path.mkdir(parents=True, exist_ok=True)
     shutil.copy(model, tmp_path / model.name)
-    if "coarse" in card:
-        for part in (".onnx", ".json"):
-            shutil.copy(model.with_name(card["coarse"]).with_suffix(part), tmp_path)
     change(card)
     (tmp_path / model.with_suffix(".json").name).write_text(json.dumps(card))
     return tmp_path / model.name

@@ -44,10 +44,8 @@ def detector() -> Detector:
 
 @pytest.fixture
 def rules(tmp_path: Path) -> Detector:
-    """The shipped detector with a card of known figures, for the arithmetic of its peaks: one
-    network at every scale (its coarse one left out), which the tests stand in for."""
+    """The shipped detector with a card of known figures, for the arithmetic of its peaks."""
     def known(card: dict) -> None:
-        card.pop("coarse", None)
         card.update(threshold=0.5, floor=0.1)
         card["input"].update(stride=4, side=512, scales=[1.0, 0.5, 0.25])
 
@@ -363,43 +361,3 @@ def test_boxes_are_in_pixels_of_the_frame_given(detector: Detector, trays: list)
 def test_empty_trays_show_no_dice_pooled(detector: Detector) -> None:
     boxes = sum(len(detector(render_tray(0, seed=32000 + k)[0]).dice) for k in range(10))
     assert boxes <= 2, f"{boxes} boxes on 10 empty trays"
-
-
-def test_the_coarse_network_reads_the_smaller_scales(
-    detector: Detector, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The card's coarse network (frozen ImageNet features: a die that fills a photo) reads the
-    frame's smaller scales, the detector's own network the full one; the die check fitted for
-    the pair names both."""
-    widths: dict[str, list[int]] = {"own": [], "coarse": []}
-
-    def recording(name: str, session):
-        class Recording:
-            def run(self, names, feed):
-                widths[name].append(next(iter(feed.values())).shape[3])
-                return session.run(names, feed)
-
-        return Recording()
-
-    monkeypatch.setattr(detector, "session", recording("own", detector.session))
-    monkeypatch.setattr(detector, "coarse", recording("coarse", detector.coarse))
-    detector(np.zeros((960, 1280, 3), np.uint8))
-    assert widths == {"own": [512], "coarse": [256, 128]}
-    card = json.loads(DEFAULT_DETECTOR.with_suffix(".json").read_text())
-    coarse = json.loads(DEFAULT_DETECTOR.with_name(card["coarse"]).with_suffix(".json").read_text())
-    assert detector.checksum == f"{card['sha256']}+{coarse['sha256']}"
-
-
-def test_a_missing_or_unfitting_coarse_network_is_a_model_error(tmp_path: Path) -> None:
-    with pytest.raises(ModelError, match="not found"):
-        Detector(model_with_card(tmp_path / "gone", lambda c: c.update(coarse="gone.onnx"),
-                                 DEFAULT_DETECTOR))
-    path = model_with_card(tmp_path / "stride", model=DEFAULT_DETECTOR)
-    coarse_card = path.with_name("detector-coarse.json")
-    card = json.loads(coarse_card.read_text())
-    card["input"]["stride"] = 8
-    coarse_card.write_text(json.dumps(card))
-    with pytest.raises(ModelError, match="another stride"):
-        Detector(path)
-    assert Detector(model_with_card(tmp_path / "alone", lambda c: c.pop("coarse"),
-                                    DEFAULT_DETECTOR)).coarse is None

@@ -191,9 +191,8 @@ def test_read_settled_lets_the_camera_error_through(reader: DiceReader) -> None:
 def test_one_call_of_each_model_per_frame(
     reader: DiceReader, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The detector once on the frame at each scale its card names (its coarse network at the
-    smaller ones), then the classifier once on a batch of every die found and the weaker peaks
-    the die check weighs."""
+    """The detector once on the frame at each scale its card names, then the classifier once on
+    a batch of every die found and the weaker peaks the die check weighs."""
     calls: dict[str, list[int]] = {"detector": [], "classifier": []}
 
     def counting(name: str, session):
@@ -210,7 +209,6 @@ def test_one_call_of_each_model_per_frame(
         return Counting()
 
     monkeypatch.setattr(reader.detector, "session", counting("detector", reader.detector.session))
-    monkeypatch.setattr(reader.detector, "coarse", counting("detector", reader.detector.coarse))
     monkeypatch.setattr(
         reader.classifier, "session", counting("classifier", reader.classifier.session)
     )

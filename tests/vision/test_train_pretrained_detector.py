@@ -5,7 +5,6 @@ and the shipped ONNX file, its Lite0 in 8 bits, gives what the head learnt on.""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +18,7 @@ from vision.train.fit import head_on_onnx_features, onnx_features, scene_set, tr
 from vision.train.nets import PretrainedDetector
 from vision.train.quantize import FROZEN, calibration
 from vision.train.scenes import render_scene
-from vision.train.ship import COARSE, ship_detector
+from vision.train.ship import ship_detector
 
 
 @pytest.fixture(scope="module")
@@ -100,29 +99,3 @@ def test_a_pretrained_run_goes_on_only_from_a_pretrained_runs_weights(tmp_path: 
         parse_args(argv)
     torch.save(PretrainedDetector(pretrained=False).state_dict(), tmp_path / "detector.pt")
     assert parse_args(argv).init == tmp_path
-
-
-def test_a_coarse_network_ships_beside_the_detector_and_stays_linked(
-    scenes: list, tmp_path: Path
-) -> None:
-    """--coarse ships a detector as the one beside it reads at the smaller scales; a detector
-    trained again and shipped over the first keeps it (the two train apart)."""
-    data = scene_set([(s.image, s.boxes) for s in scenes], side=320)
-    net = train_detector(data, seconds=0.0, log=lambda _: None, batch=2, steps=1)
-    coarse = tmp_path / COARSE
-    with pytest.raises(ValueError, match="beside a detector"):
-        ship_detector(net, coarse, "test", {"left_out_rigs": []})
-    ship_detector(net, tmp_path / "detector.onnx", "test", {"left_out_rigs": []})
-    assert Detector(tmp_path / "detector.onnx", threads=1).coarse is None
-    ship_detector(net, coarse, "test", {"left_out_rigs": []})
-    assert Detector(tmp_path / "detector.onnx", threads=1).coarse is not None
-    card = ship_detector(net, tmp_path / "detector.onnx", "again", {"left_out_rigs": []})
-    assert card["coarse"] == COARSE
-    detector = Detector(tmp_path / "detector.onnx", threads=1)
-    assert detector.checksum.endswith("+" + json.loads(coarse.with_suffix(".json").read_text())[
-        "sha256"])
-    from vision.train.__main__ import parse_args
-
-    with pytest.raises(SystemExit):  # a coarse network is one detector, no fold's
-        parse_args(["--coarse"])
-    assert parse_args(["--only", "detector", "--coarse"]).coarse

@@ -39,7 +39,7 @@ from vision.train.quantize import calibration
 from vision.train.realsets import CropSet
 from vision.train.render import missing_faces
 from vision.train.scenes import REAL_SHARE
-from vision.train.ship import COARSE, ship_classifier, ship_detector, ship_embedding
+from vision.train.ship import ship_classifier, ship_detector, ship_embedding
 
 VERSION = "4.0.0"  # 4: pretrained Lite0 classifier and a learned detector (issue 45)
 REPO = Path(__file__).resolve().parents[2]
@@ -73,9 +73,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--photo-frames", type=int, default=0,
                    help="the detector trains on this many one-die photos of each rig too, "
                         "framed as they are (data.photo_frames; a fold leaves its rig's out)")
-    p.add_argument("--coarse", action="store_true",
-                   help="with --only detector: ship it as the coarse network of the detector in "
-                        "--out (read at the frame's smaller scales), not as that detector")
     p.add_argument("--hard-negatives", action="store_true",
                    help="draw the detector's scenes with issue 53's hard negatives too")
     p.add_argument("--folds", action="store_true", help="also measure leaving each rig out")
@@ -101,8 +98,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if args.pretrained_detector and args.init and not (args.init / "detector.pt").exists():
         p.error("--pretrained-detector goes on only from a pretrained run's detector.pt "
                 "(a from-scratch detector.onnx is another network)")
-    if args.coarse and (args.only != "detector" or args.folds or args.folds_only):
-        p.error("--coarse ships one detector beside the one in --out: --only detector, no folds")
     if args.only and args.folds:
         p.error("--only trains one model; the shipped folds need both")
     if args.folds_only and args.only not in (None, "detector"):
@@ -118,16 +113,15 @@ def train_pair(
     seconds: tuple[float, float], out: Path, log: Log, seed: int, version: str,
     weights: Path | None = None, init: Path | None = None, parts: tuple[str, ...] = PARTS,
     icon_dice: int = 0, workers: int = 1, detector_steps: int | None = None,
-    pretrained_detector: bool = False, coarse: bool = False,
+    pretrained_detector: bool = False,
 ) -> tuple[Path, Path]:
     """The classifier and the detector (`parts` of them) trained without the rigs `leave_out`
     (on from the weights in `init`, if given), the classifier's embedding then taught
     `icon_dice` symbol dice (0: not), shipped to `out`, their torch weights kept in `weights` if
     given. A card of a run that went on says what it went on from. `detector_steps`: the
     detector trains that many batches, not seconds[1]; `pretrained_detector`: its head on
-    Lite0's frozen features (nets.PretrainedDetector); `coarse`: shipped as the coarse network
-    of the detector in `out` (ship.COARSE)."""
-    clf_path, det_path = out / "dice.onnx", out / (COARSE if coarse else "detector.onnx")
+    Lite0's frozen features (nets.PretrainedDetector)."""
+    clf_path, det_path = out / "dice.onnx", out / "detector.onnx"
     if weights is not None:
         weights.mkdir(parents=True, exist_ok=True)
     if "classifier" in parts:
@@ -156,7 +150,7 @@ def train_pair(
                              peak_lr=3e-3 * (GOING_ON if start else 1.0), steps=detector_steps,
                              pretrained=pretrained_detector)
         training = _training(leave_out, seconds[1], len(frames),
-                             init / "detector.onnx" if init else None)
+                             init / det_path.name if init else None)
         if pretrained_detector:
             training["net"] = ("Lite0's ImageNet features to stride 16, frozen, in 8 bits; the "
                                "head trained")
@@ -165,7 +159,7 @@ def train_pair(
         ship_detector(det, det_path, version, training,
                       frames=calibration(scenes_in.images) if pretrained_detector else None)
         if weights is not None:
-            torch.save(det.state_dict(), weights / det_path.with_suffix(".pt").name)
+            torch.save(det.state_dict(), weights / "detector.pt")
     return clf_path, det_path
 
 
@@ -294,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
         train_pair(real, renders, scenes, trays, (), seconds, args.out, log, args.seed, VERSION,
                    args.weights, args.init, parts, args.icon_dice, args.workers,
-                   args.detector_steps, args.pretrained_detector, args.coarse)
+                   args.detector_steps, args.pretrained_detector)
         log(f"shipped to {args.out}")
         if args.table_photos and "classifier" in parts:
             held = crossrig.read_crops(Classifier(args.out / "dice.onnx"),

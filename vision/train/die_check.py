@@ -25,9 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.classify import Classifier
-from vision.detect import Detector, iou
+from vision.classify import DEFAULT_MODEL, Classifier
+from vision.detect import DEFAULT_DETECTOR, Detector, iou
 from vision.die_check import FEATURES, chance, features, taken
+from vision.model_file import load_card
 from vision.train.detector_frames import (
     alone_in_dark_tray,
     alone_on_cloth,
@@ -186,8 +187,8 @@ def main(argv: list[str] | None = None) -> None:
         "features": list(FEATURES),
         **fit(x, y),
         "threshold": THRESHOLD,
-        "classifier_sha256": classifier.card["sha256"],
-        "detector_sha256": detector.checksum,
+        "classifier_sha256": load_card(DEFAULT_MODEL)["sha256"],
+        "detector_sha256": load_card(DEFAULT_DETECTOR)["sha256"],
         "training": {"peaks": len(y), "dice": int(y.sum()), "frames": len(seen),
                      "seed": args.seed, "seconds": round(time.monotonic() - start),
                      "spare_peaks_a_frame": SPARE},

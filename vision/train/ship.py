@@ -43,7 +43,6 @@ THRESHOLD = 0.5
 # held-out photos, 256 px, the die most of the photo: 90.0 -> 92.7% right; docs/reader-history.md)
 SCALES = (1.0, 0.5, 0.25)
 FLOOR = 0.1  # ... and down to this when the game says more dice were rolled than were found
-COARSE = "detector-coarse.onnx"  # the network that reads a frame's smaller scales (vision.detect)
 
 
 def export_onnx(net: torch.nn.Module, dummy: torch.Tensor, path: Path, outputs: tuple[str, ...],
@@ -119,32 +118,18 @@ def ship_embedding(embed: nn.Linear, path: Path, training: dict) -> dict:
     return write_card(path, {**kept, "training": training})
 
 
-def coarse_link(path: Path) -> dict:
-    """The coarse network the detector's card at `path` names, as a card entry ({} for none, or
-    for one whose file is gone)."""
-    card = path.with_suffix(".json")
-    name = json.loads(card.read_text()).get("coarse") if card.is_file() else None
-    return {"coarse": name} if name and path.with_name(name).is_file() else {}
-
-
 def ship_detector(net: DiceDetector | PretrainedDetector, path: Path, version: str, training: dict,
                   accuracy: dict | None = None, frames: np.ndarray | None = None) -> dict:
     """detector.onnx and its card: a frame in, peaks of die centres with box sizes out. A
     PretrainedDetector's frozen features go in 8 bits over `frames` (quantize.calibration of
-    the scenes it trained on), as its head learnt them. Shipped as COARSE, it becomes the coarse
-    network of the detector beside it (whose card must be there); a detector shipped over one
-    keeps the coarse network it had (the two train apart)."""
-    main = path.with_name("detector.json")
-    if path.name == COARSE and not main.is_file():
-        raise ValueError(f"a coarse network ships beside a detector: {main} is missing")
-    kept = {} if path.name == COARSE else coarse_link(path)
+    the scenes it trained on), as its head learnt them."""
     export_onnx(DetectorExport(net), torch.zeros(1, 3, 384, 512), path, DETECTOR_OUTPUTS,
             {2: "height", 3: "width"})
     if isinstance(net, PretrainedDetector):
         if frames is None:
             raise ValueError("a pretrained detector ships with the frames its 8 bits were set on")
         eight_bit_features(path, frames)
-    card = write_card(path, {
+    return write_card(path, {
         "version": version,
         "input": {"name": "image", "side": DETECT_SIDE, "stride": STRIDE, "multiple": MULTIPLE,
                   "scales": list(SCALES),
@@ -159,9 +144,4 @@ def ship_detector(net: DiceDetector | PretrainedDetector, path: Path, version: s
         "floor": FLOOR,
         "accuracy": accuracy or {},
         "training": training,
-        **kept,
     })
-    if path.name == COARSE:
-        linked = json.loads(main.read_text())
-        main.write_text(json.dumps({**linked, "coarse": COARSE}, indent=1) + "\n")
-    return card
