@@ -2,9 +2,10 @@
 
 inputs (the frame's long side brought to the card's `side` and its smaller scales, padded to the
 network's stride) -> run (a small CenterNet: a heatmap of die centres, each cell's box size and
-offset) -> candidates and select (peaks over the card's threshold become boxes in frame pixels). Each die is one peak, so touching
-dice, a tray's rim, a hand or a coin need no rules of their own: they are what it was trained on
-(vision/train/scenes.py, nell-byler's real trays). When the game says how many dice were rolled
+offset) -> candidates and select (peaks over the card's threshold become boxes in frame
+pixels). Each die is one peak, so touching dice, a tray's rim, a hand or a coin need no rules
+of their own: they are what it was trained on (vision/train/scenes.py, nell-byler's real
+trays). When the game says how many dice were rolled
 and fewer peaks clear the threshold, the strongest peaks down to a floor are taken too; a few
 more can be kept aside (`spare`) for an expected die none of those looks like.
 

@@ -52,6 +52,12 @@ def rules(tmp_path: Path) -> Detector:
     return Detector(model_with_card(tmp_path, known, DEFAULT_DETECTOR))
 
 
+def one_scale(detector: Detector, heat: np.ndarray, size: np.ndarray, offset: np.ndarray,
+              scale: float, shape: tuple[int, ...], at_least: int = 0) -> list:
+    """One scale's network outputs as the detector's boxes: its candidates, then its selection."""
+    return detector.select(detector.candidates(heat, size, offset, scale, shape), at_least)
+
+
 @pytest.fixture(scope="module")
 def trays() -> list[tuple[np.ndarray, list[tuple[int, int, int, int]]]]:
     out = []
@@ -138,7 +144,7 @@ def test_peaks_over_the_threshold_become_boxes_in_frame_pixels(rules: Detector) 
     pixels, of the cell's size; the frame was brought to the input at `scale`, so frame pixels
     are those over `scale`. Strongest first; a peak under the threshold is no die."""
     heat, size, offset = _outputs({(5, 6): 0.9, (15, 20): 0.6, (10, 28): 0.3})
-    found = rules.select(rules.candidates(heat, size, offset, 0.5, (240, 320, 3)))
+    found = one_scale(rules, heat, size, offset, 0.5, (240, 320, 3))
     # cell (5, 6): centre (6.5 * 4 / 0.5, 5.25 * 4 / 0.5) = (52, 42), size (40, 32)
     assert found == [((32, 26, 72, 58), pytest.approx(0.9)),
                      ((144, 106, 184, 138), pytest.approx(0.6))]
@@ -146,7 +152,7 @@ def test_peaks_over_the_threshold_become_boxes_in_frame_pixels(rules: Detector) 
 
 def test_boxes_are_clipped_to_the_frame(rules: Detector) -> None:
     heat, size, offset = _outputs({(0, 0): 0.9, (29, 39): 0.8})
-    found = [box for box, _ in rules.select(rules.candidates(heat, size, offset, 0.5, (236, 316, 3)))]
+    found = [box for box, _ in one_scale(rules, heat, size, offset, 0.5, (236, 316, 3))]
     assert found == [(0, 0, 24, 18), (296, 218, 316, 236)]
 
 
@@ -154,7 +160,7 @@ def test_at_least_takes_weaker_peaks_down_to_the_floor(rules: Detector) -> None:
     """Told how many dice were rolled, the strongest peaks under the threshold are taken too,
     never one under the floor, and never fewer than those over the threshold."""
     heat, size, offset = _outputs({(5, 6): 0.9, (15, 20): 0.3, (25, 5): 0.2, (20, 35): 0.05})
-    scores = [[s for _, s in rules.select(rules.candidates(heat, size, offset, 1.0, (120, 160, 3)), n)]
+    scores = [[s for _, s in one_scale(rules, heat, size, offset, 1.0, (120, 160, 3), n)]
               for n in (0, 1, 2, 3, 9)]
     assert scores == [[pytest.approx(0.9)], [pytest.approx(0.9)],
                       [pytest.approx(v) for v in (0.9, 0.3)],
@@ -220,7 +226,7 @@ def test_overlapping_peaks_are_one_die(rules: Detector) -> None:
     neighbour touching it is another die."""
     heat, size, offset = _outputs({(10, 10): 0.9, (10, 11): 0.7, (10, 15): 0.8},
                                   size=(20.0, 20.0))
-    found = rules.select(rules.candidates(heat, size, offset, 1.0, (120, 160, 3)))
+    found = one_scale(rules, heat, size, offset, 1.0, (120, 160, 3))
     assert [s for _, s in found] == [pytest.approx(0.9), pytest.approx(0.8)]
     (first, _), (second, _) = found
     assert iou(first, second) <= OVERLAP

@@ -15,7 +15,7 @@ import onnx
 
 from vision.detect import Detector
 from vision.train.fit import head_on_onnx_features, onnx_features, scene_set, train_detector
-from vision.train.nets import PretrainedDetector
+from vision.train.nets import DiceDetector, PretrainedDetector
 from vision.train.quantize import FROZEN, calibration
 from vision.train.scenes import render_scene
 from vision.train.ship import ship_detector
@@ -95,7 +95,13 @@ def test_a_pretrained_run_goes_on_only_from_a_pretrained_runs_weights(tmp_path: 
     from vision.train.__main__ import parse_args
 
     argv = ["--only", "detector", "--pretrained-detector", "--init", str(tmp_path)]
-    with pytest.raises(SystemExit):  # a from-scratch run's folder: no detector.pt
+    with pytest.raises(SystemExit):  # a shipped model's folder: no detector.pt
         parse_args(argv)
+    torch.save(DiceDetector().state_dict(), tmp_path / "detector.pt")
+    with pytest.raises(SystemExit):  # a from-scratch run's weights
+        parse_args(argv)
+    assert parse_args(argv[:2] + argv[3:]).init == tmp_path  # ... go on from scratch
     torch.save(PretrainedDetector(pretrained=False).state_dict(), tmp_path / "detector.pt")
     assert parse_args(argv).init == tmp_path
+    with pytest.raises(SystemExit):  # a pretrained run's, without --pretrained-detector
+        parse_args(argv[:2] + argv[3:])

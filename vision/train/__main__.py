@@ -95,9 +95,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--table-photos", type=Path, action="append", default=[],
                    help="a table's own dice photos (`rollscribe photos DIR`), also trained on")
     args = p.parse_args(argv)
-    if args.pretrained_detector and args.init and not (args.init / "detector.pt").exists():
-        p.error("--pretrained-detector goes on only from a pretrained run's detector.pt "
-                "(a from-scratch detector.onnx is another network)")
+    if args.init and args.only in (None, "detector"):
+        pretrained = _pretrained_run(args.init)
+        if args.pretrained_detector and not pretrained:
+            p.error("--pretrained-detector goes on only from a pretrained run's detector.pt "
+                    "(a from-scratch detector is another network)")
+        if pretrained and not args.pretrained_detector:
+            p.error(f"{args.init}/detector.pt is a pretrained run's: add --pretrained-detector")
     if args.only and args.folds:
         p.error("--only trains one model; the shipped folds need both")
     if args.folds_only and args.only not in (None, "detector"):
@@ -205,6 +209,15 @@ def _checks(path: Path) -> dict | None:
 
 def _weights(folder: Path | None, name: str) -> dict | None:
     return torch.load(folder / name, map_location="cpu", weights_only=True) if folder else None
+
+
+def _pretrained_run(folder: Path) -> bool:
+    """Whether `folder`'s detector.pt holds a pretrained run's weights (Lite0's `backbone.`
+    beside the head): a from-scratch detector's would not load into that network, nor its into
+    the from-scratch one, and the run would fail only after minutes of scenes."""
+    path = folder / "detector.pt"
+    return path.exists() and any(key.startswith("backbone.") for key in
+                                 torch.load(path, map_location="cpu", weights_only=True))
 
 
 def _detector_weights(folder: Path | None) -> dict | None:
