@@ -32,8 +32,9 @@ from dataclasses import replace
 
 import numpy as np
 
+from vision.camera_tilt import CameraTilt
 from vision.crops import widened
-from vision.numerals import NumeralReader, cut_windows, decide, plan_for
+from vision.numerals import NumeralReader, TableSight, cut_windows, decide, plan_for
 from vision.train.realdata import datasets_root, load_photos, locate_die, read_bgr, read_photo
 from vision.train.realsets import NELL, rig_of, rig_table, tray_photos
 
@@ -67,17 +68,22 @@ def measure(reader: NumeralReader, photos: list, how: str, slop: float = 1.0) ->
         return recognise(batch)
 
     reader.recognise = counted  # type: ignore[method-assign]
+    tilts: dict[str, CameraTilt] = defaultdict(CameraTilt)  # each rig's camera, as judged
     for photo in photos:
         image = read_photo(photo)
         box = widened(locate_die(image), slop)
+        rig = rig_of(table, photo)
         start = time.perf_counter()
         if how == "centre":
             plan = replace(plan_for(photo.kind), step=15)
             reading = decide(photo.kind, reader.recognise(cut_windows(image, box, plan)))
         else:
-            reading = reader.read_many(image, [box], [photo.kind], search=how == "photo")[0]
+            sight = tilts[rig].sight(TableSight()) if how == "tilt" else TableSight()
+            reading = reader.read_many(image, [box], [photo.kind], sight,
+                                       search=how == "photo")[0]
+            tilts[rig].saw([reading])
         seconds.append(time.perf_counter() - start)
-        key = (rig_of(table, photo) + (" (20 a logo)" if LOGO in photo.run else ""), photo.kind)
+        key = (rig + (" (20 a logo)" if LOGO in photo.run else ""), photo.kind)
         seen[key] += 1
         right[key] += reading.value == photo.value
         if not reading.why_unsure:
@@ -94,6 +100,9 @@ def measure(reader: NumeralReader, photos: list, how: str, slop: float = 1.0) ->
                  f"{100 * sum(sure.values()) / n:.1f}%, sure and wrong {sum(wrong.values())} of "
                  f"{sum(sure.values())}; {windows[0] / n:.2f} recognizer windows a die, read in "
                  f"{1000 * statistics.median(seconds):.0f} ms median (one thread)")
+    if how == "tilt":
+        lines.append("  the cameras as their d20s judged them: " + ", ".join(
+            f"{rig} {tilt.looks('d20') or 'not known'}" for rig, tilt in sorted(tilts.items())))
     return lines
 
 
@@ -140,6 +149,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"the same, each die's box {slop} times as wide and high:")
         lines = measure(reader, photos, "table", slop)
         print("\n".join(lines[:3] + lines[-1:]))
+    print("the same, at a table that judged its camera from the d20s it read, none confirmed "
+          "(vision.camera_tilt; each rig's dice in the order above):")
+    print("\n".join(measure(reader, photos, "tilt")))
     print("the same, a die read unclearly searched at every placement (`rollscribe read`):")
     print("\n".join(measure(reader, photos, "photo")))
     print("d6s, numbered (ucffool's) or pipped (skovy's, nell-byler's): a numeral the recognizer "

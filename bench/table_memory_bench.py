@@ -31,7 +31,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -40,8 +40,9 @@ import numpy as np
 from bench.timing import median_ms
 from companion.dice_memory import PER_FACE
 from companion.reading import join_reasons
+from vision.camera_tilt import WINDOW, CameraTilt
 from vision.classify import Classifier
-from vision.numerals import RECOGNIZED, NumeralReader, TableSight
+from vision.numerals import ASLANT, RECOGNIZED, NumeralReader, NumeralReading, TableSight, offset_of
 from vision.placement import KINDS as PLACED_KINDS
 from vision.placement import LEARN_FROM, choose, trusts, verdicts
 from vision.reader import (
@@ -164,6 +165,10 @@ def read_die(clf: Classifier, numerals: NumeralReader, die: Die,
                    remember_turns(clf, kept_crop_image(image, box)))
 
 
+# a d20 read, as CameraTilt keeps it: only its offset counts
+read_offset = NumeralReading("d20", "1", 1, 0.0)
+
+
 def kept_crop_image(image: np.ndarray, box: tuple[float, ...]) -> np.ndarray:
     """The crop the table keeps of a die (vision.reader.kept_crop), as it reads it back."""
     return cv2.imdecode(np.frombuffer(kept_crop(image, box), np.uint8), cv2.IMREAD_COLOR)
@@ -177,6 +182,7 @@ def sighted(clf: Classifier, numerals: NumeralReader, dice: list[Die], read: dic
     own readings where it learnt nothing. Not cached: about 0.7 s a confirmed die learnt and
     0.1 s a die read at a placement."""
     kind = dice[0].photo.kind
+    offsets = located_offsets(numerals, dice) if kind in ASLANT else {}
     out = []
     for confirmed in POINTS:
         rows = []
@@ -185,13 +191,29 @@ def sighted(clf: Classifier, numerals: NumeralReader, dice: list[Die], read: dic
             rows.append(verdicts(numerals, kept_crop_image(image, die.box or locate_die(image)),
                                  kind, die.photo.value))
         placement = choose(rows, kind)
-        sight = TableSight({kind: placement} if placement else {},
-                           frozenset([kind]) if trusts(rows) else frozenset())
-        if sight == TableSight():
-            out.append(read)
-            continue
-        out.append({die.key: read_die(clf, numerals, die, sight)
-                    for die in dice[confirmed:confirmed + NEXT]})
+        learnt = TableSight({kind: placement} if placement else {},
+                            frozenset([kind]) if trusts(rows) else frozenset())
+        point = {}
+        for n, die in enumerate(dice[confirmed:confirmed + NEXT], start=confirmed):
+            sight = learnt
+            if offsets:  # what the dice read before this one say of the camera
+                tilt = CameraTilt()
+                tilt.saw(replace(read_offset, offset=offsets[d.key])
+                         for d in dice[max(0, n - WINDOW):n])
+                sight = tilt.sight(learnt)
+            point[die.key] = (read[die.key] if sight == TableSight() else
+                              read_die(clf, numerals, die, sight))
+        out.append(point)
+    return out
+
+
+def located_offsets(numerals: NumeralReader, dice: list[Die]) -> dict[str, float]:
+    """Where the locator puts each die's top face (numerals.offset_of), as the reader sees it."""
+    out = {}
+    for die in dice:
+        image = read_photo(die.photo)
+        box = die.box or locate_die(image)
+        out[die.key] = offset_of(numerals.locator.locate(image, [box])[0], box)
     return out
 
 

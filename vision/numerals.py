@@ -286,13 +286,18 @@ class TableSight:
 
     placed: Mapping[str, Placement] = field(default_factory=dict)
     trusted: frozenset[str] = frozenset()
+    # what the dice it read say of its camera (vision.camera_tilt), no player having confirmed
+    # one: kinds it sees from the side (an unclear die searched at every placement, as a
+    # photo's) and kinds it sees from above (ASLANT lifted)
+    tilted: frozenset[str] = frozenset()
+    level: frozenset[str] = frozenset()
 
     def bar(self, kind: str) -> float:
         return TRUSTED_SHARE if kind in self.trusted else SURE_SHARE
 
     def never_sure(self, kind: str) -> str:
         """Why no reading of `kind` is sure at this table ("": a rule may make it sure)."""
-        learnt = kind in self.trusted or kind in self.placed
+        learnt = kind in self.trusted or kind in self.placed or kind in self.level
         if kind in STANDING and not self.stands(kind):
             return UNSTOOD
         return NEVER_SURE.get(kind, "") or ("" if learnt else ASLANT.get(kind, ""))
@@ -337,6 +342,12 @@ def die_box(box: Sequence[float], face: TopFace, kind: str) -> Sequence[float]:
         return box
     side = max(float(box[2]) - float(box[0]), float(box[3]) - float(box[1]))
     return widened(box, min(max(face.side / side, FIT[0]), FIT[1]))
+
+
+def offset_of(face: TopFace, box: Sequence[float]) -> float:
+    """How far below the centre of its die's `box` the locator put the top face, a share of
+    the die's side (negative: above it, NumeralReading.offset)."""
+    return (face.y - (float(box[1]) + float(box[3])) / 2) / max(face.side, 1.0)
 
 
 def cut_window(frame: np.ndarray, x: float, y: float, angle: float, height: float,
@@ -413,6 +424,9 @@ class NumeralReading:
     share: float
     why_unsure: str = "numeral not checked"  # "" when it need not be checked by a player
     seen: float = 0.0  # the face's log-likelihood in the window that reads it best: 0 is plain
+    # where the locator put the top face: below the die's centre, a share of its side (negative:
+    # above it, as a camera looking in sees it; vision.camera_tilt)
+    offset: float = 0.0
 
 
 def settled_at_once(reading: NumeralReading) -> bool:
@@ -605,7 +619,8 @@ class NumeralReader:
                 [cut_placed(frame, boxes[i], sight.placed[kinds[i]], kinds[i]) for i in placed]),
                 strict=True):
             usual[i] = placed_verdict(decide(kinds[i], logp), usual[i])
-        unclear = [i for i, reading in enumerate(usual) if search and reading is not None
+        unclear = [i for i, reading in enumerate(usual) if reading is not None
+                   and (search or reading.kind in sight.tilted)
                    and reading.kind in SEARCHED and reading.kind not in sight.placed
                    and reading.share < SEARCH_BELOW]
         for i, logp in zip(unclear, self._read_each(
@@ -619,7 +634,8 @@ class NumeralReader:
         for i, logp in zip(upright, self._read_each([cut_upright(frame, boxes[i])
                                                      for i in upright]), strict=True):
             usual[i] = upright_verdict(usual[i], decide(kinds[i], logp))
-        return usual
+        return [None if reading is None else replace(reading, offset=offset_of(face, box))
+                for reading, face, box in zip(usual, faces, boxes, strict=True)]
 
     def _read_usual(self, frame: np.ndarray, boxes: Sequence[Sequence[float]],
                     faces: Sequence[TopFace], kinds: Sequence[str], sight: TableSight,

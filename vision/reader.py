@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from companion.reading import DieReading, TrayReading, join_reasons
+from vision.camera_tilt import CameraTilt
 from vision.capture import FrameSource
 from vision.classify import Classifier, FaceReading
 from vision.crops import square_crop, widened
@@ -233,7 +234,8 @@ class DiceReader:
         reading carries a JPEG crop of each die (the table keeps them for training; about 0.15 ms
         a die, which `rollscribe read` need not spend). `numerals`: the text recognizer that
         reads numbered dice's values (vision.numerals). `memory`: the dice this table's players
-        confirmed (vision.table_memory), which a standard die's value is fused with.
+        confirmed (vision.table_memory), which a standard die's value is fused with; with
+        what the dice a tray camera read say of which way it looks (vision.camera_tilt).
         `check_faint`: peaks the detector scored under its threshold are taken for dice where
         the die check says so (vision.die_check, fitted for the shipped models only; in photo
         mode only where TRAY_PHOTO dice were found over the threshold)."""
@@ -252,6 +254,8 @@ class DiceReader:
         self.prototypes = prototypes or Prototypes(())
         self.keep_crops = keep_crops
         self.memory = memory or TableMemory()
+        # which way the tray camera looks, from the dice read (a photo's camera is its own)
+        self.tilt = None if photo_fallback else CameraTilt()
 
     def resolve(self, expect: Sequence[str] | None) -> list[str] | None:
         """The expectation with taught dice spelt as taught (names match whatever their case);
@@ -354,10 +358,16 @@ class DiceReader:
                     for i in range(len(crops)) if custom[i] is None and not empty[i]}
         numbered = [i for i, (face, _) in standard.items() if face.die in RECOGNIZED]
         ranked = [ranked_kinds(clf, outputs["kind"][i]) for i in numbered]
-        numerals = {i: reading for i, reading in zip(numbered, self.numerals.read_many(
-            frame, [boxes[i] for i in numbered], [standard[i][0].die for i in numbered],
-            self.memory.sight(), search=self.photo_fallback, ranked=ranked), strict=True)
-            if reading is not None}
+        sight = self.memory.sight()
+        if self.tilt is not None:
+            sight = self.tilt.sight(sight)
+        read = self.numerals.read_many(frame, [boxes[i] for i in numbered],
+                                       [standard[i][0].die for i in numbered], sight,
+                                       search=self.photo_fallback, ranked=ranked)
+        if self.tilt is not None:
+            self.tilt.saw(read)
+        numerals = {i: reading for i, reading in zip(numbered, read, strict=True)
+                    if reading is not None}
         dice = []
         for i, die in enumerate(found.dice):
             taught = custom[i]

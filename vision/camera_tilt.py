@@ -1,0 +1,66 @@
+"""Which way a table's camera looks, from the dice it has read: no player need confirm one.
+
+Why: a d20 looks alike from any side, so one die's crop cannot say whether the camera looks
+down on it or in from the side (docs/reader-history.md: a tilt learnt from renders ordered
+ucffool's rigs but did not part their dice). But a table's camera is the same at every roll, and
+over several d20s the top-face locator (vision.top_face) says it: under a camera looking in, the
+top face lies above the die's middle. The median offset of the located face, over the newest
+WINDOW d20s read (shares of the die's side, negative above): ucffool's top rig +0.02, the demo's
+top-down camera 0.00; the colour, wood and angled rigs -0.08, -0.11 and -0.14 (every 8th photo).
+So a table whose d20s sit above IN_BELOW reads an unclear one at every placement, as a photo's
+(vision.numerals.searched), until its confirmed d20s choose one placement (vision.placement);
+one whose d20s sit below DOWN_ABOVE may call a d20 sure by the usual rule (numerals.ASLANT
+guards the camera looking in: there the face turned to it reads as plainly as the top one).
+Between the two bars, or before MIN_SEEN d20s, nothing changes. The bars were chosen on those
+rigs' photos (docs/reader-history.md has the figures).
+
+The offsets are the reader's own, kept in memory: a restarted table learns them again within a
+few rolls, and a photo (`rollscribe read`, each from its own camera) never uses them.
+"""
+
+from __future__ import annotations
+
+import statistics
+import threading
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import replace
+
+from vision.numerals import ASLANT, NumeralReading, TableSight
+
+WINDOW = 15  # the newest dice of a kind whose offsets count
+MIN_SEEN = 6  # dice of a kind read before the camera is judged
+IN_BELOW = -0.04  # median offset under which the camera looks in (the top face above the middle)
+DOWN_ABOVE = -0.02  # ... over which it looks down
+
+
+class CameraTilt:
+    """The located top faces' offsets of the newest dice of each kind a camera guards
+    (numerals.ASLANT), and what they say of the camera."""
+
+    def __init__(self) -> None:
+        self._offsets = {kind: deque[float](maxlen=WINDOW) for kind in ASLANT}
+        self._lock = threading.Lock()  # the camera's thread reads, a panel's request may too
+
+    def saw(self, readings: Iterable[NumeralReading | None]) -> None:
+        """Keep the offsets of a frame's numbered dice (None: a d6's pips, no numeral)."""
+        with self._lock:
+            for reading in readings:
+                if reading is not None and reading.kind in self._offsets:
+                    self._offsets[reading.kind].append(reading.offset)
+
+    def looks(self, kind: str) -> str:
+        """"in", "down", or "" (not known yet, or between the bars) for a `kind`'s dice."""
+        with self._lock:
+            offsets = list(self._offsets.get(kind, ()))
+        if len(offsets) < MIN_SEEN:
+            return ""
+        middle = statistics.median(offsets)
+        return "in" if middle < IN_BELOW else "down" if middle > DOWN_ABOVE else ""
+
+    def sight(self, base: TableSight) -> TableSight:
+        """`base` (what the table's confirmed dice taught) with what the offsets say: kinds
+        seen from the side searched where unclear, kinds seen from above allowed to be sure."""
+        looks = {kind: self.looks(kind) for kind in self._offsets}
+        return replace(base, tilted=frozenset(k for k, way in looks.items() if way == "in"),
+                       level=frozenset(k for k, way in looks.items() if way == "down"))
