@@ -7,10 +7,11 @@ over several d20s the top-face locator (vision.top_face) says it: under a camera
 top face lies above the die's middle. The median offset of the located face, over the newest
 WINDOW d20s read (shares of the die's side, negative above): ucffool's top rig +0.02, the demo's
 top-down camera 0.00; the colour, wood and angled rigs -0.08, -0.11 and -0.14 (every 8th photo).
-So a table whose d20s sit above IN_BELOW reads an unclear one at every placement, as a photo's
-(vision.numerals.searched), until its confirmed d20s choose one placement (vision.placement);
-one whose d20s sit below DOWN_ABOVE may call a d20 sure by the usual rule (numerals.ASLANT
-guards the camera looking in: there the face turned to it reads as plainly as the top one).
+So a table whose median falls under IN_BELOW (the top face above the middle) reads an unclear
+d20 again where such a camera shows the top face (vision.numerals.ASIDE, searched), until its
+confirmed d20s choose one placement (vision.placement); one whose median is over DOWN_ABOVE may
+call a d20 sure by the usual rule (numerals.ASLANT guards the camera looking in: there the face
+turned to it reads as plainly as the top one).
 Between the two bars, or before MIN_SEEN d20s, nothing changes. The bars were chosen on those
 rigs' photos (docs/reader-history.md has the figures).
 

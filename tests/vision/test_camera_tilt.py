@@ -83,8 +83,8 @@ def rig_d20s(rig: str, count: int) -> list:
                     reason="no ../shared/datasets")
 def test_real_cameras_are_judged_as_they_look_and_a_side_view_is_searched() -> None:
     """ucffool's angled rig looks in at its d20s from the front, its top rig down on them
-    (neither model saw either). At the angled table an unclear d20 is searched at every
-    placement, as a photo's: of 24 (the first MIN_SEEN read before the camera is judged), 22
+    (neither model saw either). At the angled table an unclear d20 is searched above its
+    middle (numerals.ASIDE): of 24 (the first MIN_SEEN read before the camera is judged), 22
     read right against 17 by the located windows alone."""
     reader = NumeralReader(threads=2)
     for rig, way, count in (("ucffool-angle", "in", 24), ("ucffool-top", "down", 12)):
