@@ -78,10 +78,12 @@ def measure(reader: NumeralReader, photos: list, how: str, slop: float = 1.0) ->
             plan = replace(plan_for(photo.kind), step=15)
             reading = decide(photo.kind, reader.recognise(cut_windows(image, box, plan)))
         else:
-            sight = tilts[rig].sight(TableSight()) if how == "tilt" else TableSight()
-            reading = reader.read_many(image, [box], [photo.kind], sight,
+            tilt = tilts[rig] if how == "tilt" else None
+            reading = reader.read_many(image, [box], [photo.kind],
+                                       tilt.sight(TableSight()) if tilt else TableSight(),
                                        search=how == "photo")[0]
-            tilts[rig].saw([reading])
+            if tilt:
+                tilt.saw([reading])
         seconds.append(time.perf_counter() - start)
         key = (rig + (" (20 a logo)" if LOGO in photo.run else ""), photo.kind)
         seen[key] += 1

@@ -31,7 +31,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -42,7 +42,7 @@ from companion.dice_memory import PER_FACE
 from companion.reading import join_reasons
 from vision.camera_tilt import WINDOW, CameraTilt
 from vision.classify import Classifier
-from vision.numerals import ASLANT, RECOGNIZED, NumeralReader, NumeralReading, TableSight, offset_of
+from vision.numerals import ASLANT, RECOGNIZED, NumeralReader, TableSight, offset_of
 from vision.placement import KINDS as PLACED_KINDS
 from vision.placement import LEARN_FROM, choose, trusts, verdicts
 from vision.reader import (
@@ -165,10 +165,6 @@ def read_die(clf: Classifier, numerals: NumeralReader, die: Die,
                    remember_turns(clf, kept_crop_image(image, box)))
 
 
-# a d20 read, as CameraTilt keeps it: only its offset counts
-read_offset = NumeralReading("d20", "1", 1, 0.0)
-
-
 def kept_crop_image(image: np.ndarray, box: tuple[float, ...]) -> np.ndarray:
     """The crop the table keeps of a die (vision.reader.kept_crop), as it reads it back."""
     return cv2.imdecode(np.frombuffer(kept_crop(image, box), np.uint8), cv2.IMREAD_COLOR)
@@ -193,16 +189,16 @@ def sighted(clf: Classifier, numerals: NumeralReader, dice: list[Die], read: dic
         placement = choose(rows, kind)
         learnt = TableSight({kind: placement} if placement else {},
                             frozenset([kind]) if trusts(rows) else frozenset())
+        tilt = CameraTilt()  # what the dice read before each one say of the camera
+        for die in dice[max(0, confirmed - WINDOW):confirmed] if offsets else ():
+            tilt.note(kind, offsets[die.key])
         point = {}
-        for n, die in enumerate(dice[confirmed:confirmed + NEXT], start=confirmed):
-            sight = learnt
-            if offsets:  # what the dice read before this one say of the camera
-                tilt = CameraTilt()
-                tilt.saw(replace(read_offset, offset=offsets[d.key])
-                         for d in dice[max(0, n - WINDOW):n])
-                sight = tilt.sight(learnt)
+        for die in dice[confirmed:confirmed + NEXT]:
+            sight = tilt.sight(learnt)
             point[die.key] = (read[die.key] if sight == TableSight() else
                               read_die(clf, numerals, die, sight))
+            if offsets:
+                tilt.note(kind, offsets[die.key])
         out.append(point)
     return out
 

@@ -6,7 +6,7 @@ ucffool's rigs but did not part their dice). But a table's camera is the same at
 over several d20s the top-face locator (vision.top_face) says it: under a camera looking in, the
 top face lies above the die's middle. The median offset of the located face, over the newest
 WINDOW d20s read (shares of the die's side, negative above): ucffool's top rig +0.02, the demo's
-top-down camera 0.00; the colour, wood and angled rigs -0.08, -0.11 and -0.14 (every 8th photo).
+top-down camera 0.00; the colour, wood and angled rigs -0.09, -0.10 and -0.14 (every 8th photo).
 So a table whose median falls under IN_BELOW (the top face above the middle) reads an unclear
 d20 again where such a camera shows the top face (vision.numerals.ASIDE, searched), until its
 confirmed d20s choose one placement (vision.placement); one whose median is over DOWN_ABOVE may
@@ -22,7 +22,6 @@ few rolls, and a photo (`rollscribe read`, each from its own camera) never uses 
 from __future__ import annotations
 
 import statistics
-import threading
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import replace
@@ -37,23 +36,26 @@ DOWN_ABOVE = -0.02  # ... over which it looks down
 
 class CameraTilt:
     """The located top faces' offsets of the newest dice of each kind a camera guards
-    (numerals.ASLANT), and what they say of the camera."""
+    (numerals.ASLANT), and what they say of the camera. The camera's thread alone feeds and
+    asks it."""
 
     def __init__(self) -> None:
         self._offsets = {kind: deque[float](maxlen=WINDOW) for kind in ASLANT}
-        self._lock = threading.Lock()  # the camera's thread reads, a panel's request may too
 
     def saw(self, readings: Iterable[NumeralReading | None]) -> None:
         """Keep the offsets of a frame's numbered dice (None: a d6's pips, no numeral)."""
-        with self._lock:
-            for reading in readings:
-                if reading is not None and reading.kind in self._offsets:
-                    self._offsets[reading.kind].append(reading.offset)
+        for reading in readings:
+            if reading is not None:
+                self.note(reading.kind, reading.offset)
+
+    def note(self, kind: str, offset: float) -> None:
+        """Keep one die's offset (NumeralReading.offset), if its kind is judged at all."""
+        if kind in self._offsets:
+            self._offsets[kind].append(offset)
 
     def looks(self, kind: str) -> str:
         """"in", "down", or "" (not known yet, or between the bars) for a `kind`'s dice."""
-        with self._lock:
-            offsets = list(self._offsets.get(kind, ()))
+        offsets = self._offsets.get(kind, ())
         if len(offsets) < MIN_SEEN:
             return ""
         middle = statistics.median(offsets)

@@ -3,7 +3,6 @@ the newest counting, and real cameras judged as they look (a rig never seen by t
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from vision.camera_tilt import DOWN_ABOVE, IN_BELOW, MIN_SEEN, WINDOW, CameraTilt
@@ -49,7 +48,9 @@ def test_only_the_kinds_a_tilt_fools_count_and_pips_are_skipped() -> None:
     tilt = CameraTilt()
     tilt.saw([None, d20(-0.15, "d8"), d20(-0.15, "d4")] * WINDOW)
     assert tilt.looks("d20") == tilt.looks("d8") == ""
-    assert set(ASLANT) == {"d20"}  # the kinds judged
+    for _ in range(MIN_SEEN):
+        tilt.note("d20", -0.15)
+    assert (tilt.looks("d20"), tilt.looks("d8")) == ("in", "")
 
 
 def test_the_sight_adds_what_the_dice_say_to_what_the_confirmed_ones_taught() -> None:
@@ -102,4 +103,3 @@ def test_real_cameras_are_judged_as_they_look_and_a_side_view_is_searched() -> N
         assert tilt.looks("d20") == way, rig
         if way == "in":
             assert right["tilted"] >= right["alone"] + 3, right
-        assert np.isfinite(alone.offset)
