@@ -512,3 +512,27 @@ def test_real_top_down_d20s_at_a_table_that_looks_down_are_more_often_sure_never
         sure += not got.why_unsure
         wrong += not got.why_unsure and got.value != p.value
     assert len(photos) >= 20 and sure >= len(photos) // 3 and wrong == 0, (len(photos), sure)
+
+
+@needs_model
+def test_a_d20_read_unclearly_at_a_table_that_looks_down_is_read_at_its_middle_too() -> None:
+    """Looking down, a d20 whose located windows leave it under the sure bar is read in the
+    look at its middle as well, and its face is the one both looks' windows read best; it stays
+    unsure. Another table reads it from its located windows alone."""
+    reader = NumeralReader(threads=1)
+    face = TopFace(x=160.0, y=160.0, angle_deg=0.0, visible=0.9, side=200.0)
+    reader.locator.locate = lambda frame, boxes: [face] * len(boxes)  # type: ignore[method-assign]
+    unclear = np.log(0.6 * np.exp(reading("11")) + 0.4 * np.exp(reading("17")))
+    read: list[int] = []
+
+    def recognise(windows: np.ndarray) -> np.ndarray:
+        read.append(len(windows))
+        return np.stack([unclear if len(read) <= 3 else reading("17")] * len(windows))
+
+    reader.recognise = recognise  # type: ignore[method-assign]
+    frame, box = np.zeros((320, 320, 3), np.uint8), (60, 60, 260, 260)
+    alone = reader.read_many(frame, [box], ["d20"])[0]
+    assert (alone.numeral, read) == ("11", [1, FIRST - 1, len(TURNS) - FIRST])
+    read.clear()
+    down = reader.read_many(frame, [box], ["d20"], TableSight(level=frozenset({"d20"})))[0]
+    assert (down.numeral, len(read), down.why_unsure) == ("17", 4, "numeral not clear")
