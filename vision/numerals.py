@@ -318,8 +318,11 @@ class TableSight:
         return NEVER_SURE.get(kind, "") or ("" if learnt else ASLANT.get(kind, ""))
 
     def stands(self, kind: str) -> bool:
-        """Whether this table reads `kind` in upright windows too (a camera looking in)."""
-        return kind in self.placed and self.placed[kind].upright
+        """Whether this table reads `kind` in upright windows too: its confirmed dice chose
+        them, or, none chosen, the d20s it read say its camera looks in (`tilted`), which sees a
+        d4 from the side, its value standing upright, as a photo's camera does (search)."""
+        placed = self.placed.get(kind)
+        return placed.upright if placed else kind in STANDING and bool(self.tilted)
 
 
 # A placed window is turned every this many degrees. Every 30 read the colour and wood rigs' d20s
