@@ -104,7 +104,7 @@ def measure(reader: NumeralReader, photos: list, how: str, slop: float = 1.0) ->
                  f"{1000 * statistics.median(seconds):.0f} ms median (one thread)")
     if how == "tilt":
         lines.append("  the cameras as their d20s judged them: " + ", ".join(
-            f"{rig} {tilt.looks('d20') or 'not known'}" for rig, tilt in sorted(tilts.items())))
+            f"{rig} {tilt.looks() or 'not known'}" for rig, tilt in sorted(tilts.items())))
     return lines
 
 

@@ -26,21 +26,21 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import replace
 
-from vision.numerals import ASLANT, NumeralReading, TableSight
+from vision.numerals import ASLANT, Camera, NumeralReading, TableSight
 
-WINDOW = 15  # the newest dice of a kind whose offsets count
-MIN_SEEN = 6  # dice of a kind read before the camera is judged
+WINDOW = 15  # the newest judging dice whose offsets count
+MIN_SEEN = 6  # judging dice read before the camera is judged
 IN_BELOW = -0.04  # median offset under which the camera looks in (the top face above the middle)
 DOWN_ABOVE = -0.02  # ... over which it looks down
 
 
 class CameraTilt:
-    """The located top faces' offsets of the newest dice of each kind a camera guards
-    (numerals.ASLANT), and what they say of the camera. The camera's thread alone feeds and
-    asks it."""
+    """The located top faces' offsets of the newest dice of the kinds a tilt fools
+    (numerals.ASLANT: they judge the camera, the same for every die), and what they say of it.
+    The camera's thread alone feeds and asks it."""
 
     def __init__(self) -> None:
-        self._offsets = {kind: deque[float](maxlen=WINDOW) for kind in ASLANT}
+        self._offsets = deque[float](maxlen=WINDOW)
 
     def saw(self, readings: Iterable[NumeralReading | None]) -> None:
         """Keep the offsets of a frame's numbered dice (None: a d6's pips, no numeral)."""
@@ -49,21 +49,17 @@ class CameraTilt:
                 self.note(reading.kind, reading.offset)
 
     def note(self, kind: str, offset: float) -> None:
-        """Keep one die's offset (NumeralReading.offset), if its kind is judged at all."""
-        if kind in self._offsets:
-            self._offsets[kind].append(offset)
+        """Keep one die's offset (NumeralReading.offset), if its kind judges the camera."""
+        if kind in ASLANT:
+            self._offsets.append(offset)
 
-    def looks(self, kind: str) -> str:
-        """"in", "down", or "" (not known yet, or between the bars) for a `kind`'s dice."""
-        offsets = self._offsets.get(kind, ())
-        if len(offsets) < MIN_SEEN:
+    def looks(self) -> Camera:
+        """"in", "down", or "" (not known yet, or between the bars)."""
+        if len(self._offsets) < MIN_SEEN:
             return ""
-        middle = statistics.median(offsets)
+        middle = statistics.median(self._offsets)
         return "in" if middle < IN_BELOW else "down" if middle > DOWN_ABOVE else ""
 
     def sight(self, base: TableSight) -> TableSight:
-        """`base` (what the table's confirmed dice taught) with what the offsets say: kinds
-        seen from the side searched where unclear, kinds seen from above allowed to be sure."""
-        looks = {kind: self.looks(kind) for kind in self._offsets}
-        return replace(base, tilted=frozenset(k for k, way in looks.items() if way == "in"),
-                       level=frozenset(k for k, way in looks.items() if way == "down"))
+        """`base` (what the table's confirmed dice taught) with which way the camera looks."""
+        return replace(base, camera=self.looks())

@@ -26,6 +26,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -210,17 +211,17 @@ CENTRE = Windows(step=90)
 # are the module's (SETTLED; AGREES = NUMBERED_CHECK's 0.5), none chosen on the photos.
 AGREES = 0.5
 UPSIDE_DOWN = {"6": "9", "9": "6"}  # a numeral read half a turn round
-# A camera judged to look down on a kind (TableSight.level) shows its top face at the die's
-# middle: there the look stands its windows as the locator turned the numeral (these turns), not
-# a quarter turn apart, which stand it upright only where the numeral lies near one of them. On
-# every 2nd photo of ucffool's top-down rig's d20s (395; neither model saw any), read as such a
-# table, 69 sure -> 189, none wrong; the demo's d20s (400 in its four sets) 42 -> 131, none
-# wrong. The bar is SURE_SHARE's, none chosen on them. (The angled rig's d20s read so would be 1
-# sure and wrong of 1, the colour rig's none of 25: the turned face a tilt shows, why a table
-# must first judge its camera to look down; d8s checked so on every rig: 9-26% fewer sure.)
-LEVEL_TURNS = (0, 180, -15, 15)
-LEVEL_UPRIGHT = np.array([abs(t) < 90 for t in LEVEL_TURNS])
-# ... and a die of such a kind that its located windows read under the sure bar is read there
+# A camera judged to look down (TableSight.camera) shows a die's top face at its middle: there
+# the look that checks a d20 (ASLANT) stands its windows as the locator turned the numeral (the
+# located windows' first LEVEL_TURNS turns: 0, 180, -15, 15), not a quarter turn apart, which
+# stand it upright only where the numeral lies near one of them. On every 2nd photo of
+# ucffool's top-down rig's d20s (395; neither model saw any), read as such a table, 69 sure ->
+# 189, none wrong; the demo's d20s (400 in its four sets) 42 -> 131, none wrong. The bar is
+# SURE_SHARE's, none chosen on them. (The angled rig's d20s read so would be 1 sure and wrong of
+# 1, the colour rig's none of 25: the turned face a tilt shows, why a table must first judge its
+# camera to look down; d8s checked so on every rig: 9-26% fewer sure, so they keep the plan's.)
+LEVEL_TURNS = 4
+# ... and a d20 at such a table that its located windows read under the sure bar is read there
 # too, its face taken from both looks' windows together (still unsure). The top-down rig's d20s
 # so read (every 2nd photo): 11 more right, none fewer, 95.2 -> 97.7% of 395; the demo's d20s
 # 10 more, 2 fewer, 89.5 -> 91.5% of 400 (chosen looking at them; its other rigs' d20s are
@@ -293,6 +294,9 @@ def placements_for(kind: str) -> tuple[Placement, ...]:
     return (UPRIGHT_WINDOWS,) if kind in STANDING else PLACEMENTS
 
 
+Camera = Literal["", "in", "down"]  # which way a table's camera looks: not known, in, down
+
+
 @dataclass(frozen=True)
 class TableSight:
     """What a table's confirmed dice taught the reader of its camera (vision.placement): where
@@ -301,28 +305,32 @@ class TableSight:
 
     placed: Mapping[str, Placement] = field(default_factory=dict)
     trusted: frozenset[str] = frozenset()
-    # what the dice it read say of its camera (vision.camera_tilt), no player having confirmed
-    # one: kinds it sees from the side (an unclear die searched above its middle, ASIDE) and
-    # kinds it sees from above (ASLANT lifted)
-    tilted: frozenset[str] = frozenset()
-    level: frozenset[str] = frozenset()
+    # which way its camera looks, as the d20s it read say (vision.camera_tilt), no player having
+    # confirmed one: "in" (an unclear d20 searched above its middle, ASIDE; a d4 read in upright
+    # windows too), "down" (ASLANT lifted, a d20 checked at its middle) or "" (not known)
+    camera: Camera = ""
 
     def bar(self, kind: str) -> float:
         return TRUSTED_SHARE if kind in self.trusted else SURE_SHARE
 
     def never_sure(self, kind: str) -> str:
         """Why no reading of `kind` is sure at this table ("": a rule may make it sure)."""
-        learnt = kind in self.trusted or kind in self.placed or kind in self.level
+        learnt = kind in self.trusted or kind in self.placed or self.camera == "down"
         if kind in STANDING and not self.stands(kind):
             return UNSTOOD
         return NEVER_SURE.get(kind, "") or ("" if learnt else ASLANT.get(kind, ""))
 
+    def looks_down_on(self, kind: str) -> bool:
+        """Whether the camera looks down on `kind`, a kind its tilt fools (ASLANT): the look that
+        checks its reading is cut at its middle (cut_check)."""
+        return kind in ASLANT and self.camera == "down"
+
     def stands(self, kind: str) -> bool:
         """Whether this table reads `kind` in upright windows too: its confirmed dice chose
-        them, or, none chosen, the d20s it read say its camera looks in (`tilted`), which sees a
-        d4 from the side, its value standing upright, as a photo's camera does (search)."""
+        them, or, none chosen, its camera looks in, which sees a d4 from the side, its value
+        standing upright, as a photo's camera does (search)."""
         placed = self.placed.get(kind)
-        return placed.upright if placed else kind in STANDING and bool(self.tilted)
+        return placed.upright if placed else kind in STANDING and self.camera == "in"
 
 
 # A placed window is turned every this many degrees. Every 30 read the colour and wood rigs' d20s
@@ -341,7 +349,7 @@ SEARCH_BELOW = 0.9
 # ... of these kinds: it was measured on d8, d10 and d20 (no real photos of d% and d12 here) and
 # paid on the d20s (wood's d8s and d10s 2 and 1 points fewer, colour's d8s 3 more); 575 ms a die
 SEARCHED = ("d20",)
-# A table whose camera looks in (TableSight.tilted) searches only where such a camera shows the
+# A table whose camera looks in (TableSight.camera) searches only where such a camera shows the
 # top face, a fifth of the die above its middle, plain and stretched: 48 windows, not 192. On
 # every 8th of ucffool's angled, colour and wood d20 photos (from the 5th; the logo die apart):
 # 221 of 229 read right against 223 at every placement (chosen on them). Then on two other
@@ -442,14 +450,21 @@ def cut_windows(frame: np.ndarray, box: Sequence[float], plan: Windows) -> np.nd
 def cut_check(frame: np.ndarray, box: Sequence[float], face: TopFace, kind: str,
               sight: TableSight) -> np.ndarray:
     """The look about a die's centre that checks its located reading: at the die's middle
-    turned as the locator turned the numeral (LEVEL_TURNS) where the table judged its camera to
-    look down on the kind, else the plan's windows (cut_windows)."""
-    if kind not in sight.level:
+    turned as the locator turned the numeral (cut_turned, TURNS[:LEVEL_TURNS]) where the table
+    judged its camera to look down on the kind, else the plan's windows (cut_windows)."""
+    if not sight.looks_down_on(kind):
         return cut_windows(frame, box, plan_for(kind))
     x0, y0, x1, y1 = (float(v) for v in box)
-    height = plan_for(kind).size * max(x1 - x0, y1 - y0)
-    return np.stack([cut_window(frame, (x0 + x1) / 2, (y0 + y1) / 2, face.angle_deg + turn,
-                                height) for turn in LEVEL_TURNS])
+    return cut_turned(frame, (x0 + x1) / 2, (y0 + y1) / 2, face.angle_deg, box, kind,
+                      TURNS[:LEVEL_TURNS])
+
+
+def cut_turned(frame: np.ndarray, x: float, y: float, angle: float, box: Sequence[float],
+               kind: str, turns: Sequence[int]) -> np.ndarray:
+    """Windows at (x, y), the plan's size of the die in `box`, turned `angle` plus each of
+    `turns` degrees, as a (N, HEIGHT, W, 3) batch."""
+    height = plan_for(kind).size * max(float(box[2]) - float(box[0]), float(box[3]) - float(box[1]))
+    return np.stack([cut_window(frame, x, y, angle + turn, height) for turn in turns])
 
 
 @dataclass(frozen=True)
@@ -659,7 +674,7 @@ class NumeralReader:
                 strict=True):
             usual[i] = placed_verdict(decide(kinds[i], logp), usual[i])
         unclear = [i for i, reading in enumerate(usual) if reading is not None
-                   and (search or reading.kind in sight.tilted)
+                   and (search or sight.camera == "in")
                    and reading.kind in SEARCHED and reading.kind not in sight.placed
                    and reading.share < SEARCH_BELOW]
         searching = PLACEMENTS if search else ASIDE  # a table that judged its camera looks in
@@ -684,9 +699,8 @@ class NumeralReader:
             return []
 
         def located_at(i: int, turns: Sequence[int]) -> np.ndarray:
-            side = max(boxes[i][2] - boxes[i][0], boxes[i][3] - boxes[i][1])
-            return np.stack([cut_window(frame, faces[i].x, faces[i].y, faces[i].angle_deg + t,
-                                        plan_for(kinds[i]).size * side) for t in turns])
+            return cut_turned(frame, faces[i].x, faces[i].y, faces[i].angle_deg, boxes[i],
+                              kinds[i], turns)
 
         every = range(len(boxes))
         logps = self._read_each([located_at(i, TURNS[:1]) for i in every])
@@ -711,10 +725,10 @@ class NumeralReader:
                 kind = kind_for(numeral, kinds[i], ranked[i] if ranked else ())
                 located[i] = decide(kind, logps[i], UPRIGHT[:len(logps[i])])
                 taken[i] = f"reads {numeral}, which no {kinds[i]} carries: a {kind}?"
-        unclear = {i for i in every if i not in pips and i not in taken
-                   and kinds[i] in sight.level and located[i].share < sight.bar(kinds[i])}
+        blended = {i for i in every if i not in pips and i not in taken
+                   and sight.looks_down_on(kinds[i]) and located[i].share < sight.bar(kinds[i])}
         worth = [i for i, face in enumerate(faces) if i not in pips and i not in taken and (
-            i in maybe or i in unclear or worth_checking(located[i], face.visible, sight))]
+            i in maybe or i in blended or worth_checking(located[i], face.visible, sight))]
         looks = dict(zip(worth, self._read_each(
             [cut_check(frame, boxes[i], faces[i], kinds[i], sight) for i in worth]), strict=True))
         checks = {i: decide(kinds[i], logp) for i, logp in looks.items()}
@@ -725,10 +739,10 @@ class NumeralReader:
                 continue
             judged = (replace(reading, why_unsure=taken[i]) if i in taken else
                       verdict(reading, checks.get(i), face.visible, sight))
-            if i in unclear:  # its face read from both looks; unsure, as its own left it
+            if i in blended:  # its face read from both looks; unsure, as its own left it
+                upright = np.concatenate([UPRIGHT[:len(logps[i])], UPRIGHT[:LEVEL_TURNS]])
                 judged = replace(decide(reading.kind, np.concatenate([logps[i], looks[i]]),
-                                        np.concatenate([UPRIGHT[:len(logps[i])], LEVEL_UPRIGHT])),
-                                 why_unsure=judged.why_unsure)
+                                        upright), why_unsure=judged.why_unsure)
             out.append(judged)
         return out
 
