@@ -315,7 +315,7 @@ class TableSight:
 
     def never_sure(self, kind: str) -> str:
         """Why no reading of `kind` is sure at this table ("": a rule may make it sure)."""
-        learnt = kind in self.trusted or kind in self.placed or self.camera == "down"
+        learnt = kind in self.trusted or kind in self.placed or self.looks_down_on(kind)
         if kind in STANDING and not self.stands(kind):
             return UNSTOOD
         return NEVER_SURE.get(kind, "") or ("" if learnt else ASLANT.get(kind, ""))
@@ -654,13 +654,12 @@ class NumeralReader:
         sure. A kind the table placed its numeral for (`sight`) is read there, sure only as
         placed_verdict says. `search` (a photo, with no table to learn from): a die the located
         windows read unclearly is read at every placement too (a d20), or in upright windows
-        above and below its middle (a d4, upright_verdict, as at a table that placed its d4s;
-        one read surely stays sure only where they read it too). Each die's windows
+        above and below its middle (a d4, upright_verdict, as at a table whose camera looks
+        in; one read surely stays sure only where they read it too). Each die's windows
         are cut to its size as the locator sees it (die_box), whatever the box's slack (a d6's
         to its box)."""
-        if search:  # a photo's camera is held level: a d4 reads in upright windows too
-            sight = replace(sight, placed={**{k: UPRIGHT_WINDOWS for k in STANDING},
-                                           **sight.placed})
+        if search:  # a photo's camera is held level: it looks in (a d4 in upright windows too)
+            sight = replace(sight, camera="in")
         faces = self.locator.locate(frame, boxes)
         boxes = [die_box(box, face, kind) for box, face, kind in zip(boxes, faces, kinds,
                                                                      strict=True)]
