@@ -75,8 +75,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         "framed as they are (data.photo_frames; a fold leaves its rig's out)")
     p.add_argument("--hard-negatives", action="store_true",
                    help="draw the detector's scenes with issue 53's hard negatives too")
-    p.add_argument("--crowded", action="store_true",
-                   help="draw some of the detector's scenes as crowds of touching pipped d6s")
     p.add_argument("--folds", action="store_true", help="also measure leaving each rig out")
     p.add_argument("--folds-only", action="store_true", help="measure the folds, ship nothing")
     p.add_argument("--fold-share", type=float, default=FOLD_SHARE)
@@ -292,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     if "detector" in parts:
         scenes, held_scenes = data.scenes(
             real, args.scenes or budget[3], tuple(f[0] for f in folds), EVAL_SCENES, args.seed,
-            args.workers, REAL_SHARE, args.hard_negatives, args.crowded,
+            args.workers, REAL_SHARE, args.hard_negatives,
         )
         trays = data.tray_frames(args.trays or realsets.datasets_root() / realsets.NELL)
         photos = data.photo_frames(args.photo_frames) if args.photo_frames else []

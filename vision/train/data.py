@@ -56,16 +56,16 @@ def _init_scenes(crops: dict[str, tuple[np.ndarray, list]], bare: dict[str, np.n
 
 
 def _scene_chunk(
-    args: tuple[int, int, str, float, bool, bool],
+    args: tuple[int, int, str, float, bool],
 ) -> list[tuple[np.ndarray, np.ndarray, list]]:
     """`count` scenes whose real dice (`real_share` of them) and surfaces all come from one rig
-    ("render": none), drawn with the hard negatives or not, crowds or not."""
-    seed, count, rig, share, hard, crowded = args
+    ("render": none), drawn with the hard negatives or not."""
+    seed, count, rig, share, hard = args
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(count):
         scene = render_scene(rng, *SCENE_SIZE, _SPRITES.get(rig, ()), _TEXTURES.get(rig, ()),
-                             share, hard_negatives=hard, crowded=crowded)
+                             share, hard_negatives=hard)
         out.append((scene.image, scene.boxes, list(zip(scene.kinds, scene.values, strict=True))))
     return out
 
@@ -108,20 +108,19 @@ Scene = tuple[np.ndarray, np.ndarray, list[tuple[str, int]]]  # image, boxes, (k
 
 def scenes(
     real: CropSet, count: int, held_out: tuple[str, ...], per_held_out: int, seed: int,
-    workers: int, real_share: float, hard_negatives: bool = False, crowded: bool = False,
+    workers: int, real_share: float, hard_negatives: bool = False,
 ) -> tuple[list[tuple[Scene, str]], dict[str, list[Scene]]]:
     """`count` training scenes, each tagged with the rig its real dice and surfaces came from
     ("render": none), drawn from every rig in turn (rendered-only ones twice as often); and per
     rig in `held_out`, `per_held_out` scenes of its real dice alone, to read whole frames of a
-    rig its models never saw. `hard_negatives`, `crowded`: scenes.render_scene's."""
+    rig its models never saw. `hard_negatives`: scenes.render_scene's."""
     rigs = sorted(str(r) for r in set(real.rigs)
                   if r not in realsets.RIG_FOLDS[-1] and r != realsets.TABLE_HELD_OUT)
     sources = ["render", "render", *rigs]
     jobs = [(seed * 1_000_000 + 500_000 + s, min(SCENE_CHUNK, count - s),
-             sources[i % len(sources)], real_share, hard_negatives, crowded)
+             sources[i % len(sources)], real_share, hard_negatives)
             for i, s in enumerate(range(0, count, SCENE_CHUNK))]
-    held = [(seed * 1_000_000 + 900_000 + i * 1000, per_held_out, rig, 1.0, hard_negatives,
-             crowded)
+    held = [(seed * 1_000_000 + 900_000 + i * 1000, per_held_out, rig, 1.0, hard_negatives)
             for i, rig in enumerate(held_out) if rig in rigs]
     crops, bare = rig_material(real, seed)
     with get_context("spawn").Pool(workers, _init_scenes, (crops, bare)) as pool:

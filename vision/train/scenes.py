@@ -49,10 +49,6 @@ SYMBOL_SHARE = 0.15  # of rendered dice marked with symbols: a taught custom die
 TILT_DEG = (10.0, 45.0)
 GLARE_SHARE = 0.25  # of scenes with shadows cast from out of view and a lamp's glints
 HAND_SHARE = 0.1
-# of scenes (with `crowded`) that are a handful of one set's pipped d6s rolled together, all
-# touching their neighbours (issue 53: a real wooden tray of 20-24 marbled d6s lost a third)
-CROWD_SHARE = 0.15
-CROWD = (12, 25)  # dice in such a scene
 MAX_THINGS = 6  # things that are not dice, per scene
 CARD_OVER_SHARE = 0.3  # of cards dropped over the dice rather than lying under them
 SPOT_TRIES = 30  # places tried for a die before it is left out
@@ -113,7 +109,6 @@ def render_scene(
     real_share: float = REAL_SHARE,
     with_dice: bool = True,
     hard_negatives: bool = False,
-    crowded: bool = False,
 ) -> Scene:
     """One random scene: table, maybe a tray, dice and not-dice, light, tilt, camera effects;
     `real_dice` (cut-out real dice) stand for `real_share` of the dice, `textures` (real
@@ -121,8 +116,7 @@ def render_scene(
     `hard_negatives` (issue 53): also paper, dice boxes, domes, spotted cloth, cast shadows and
     glints, and half the close-ups in a large tray the frame cuts. Off by default: the shipped
     detector was trained without them, and a fine-tune with them lost real dice
-    (docs/reader-history.md); the bench draws both. `crowded`: some scenes are CROWD_SHARE's
-    crowd of touching pipped d6s."""
+    (docs/reader-history.md); the bench draws both."""
     table = _surface(rng, height, width, textures, hard_negatives)
     big = rng.random() < BIG_SHARE
     floor = None
@@ -134,8 +128,7 @@ def render_scene(
     owner = np.zeros((height, width), np.uint8)  # which die (1-based) each pixel shows
     taken: list[tuple[float, float, float]] = []  # circles of things dice keep off
     over = _things(rng, scene, taken, hard_negatives)
-    crowd = crowded and not big and rng.random() < CROWD_SHARE
-    dice = (_dice(rng, scene, owner, floor, taken, (real_dice, real_share), big, crowd)
+    dice = (_dice(rng, scene, owner, floor, taken, (real_dice, real_share), big)
             if with_dice else [])
     if rng.random() < HAND_SHARE:
         over.append((_hand(rng, height, width), width / 2, height / 2))
@@ -408,11 +401,9 @@ def _dice(
     taken: list[tuple[float, float, float]],
     real: tuple[Sequence[Sprite], float],
     big: bool,
-    crowd: bool = False,
 ) -> list[_Die]:
     """Lay the dice in place, each over the last (render.paste, with a soft shadow), marking
-    their solid pixels in `owner`; a die with no free spot is left out. `crowd`: CROWD pipped
-    d6s of one style and size, each laid against one already down."""
+    their solid pixels in `owner`; a die with no free spot is left out."""
     h, w = owner.shape
     if floor is None:
         dist = rim = None
@@ -421,18 +412,15 @@ def _dice(
         dist = cv2.distanceTransform(floor, cv2.DIST_L2, 3)
         rim = np.flatnonzero((dist > 0.5) & (dist < 2.5))
         room = float(np.count_nonzero(floor))
-    cluster = 1.0 if crowd else rng.uniform(0, 0.8)  # chance a die is laid against one down
+    cluster = rng.uniform(0, 0.8)  # chance a die is laid against one already down
     against = rng.uniform(0, 0.5) if rim is not None and rim.size else 0.0
-    crowd_style = replace(random_style(rng), pips=True) if crowd else None
     dice: list[_Die] = []
-    for d in _crowd(rng, room) if crowd else _diameters(rng, room, big):
+    for d in _diameters(rng, room, big):
         spot = _spot(rng, d / 2, (h, w), dice, taken, (dist, rim), (cluster, against))
         if spot is None:
             continue
         real_dice, real_share = real
-        if crowd_style is not None:
-            sprite = render_die(random_spec(rng, "d6", diameter=d), rng, crowd_style)
-        elif real_dice and rng.random() < real_share:
+        if real_dice and rng.random() < real_share:
             sprite = _real_die(rng, real_dice[int(rng.integers(len(real_dice)))], d)
         else:
             symbols = rng.random() < SYMBOL_SHARE
@@ -466,13 +454,6 @@ def _diameters(rng: np.random.Generator, room: float, big: bool) -> list[float]:
         one = _log_uniform(rng, DIAMETER[0], top, 1)
         return list(one * rng.uniform(0.88, 1.12, n))
     return list(_log_uniform(rng, DIAMETER[0], top, n))
-
-
-def _crowd(rng: np.random.Generator, room: float) -> list[float]:
-    """Sizes of a crowd's dice: one set, so about one size, as big as FLOOR_USE lets them be."""
-    n = int(rng.integers(CROWD[0], CROWD[1] + 1))
-    size = float(np.clip(np.sqrt(FLOOR_USE * room / n), DIAMETER[0] + 1, DIAMETER[1]))
-    return list(size * rng.uniform(0.94, 1.06, n))
 
 
 def _log_uniform(rng: np.random.Generator, lo: float, hi: float, n: int) -> np.ndarray:
