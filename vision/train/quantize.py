@@ -6,9 +6,6 @@ do the Pi 5's), and the detector must read a 1280 x 960 frame in under 15 ms. On
 nodes are quantized, with ranges measured on training scenes: the head trains on the features
 as the shipped file computes them (vision.train.fit.head_on_onnx_features), so the 8-bit
 rounding is part of what it learns, not a change made after it was measured.
-
-The numeral recognizer's convolutions go to 8 bits the same way (`eight_bit_convolutions`),
-after it is copied out of its wheel (vision.train.recognizer).
 """
 
 from __future__ import annotations
@@ -18,7 +15,6 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-from onnx import version_converter
 from onnxruntime.quantization import (
     CalibrationDataReader,
     QuantFormat,
@@ -39,26 +35,14 @@ def calibration(images: np.ndarray) -> np.ndarray:
 
 
 class _Frames(CalibrationDataReader):
-    """The calibration inputs `batch` at a time, as onnxruntime's calibration asks for them."""
+    """The calibration frames one at a time, as onnxruntime's calibration asks for them."""
 
-    def __init__(self, frames: np.ndarray, name: str = "image", batch: int = 1) -> None:
-        self.batches = iter(frames[i:i + batch] for i in range(0, len(frames), batch))
-        self.name = name
+    def __init__(self, frames: np.ndarray) -> None:
+        self.frames = iter(frames)
 
     def get_next(self) -> dict[str, np.ndarray] | None:
-        frames = next(self.batches, None)
-        return None if frames is None else {self.name: frames}
-
-
-def _in_eight_bits(path: Path, frames: _Frames, nodes: list[str]) -> None:
-    """Rewrite the ONNX file at `path` with `nodes` in 8 bits: weights per channel, activations
-    per tensor over `frames`."""
-    with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder) / "int8.onnx"
-        quantize_static(str(path), str(out), frames, quant_format=QuantFormat.QDQ,
-                        per_channel=True, activation_type=QuantType.QUInt8,
-                        weight_type=QuantType.QInt8, nodes_to_quantize=nodes)
-        path.write_bytes(out.read_bytes())
+        frame = next(self.frames, None)
+        return None if frame is None else {"image": frame[None]}
 
 
 def eight_bit_features(path: Path, frames: np.ndarray) -> None:
@@ -68,24 +52,9 @@ def eight_bit_features(path: Path, frames: np.ndarray) -> None:
              if any(part in n.name for part in FROZEN)]
     if not nodes:
         raise ValueError(f"{path} holds no Lite0 nodes to quantize")
-    _in_eight_bits(path, _Frames(frames), nodes)
-
-
-# Weights per channel need an opset whose DequantizeLinear takes an axis
-PER_CHANNEL_OPSET = 13
-
-
-def eight_bit_convolutions(path: Path, inputs: np.ndarray, batch: int = 16) -> None:
-    """Rewrite the ONNX file at `path` (one input) with every convolution in 8 bits, their
-    activations' ranges over `inputs` (the network's input, float32), the rest in float: the
-    convolutions are most of a recognizer's time, and the Pi's vector units multiply bytes too.
-    A file of an older opset is first brought to PER_CHANNEL_OPSET."""
-    model = onnx.load(str(path))
-    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
-    if opset < PER_CHANNEL_OPSET:
-        model = version_converter.convert_version(model, PER_CHANNEL_OPSET)
-        onnx.save(model, str(path))
-    nodes = [n.name for n in model.graph.node if n.op_type == "Conv"]
-    if not nodes:
-        raise ValueError(f"{path} holds no convolutions to quantize")
-    _in_eight_bits(path, _Frames(inputs, model.graph.input[0].name, batch), nodes)
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "int8.onnx"
+        quantize_static(str(path), str(out), _Frames(frames), quant_format=QuantFormat.QDQ,
+                        per_channel=True, activation_type=QuantType.QUInt8,
+                        weight_type=QuantType.QInt8, nodes_to_quantize=nodes)
+        path.write_bytes(out.read_bytes())

