@@ -43,6 +43,7 @@ from vision.photo_mode import photo_dice
 from vision.prototypes import Match, Prototypes
 from vision.table_memory import TableMemory
 
+MIN_SIDE = 16  # px: a frame narrower either way holds no die the reader could read
 JPEG_SIDE = 480  # long side of the JPEG kept with a reading (history, panel)
 JPEG_QUALITY = 70
 # Each die's crop kept with a reading (the history turns the players' checks into labelled
@@ -192,8 +193,11 @@ def check_image(frame: object) -> np.ndarray:
     """The frame as a BGR uint8 array, or ImageError saying why it cannot be read."""
     if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8:
         raise ImageError("not an 8-bit image array")
-    if frame.ndim != 3 or frame.shape[2] != 3 or frame.shape[0] < 16 or frame.shape[1] < 16:
+    if frame.ndim != 3 or frame.shape[2] != 3:
         raise ImageError(f"not a BGR image: shape {frame.shape}")
+    if min(frame.shape[:2]) < MIN_SIDE:
+        raise ImageError(f"too small to hold a die: {frame.shape[1]}x{frame.shape[0]} px "
+                         f"(at least {MIN_SIDE} px each way)")
     return frame
 
 

@@ -21,6 +21,7 @@ from vision.reader import (
     COCKED_D6,
     CUT_AWAY,
     GUESSED_BOX,
+    MIN_SIDE,
     NOT_EXPECTED,
     DiceReader,
     Settler,
@@ -125,6 +126,17 @@ def test_load_image_errors(tmp_path: Path) -> None:
     good = tmp_path / "ok.png"
     cv2.imwrite(str(good), np.full((40, 50, 3), 99, np.uint8))
     assert load_image(good).shape == (40, 50, 3)
+
+
+def test_a_frame_too_small_to_hold_a_die_is_refused_saying_so() -> None:
+    """A thumbnail or a strip is a readable image, just not one a die could be read in: the
+    error names its size, not its colours."""
+    for height, width in ((8, 8), (3, 2000), (MIN_SIDE - 1, 640)):
+        with pytest.raises(ImageError, match=f"too small to hold a die: {width}x{height} px"):
+            check_image(np.zeros((height, width, 3), np.uint8))
+    assert check_image(np.zeros((MIN_SIDE, MIN_SIDE, 3), np.uint8)).shape == (16, 16, 3)
+    with pytest.raises(ImageError, match="not a BGR image"):
+        check_image(np.zeros((40, 40), np.uint8))
 
 
 @pytest.mark.parametrize(
