@@ -43,9 +43,20 @@ def test_an_empty_or_far_memory_changes_nothing():
 
 def test_a_near_memory_overturns_an_unclear_reading_and_is_never_sure():
     near = memory_of([3] * 8, np.tile(AXES[0], (8, 1)))
-    value, confidence, why = remembered_reading("d20", 5, 0.4, "", recall(near, AXES[0]))
+    value, confidence, why = remembered_reading("d20", 5, 0.4, NUMERAL_NOT_CLEAR,
+                                                recall(near, AXES[0]))
     assert value == 3 and confidence > 0.9
-    assert why == "value from the table's memory (read as 5)"
+    assert why == "numeral not clear; value from the table's memory (read as 5)"
+
+
+def test_a_sure_reading_keeps_its_value_against_the_memory_and_is_asked():
+    """The reader's sure readings are right as measured; the nearest remembered dice may be
+    the same die showing other faces. So the reading stands, and a player checks it."""
+    near = recall(memory_of([3] * 8, np.tile(AXES[0], (8, 1))), AXES[0])
+    assert remembered_reading("d20", 5, 0.97, "", near) == (
+        5, 0.97, "the table's memory reads it as 3")
+    agreeing = recall(memory_of([5] * 8, np.tile(AXES[0], (8, 1))), AXES[0])
+    assert remembered_reading("d20", 5, 0.97, "", agreeing) == (5, 0.97, "")
 
 
 def test_a_clear_reading_is_kept_against_one_remembered_die():
