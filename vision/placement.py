@@ -45,13 +45,10 @@ KINDS = NUMBERED  # each kind's candidates: numerals.placements_for
 MIN_DICE = 10  # confirmed dice of a kind before a placement is chosen
 # how many more of them a placement must read right than the locator: one die more chose a
 # placement on a top-down rig's d10s in 4 of 20 draws, and read them worse after (the best of
-# eight candidates wins by one die by chance). A kind with one candidate (a d4's upright
-# windows) needs ONE_CANDIDATE_MARGIN: no choosing among eight, and a top-down camera, whose
-# d4s upright windows read worse (the demo's renders: 123 right against 166 of 240), chooses
-# them so in 0.4% of 20 drawn dice (2 more than its windows 0.03%). On ucffool's d4 streams
-# (`bench.table_memory_bench`, 15 points of the curve) it chooses them at 4 points more,
-# where they read 86 not 76, 90 not 88, 100 not 92 and 97 not 94 of the next 100 (a scratch
-# replay of the placement alone; the margin chosen on these streams)
+# eight candidates wins by a die by chance). A kind with one candidate (a d4's upright windows)
+# takes it by ONE_CANDIDATE_MARGIN: a top-down camera, where they read worse (the demo's d4
+# renders), chooses them so from 0.4% of 20 drawn dice (0.03% at MARGIN); chosen on ucffool's d4
+# streams, where it made more d4s sure (docs/reader-history.md, 2026-12-01)
 MARGIN = 2
 ONE_CANDIDATE_MARGIN = 1
 LEARN_FROM = 20  # the newest confirmed dice of a kind that choose it
@@ -87,9 +84,10 @@ def better(rows: Sequence[tuple[bool, ...]]) -> int | None:
     if len(rows) < MIN_DICE:
         return None
     right = np.array(rows, dtype=int).sum(axis=0)
-    best = int(np.argmax(right[1:]))
-    margin = ONE_CANDIDATE_MARGIN if len(right) == 2 else MARGIN
-    return best if right[1 + best] >= right[0] + margin else None
+    located, candidates = right[0], right[1:]
+    best = int(np.argmax(candidates))
+    margin = MARGIN if len(candidates) > 1 else ONE_CANDIDATE_MARGIN
+    return best if candidates[best] >= located + margin else None
 
 
 def choose(rows: Sequence[tuple[bool, ...]], kind: str) -> Placement | None:

@@ -61,16 +61,6 @@ def test_a_d4s_one_candidate_is_upright_windows_above_and_below_its_middle():
     middle, where an edge-read die's other numerals lie turned, is in no upright window."""
     assert placements_for("d4") == (UPRIGHT_WINDOWS,) and placements_for("d20") == PLACEMENTS
     assert choose([(False, True)] * MIN_DICE, "d4") == UPRIGHT_WINDOWS
-
-
-def test_a_kind_with_one_candidate_takes_it_by_a_smaller_margin_than_the_best_of_eight():
-    """The best of a d20's eight placements beats the locator by a die by chance; a d4's one
-    candidate needs no such margin, and still never wins a tie."""
-    assert ONE_CANDIDATE_MARGIN < MARGIN
-    d4 = [(i < 7, i < 7 + ONE_CANDIDATE_MARGIN) for i in range(MIN_DICE)]
-    assert choose(d4, "d4") == UPRIGHT_WINDOWS
-    assert choose(rows(7, 7 + ONE_CANDIDATE_MARGIN), "d20") is None
-    assert choose([(i < 7, i < 7) for i in range(MIN_DICE)], "d4") is None  # a tie: the locator
     frame = np.full((400, 400, 3), 200, np.uint8)
     box = (100.0, 100.0, 300.0, 300.0)
     cv2.rectangle(frame, (235, 132), (245, 142), (20, 20, 20), -1)  # ink high on the right
@@ -84,6 +74,16 @@ def test_a_kind_with_one_candidate_takes_it_by_a_smaller_margin_than_the_best_of
     cv2.rectangle(middle, (195, 197), (205, 203), (20, 20, 20), -1)
     standing = cut_upright(middle, box)[GRID_TURNS.index(0)::len(GRID_TURNS)]
     assert len(standing) == len(GRID) and max(ink_rows(window) for window in standing) == 0
+
+
+def test_a_kind_with_one_candidate_takes_it_by_a_smaller_margin_than_the_best_of_eight():
+    """The best of a d20's eight placements beats the locator by a die by chance; a d4's one
+    candidate needs no such margin, and still never wins a tie."""
+    assert ONE_CANDIDATE_MARGIN < MARGIN
+    d4 = [(i < 7, i < 7 + ONE_CANDIDATE_MARGIN) for i in range(MIN_DICE)]
+    assert choose(d4, "d4") == UPRIGHT_WINDOWS
+    assert choose(rows(7, 7 + ONE_CANDIDATE_MARGIN), "d20") is None
+    assert choose([(i < 7, i < 7) for i in range(MIN_DICE)], "d4") is None  # a tie: the locator
 
 
 def test_a_kind_is_trusted_where_the_locator_read_nearly_all_confirmed_dice_right():
