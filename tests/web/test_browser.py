@@ -6,9 +6,10 @@ unlocked with the PIN through the QR link, one only watching.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +116,18 @@ def join(page, server: str) -> None:
     """What scanning the QR code does: its link, then on to the table once the PIN is taken."""
     page.goto(f"{server}/join#pin={PIN}")
     page.wait_for_url(f"{server}/")
+
+
+@contextlib.contextmanager
+def joined(browser, table: TableSession, **options) -> Iterator[sync_api.Page]:
+    """A phone's page (`options` for it) joined to the panel over `table`, served for as long
+    as the block runs; a block that passes ends with no script error on the page."""
+    errors: list[str] = []
+    with running(table) as server:
+        page = phone(browser, errors, **options)
+        join(page, server)
+        yield page
+    assert errors == []
 
 
 @pytest.fixture(scope="module")

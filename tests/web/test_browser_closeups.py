@@ -86,11 +86,8 @@ def test_each_die_shows_a_close_up_of_itself(browser, tmp_path, size):
     table = held_table(tmp_path)
     image = frame()
     crops = [square_crop(image, truth()[FRAME][i]["box"], 128) for i, _ in SAID]
-    errors: list[str] = []
     expect = sync_api.expect
-    with harness.running(table) as server:
-        page = harness.phone(browser, errors, viewport=size)
-        harness.join(page, server)
+    with harness.joined(browser, table, viewport=size) as page:
         expect(page.locator(".die-chip img.crop")).to_have_count(len(SAID))
         for i in range(len(SAID)):
             chip = page.locator(f".die-chip[data-index='{i}'] img.crop")
@@ -115,7 +112,6 @@ def test_each_die_shows_a_close_up_of_itself(browser, tmp_path, size):
         page.screenshot(path=shot_path("closeup-zoom", size))
         page.locator("#zoom").click()
         expect(page.locator("#zoom")).not_to_be_visible()
-    assert errors == []
 
 
 @pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
@@ -124,11 +120,8 @@ def test_why_a_die_is_unsure_is_said_in_a_players_words(browser, tmp_path, size)
     one short line; "why?" shows what the reader said; a d8 the line-up does not want becomes
     a d20 in one tap."""
     table = held_table(tmp_path)
-    errors: list[str] = []
     expect = sync_api.expect
-    with harness.running(table) as server:
-        page = harness.phone(browser, errors, viewport=size)
-        harness.join(page, server)
+    with harness.joined(browser, table, viewport=size) as page:
         chips = page.locator(".die-chip")
         expect(chips).to_have_count(len(SAID))
         said = [chips.nth(i).locator(".chip-say") for i in range(len(SAID))]
@@ -154,7 +147,6 @@ def test_why_a_die_is_unsure_is_said_in_a_players_words(browser, tmp_path, size)
         expect(page.locator("#die-dialog .why-details")).to_contain_text("40% confidence")
     reading = table.snapshot()["reading"]
     assert (reading["dice"][1]["die"], reading["dice"][1]["value"]) == ("d20", 6)
-    assert errors == []
 
 
 def symbol_table(tmp_path) -> tuple[TableSession, set[str]]:

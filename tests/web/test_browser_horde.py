@@ -20,17 +20,13 @@ def test_the_roll_off_says_which_d20_is_whose(browser, tmp_path, size):
     table = new_table(tmp_path)
     table.type_roll(harness.LINE_UP)
     assert table.snapshot()["roll_wanted"]["reason"].startswith("Barbarian roll-off")
-    errors: list[str] = []
     expect = sync_api.expect
-    with harness.running(table) as server:
-        page = harness.phone(browser, errors, viewport=size)
-        harness.join(page, server)
+    with harness.joined(browser, table, viewport=size) as page:
         expect(page.locator("#whose")).to_contain_text("die 1 Ann's, die 2 Bob's")
         page.screenshot(path=shot("horde-rolloff", size))
         page.fill("#typed-roll", "d20=8 d20=19")
         page.click("text=Enter roll")
         expect(page.locator("#told")).to_contain_text("Ann 8, Bob 19")
-    assert errors == []
 
 
 @pytest.mark.parametrize("size", PHONES, **SIZE_IDS)
@@ -41,13 +37,9 @@ def test_a_move_worth_nothing_ranked_above_points_says_why(browser, tmp_path, si
         for i, m in enumerate(s["moves"])))
     first = next(m for i, m in enumerate(snap["moves"]) if m["points"] == 0
                  and any(later["points"] > 0 for later in snap["moves"][i + 1:]))
-    errors: list[str] = []
     expect = sync_api.expect
-    with harness.running(table) as server:
-        page = harness.phone(browser, errors, viewport=size)
-        harness.join(page, server)
+    with harness.joined(browser, table, viewport=size) as page:
         button = page.locator(f"#moves [data-move='{first['move']}']")
         expect(button.locator(".detail")).to_contain_text("Ranked above plays that score: ")
         button.scroll_into_view_if_needed()
         page.screenshot(path=shot("horde-why", size))
-    assert errors == []

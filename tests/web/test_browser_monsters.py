@@ -59,11 +59,8 @@ def fits(page) -> None:
 def test_each_monsters_health_hurt_dice_bank_and_tokens_show(browser, tmp_path, size):
     table = played(tmp_path, {"kinds": "flame+void, pain"}, hurt)
     state = table.snapshot()["state"]
-    errors: list[str] = []
     expect = sync_api.expect
-    with harness.running(table) as server:
-        page = harness.phone(browser, errors, viewport=size)
-        harness.join(page, server)
+    with harness.joined(browser, table, viewport=size) as page:
         for m in state["players"]:
             card = page.locator(f"#board .monster[data-seat='{m['seat']}']")
             expect(card).to_contain_text(f"Health{m['health']}/{m['max_health']}")
@@ -77,7 +74,6 @@ def test_each_monsters_health_hurt_dice_bank_and_tokens_show(browser, tmp_path, 
         expect(page.locator("#board .monster[data-seat='0']")).to_contain_text("void tokens")
         fits(page)
         page.locator("#board").screenshot(path=shot("monsters-battle", size))
-    assert errors == []
 
 
 @pytest.mark.parametrize("scenario,rows", [("invasion", 3), ("wargame", 4)])
@@ -86,11 +82,8 @@ def test_the_scenarios_grid_is_drawn_cell_by_cell(browser, tmp_path, size, scena
     table = played(tmp_path, {"scenario": scenario},
                    lambda s: scenario == "wargame" or any(c["seats"] for c in s["board"]["cells"]))
     board = table.snapshot()["state"]["board"]
-    errors: list[str] = []
     expect = sync_api.expect
-    with harness.running(table) as server:
-        page = harness.phone(browser, errors, viewport=size)
-        harness.join(page, server)
+    with harness.joined(browser, table, viewport=size) as page:
         cells = page.locator("#board .grid-board .cell")
         expect(cells).to_have_count(rows * 4)
         # Every cell measured in one look (the panel redraws the board as it polls, and a cell
@@ -108,7 +101,6 @@ def test_the_scenarios_grid_is_drawn_cell_by_cell(browser, tmp_path, size, scena
                 expect(drawn).to_contain_text(cell["card"])
         fits(page)
         page.locator("#board").screenshot(path=shot(f"monsters-{scenario}", size))
-    assert errors == []
 
 
 def throw(table: TableSession, *faces: str) -> None:
@@ -131,11 +123,8 @@ def test_a_moves_die_numbers_are_the_trays_chips(browser, tmp_path, size):
     throw(table, "minus", "minus")
     table.choose_move("hit 2")
     table.choose_move("defend 4+7")  # the command keeps the monster's own numbers
-    errors: list[str] = []
     expect = sync_api.expect
-    with harness.running(table) as server:
-        page = harness.phone(browser, errors, viewport=size)
-        harness.join(page, server)
+    with harness.joined(browser, table, viewport=size) as page:
         told = page.locator("#told")
         expect(told).to_contain_text("Bob defends with Minus (die ")
         chips = re.findall(r"Minus \(die (\d+)\)", told.inner_text())
@@ -143,4 +132,3 @@ def test_a_moves_die_numbers_are_the_trays_chips(browser, tmp_path, size):
         for n in chips:
             expect(page.locator(f".die-chip[data-index='{int(n) - 1}']")).to_contain_text("minus")
         page.screenshot(path=shot("monsters-chips", size))
-    assert errors == []

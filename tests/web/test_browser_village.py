@@ -27,11 +27,8 @@ def monster_turn(tmp_path) -> TableSession:
 def test_the_village_page_shows_what_its_players_track(browser, tmp_path, size):
     table = monster_turn(tmp_path)
     state = table.snapshot()["state"]
-    errors: list[str] = []
     expect = sync_api.expect
-    with harness.running(table) as server:
-        page = harness.phone(browser, errors, viewport=size)
-        harness.join(page, server)
+    with harness.joined(browser, table, viewport=size) as page:
         board = page.locator("#board")
         expect(board.locator(".stats-row")).to_contain_text(f"Castle Heart{state['castle_heart']}")
         expect(board.locator(".stats-row")).to_contain_text(f"Morale{state['morale']}")
@@ -51,7 +48,6 @@ def test_the_village_page_shows_what_its_players_track(browser, tmp_path, size):
             "the page scrolls sideways"
         page.screenshot(path=str(harness.ARTIFACTS / f"village-{size['width']}x{size['height']}.png"),
                         full_page=True)
-    assert errors == []
 
 
 @pytest.mark.parametrize("size", PHONES, **SIZE_IDS)
@@ -59,11 +55,8 @@ def test_a_cooperative_games_moves_are_grouped_by_what_they_do(browser, tmp_path
     table = new_table(tmp_path, "village-attacks", seed=5,
                       until=lambda s: s["state"]["step"] == "spend" and len(s["moves"]) > 8
                       and any(m["move"].startswith(("melee", "ranged")) for m in s["moves"]))
-    errors: list[str] = []
     expect = sync_api.expect
-    with harness.running(table) as server:
-        page = harness.phone(browser, errors, viewport=size)
-        harness.join(page, server)
+    with harness.joined(browser, table, viewport=size) as page:
         groups = page.locator("#moves .move-group > summary")
         expect(groups.first).to_be_visible()
         names = [t.split(" (")[0] for t in groups.all_inner_texts()]
@@ -71,18 +64,14 @@ def test_a_cooperative_games_moves_are_grouped_by_what_they_do(browser, tmp_path
         assert not any("points" in n for n in names), names
         expect(page.locator("#moves .points").first).to_have_text("")  # ranks, not points
         page.screenshot(path=shot("village-moves", size), full_page=True)
-    assert errors == []
 
 
 @pytest.mark.parametrize("size", PHONES, **SIZE_IDS)
 def test_a_spawn_card_is_entered_as_its_counts(browser, tmp_path, size):
     table = new_table(tmp_path, "village-attacks", seed=5,
                       until=lambda s: s["state"]["step"] == "spawn")
-    errors: list[str] = []
     expect = sync_api.expect
-    with harness.running(table) as server:
-        page = harness.phone(browser, errors, viewport=size)
-        harness.join(page, server)
+    with harness.joined(browser, table, viewport=size) as page:
         expect(page.locator("#spawn-enter")).to_be_visible()
         expect(page.locator("#moves button.move")).to_have_count(0)  # no button per count
         page.click("[aria-label='one Peasant more']")
@@ -95,4 +84,3 @@ def test_a_spawn_card_is_entered_as_its_counts(browser, tmp_path, size):
         expect(page.locator("#spawn-enter")).to_have_count(0)
     moves = [e.text for e in table.history.events(table.game_id) if e.kind.value == "move"]
     assert "spawn 2 1" in moves
-    assert errors == []
