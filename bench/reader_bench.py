@@ -23,6 +23,7 @@ import numpy as np
 from bench.timing import round_medians
 from vision.classify import DEFAULT_MODEL
 from vision.detect import Detector, matched, pairs, skin_hand
+from vision.memory_key import DEFAULT_MODEL as MEMORY_KEY
 from vision.reader import DiceReader, load_image
 from vision.samples import sample_frames
 from vision.train.detector_frames import (
@@ -290,7 +291,7 @@ def end_to_end() -> None:
         return
     reader = DiceReader()
     files = [reader.detector.model_path, reader.classifier.model_path, reader.numerals.model_path,
-             reader.numerals.locator.model_path]
+             reader.numerals.locator.model_path, MEMORY_KEY]
     sizes = " + ".join(f"{f.name} {f.stat().st_size / 1e6:.2f} MB" for f in files)
     total_mb = sum(f.stat().st_size for f in files) / 1e6
     print(f"model files: {sizes} = {total_mb:.2f} MB (goal < 40)")

@@ -42,6 +42,7 @@ from companion.dice_memory import PER_FACE
 from companion.reading import join_reasons
 from vision.camera_tilt import WINDOW, CameraTilt
 from vision.classify import Classifier
+from vision.memory_key import MemoryKey
 from vision.numerals import ASLANT, RECOGNIZED, NumeralReader, TableSight, offset_of
 from vision.placement import KINDS as PLACED_KINDS
 from vision.placement import LEARN_FROM, choose, trusts, verdicts
@@ -66,8 +67,8 @@ from vision.train.realsets import rig_of, rig_table, tray_photos
 
 REPO = Path(__file__).resolve().parents[1]
 CACHE = REPO / "artifacts" / "table-memory-readings.npz"
-READING_CODE = tuple(REPO / "vision" / name for name in ("classify.py", "numerals.py", "reader.py",
-                                                         "top_face.py", "table_memory.py"))
+READING_CODE = tuple(REPO / "vision" / name for name in (
+    "classify.py", "numerals.py", "reader.py", "top_face.py", "table_memory.py", "memory_key.py"))
 POINTS = (0, 20, 50, 100, 200)
 NEXT = 100
 LENGTH = POINTS[-1] + NEXT
@@ -135,24 +136,25 @@ def streams() -> dict[tuple[str, str], list[Die]]:
 
 @dataclass(frozen=True)
 class Reading:
-    """One die as the reader without memory reads it, and its embeddings."""
+    """One die as the reader without memory reads it, and its memory keys."""
 
     kind: str
     value: int
     confidence: float
     why: str  # why unsure ("": sure)
-    embedding: np.ndarray  # of the frame's crop, as the reader sees it
+    embedding: np.ndarray  # the key of the frame's crop, as the reader sees it
     remembered: np.ndarray  # (turns, d) of the kept JPEG crop, as the memory would keep it
 
 
-def read_die(clf: Classifier, numerals: NumeralReader, die: Die,
+def read_die(clf: Classifier, numerals: NumeralReader, key: MemoryKey, die: Die,
              sight: TableSight | None = None) -> Reading:
     """The die read as vision.reader reads a die of the expected kind (`sight`: what the table
     learnt of its camera)."""
     photo = die.photo
     image = read_photo(photo)
     box = die.box or locate_die(image)
-    outputs = clf.look(clf.crops(image, [box]))
+    crops = clf.crops(image, [box])
+    outputs = clf.look(crops)
     face, kind_why = own_kind(clf, outputs, photo.kind)
     numeral = numerals.read_many(image, [box], [face.die], sight or TableSight(),
                                  ranked=[ranked_kinds(clf, outputs["kind"][0])])[0] if (
@@ -161,8 +163,8 @@ def read_die(clf: Classifier, numerals: NumeralReader, die: Die,
     value, confidence, face_why = die_value(face, numeral)
     checked = clf.check_reason(face.die) if numeral is None else None  # as DiceReader._tray
     why = join_reasons(face_why, kind_why, checked or "")
-    return Reading(kind, int(value), confidence, why, outputs["embedding"][0],
-                   remember_turns(clf, kept_crop_image(image, box)))
+    return Reading(kind, int(value), confidence, why, key.embed(crops)[0],
+                   remember_turns(key, kept_crop_image(image, box)))
 
 
 def kept_crop_image(image: np.ndarray, box: tuple[float, ...]) -> np.ndarray:
@@ -170,8 +172,8 @@ def kept_crop_image(image: np.ndarray, box: tuple[float, ...]) -> np.ndarray:
     return cv2.imdecode(np.frombuffer(kept_crop(image, box), np.uint8), cv2.IMREAD_COLOR)
 
 
-def sighted(clf: Classifier, numerals: NumeralReader, dice: list[Die], read: dict[str, Reading]
-            ) -> list[dict[str, Reading]]:
+def sighted(clf: Classifier, numerals: NumeralReader, key: MemoryKey, dice: list[Die],
+            read: dict[str, Reading]) -> list[dict[str, Reading]]:
     """Per point of the curve, the next dice as read with what the table learnt of its camera
     from the confirmed ones (vision.placement: a placement for the kind's numeral, or the
     locator trusted, chosen from the newest LEARN_FROM confirmed dice's kept crops); `read`'s
@@ -196,7 +198,7 @@ def sighted(clf: Classifier, numerals: NumeralReader, dice: list[Die], read: dic
         for die in dice[confirmed:confirmed + NEXT]:
             sight = tilt.sight(learnt)
             point[die.key] = (read[die.key] if sight == TableSight() else
-                              read_die(clf, numerals, die, sight))
+                              read_die(clf, numerals, key, die, sight))
             if offsets:
                 tilt.note(kind, offsets[die.key])
         out.append(point)
@@ -236,11 +238,11 @@ def readings(dice: list[Die]) -> dict[str, Reading]:
                                             data["embeddings"][i], data["remembered"][i])
     missing = sorted({d.key for d in dice} - set(cached))
     if missing:
-        clf, numerals = Classifier(threads=1), NumeralReader(threads=1)
+        clf, numerals, key = Classifier(threads=1), NumeralReader(threads=1), MemoryKey()
         photos = {d.key: d for d in dice}
         start = time.perf_counter()
         for n, path in enumerate(missing):
-            cached[path] = read_die(clf, numerals, photos[path])
+            cached[path] = read_die(clf, numerals, key, photos[path])
             if n % 500 == 499:
                 print(f"  read {n + 1} of {len(missing)} photos "
                       f"({time.perf_counter() - start:.0f} s)", flush=True)
@@ -293,7 +295,7 @@ def curve(dice: list[Die], read: dict[str, Reading], excluded: Excluded | None,
         point = Point()
         kept = dice[:confirmed]
         vectors = np.concatenate([read[d.key].remembered for d in kept] or
-                                 [np.zeros((0, 64), np.float32)])
+                                 [np.zeros((0, 0), np.float32)])
         turns = len(vectors) // max(1, len(kept))
         memory = Remembered(unit(vectors), tuple(d.photo.value for d in kept for _ in
                                                  range(turns)))
@@ -335,30 +337,30 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  {rig:15s} {kind:4s} {rolls:2d} rolls  {figures}")
     if args.sight:
         print("turned, with what the table learnt of its camera (vision.placement):")
-        clf, numerals = Classifier(threads=2), NumeralReader(threads=2)
+        clf, numerals, key = Classifier(threads=2), NumeralReader(threads=2), MemoryKey()
         for (rig, kind), dice in table.items():
             if kind in PLACED_KINDS:
                 rolls = len({d.roll for d in dice})
                 figures = "  ".join(p.text() for p in curve(
-                    dice, read, turned, sighted(clf, numerals, dice, read)))
+                    dice, read, turned, sighted(clf, numerals, key, dice, read)))
                 print(f"  {rig:15s} {kind:4s} {rolls:2d} rolls  {figures}", flush=True)
     timing()
 
 
 def timing() -> None:
     """The memory's cost per die read with it full (a d20's: 20 values x PER_FACE dice x TURNS
-    turns), and per die learnt (its crop embedded at TURNS turns, in the background of play)."""
+    turns), and per die learnt (its crop keyed at TURNS turns, in the background of play)."""
     rng = np.random.default_rng(1)
-    vectors = unit(rng.normal(size=(20 * PER_FACE * TURNS, 64)))
-    memory = Remembered(vectors, tuple(1 + i % 20 for i in range(len(vectors))))
-    probe = rng.normal(size=64).astype(np.float32)
-    read = median_ms(lambda: remembered_reading("d20", 5, 0.5, "numeral not clear",
-                                                recall(memory, probe)), 200)
-    clf = Classifier(threads=1)
+    key = MemoryKey()
     crop = rng.integers(0, 255, (KEPT_CROP_SIDE, KEPT_CROP_SIDE, 3), np.uint8)
-    learn = median_ms(lambda: remember_turns(clf, crop), 20)
-    print(f"a die read with a full d20 memory ({len(vectors)} vectors): {read:.3f} ms more; "
-          f"a die learnt: {learn:.1f} ms (medians of 200 and 20 runs, one thread)")
+    vectors = unit(rng.normal(size=(20 * PER_FACE * TURNS, len(key.embed([crop])[0]))))
+    memory = Remembered(vectors, tuple(1 + i % 20 for i in range(len(vectors))))
+    read = median_ms(lambda: remembered_reading("d20", 5, 0.5, "numeral not clear",
+                                                recall(memory, key.embed([crop])[0])), 200)
+    learn = median_ms(lambda: remember_turns(key, crop), 20)
+    print(f"a die read with a full d20 memory ({len(vectors)} vectors, its crop keyed): "
+          f"{read:.2f} ms more; a die learnt: {learn:.1f} ms (medians of 200 and 20 runs, "
+          "one thread)")
 
 
 if __name__ == "__main__":

@@ -112,17 +112,20 @@ def _pin_factory(mode: str) -> Any:
 
 def check_model(model_path: Path | str | None = None) -> Check:
     """Load the models the way the reader does (the shipped detector, the dice classifier,
-    `model_path` or the shipped one, the numerals' recognizer, and the die check fitted for the
-    shipped two), so a missing, truncated or mismatched file shows here."""
+    `model_path` or the shipped one, the numerals' recognizer, the table memory's key, and the
+    die check fitted for the shipped two), so a missing, truncated or mismatched file shows
+    here."""
     try:
         from vision.classify import Classifier
         from vision.detect import Detector
         from vision.die_check import DieCheck
+        from vision.memory_key import MemoryKey
         from vision.numerals import NumeralReader
 
         detector = Detector()
         classifier = Classifier(model_path)
         numerals = NumeralReader(threads=1)
+        key = MemoryKey()
         if model_path is None:  # fitted for the shipped models only
             DieCheck(classifier.card["sha256"], detector.card["sha256"])
     except Exception as exc:  # noqa: BLE001 - ModelError, onnxruntime's own, ImportError
@@ -130,7 +133,7 @@ def check_model(model_path: Path | str | None = None) -> Check:
                      "reinstall Rollscribe so models/ holds the .onnx files and their .json cards")
     found = "; ".join(f"{what} {loaded.model_path} loads (version {loaded.card.get('version', '?')})"
                       for what, loaded in (("classifier", classifier), ("detector", detector)))
-    found += f"; numerals {numerals.model_path} loads"
+    found += f"; numerals {numerals.model_path} loads; memory key {key.model_path} loads"
     if model_path is None:
         found += "; the die check fits them"
     checked = ", ".join(classifier.always_check)

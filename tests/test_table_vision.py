@@ -14,6 +14,7 @@ from companion.reading import TrayReading, UnreadableRoll
 from companion.table import TableError, TableSession
 from vision.classify import DEFAULT_MODEL
 from vision.errors import CameraError, ModelError
+from vision.memory_key import MemoryKey
 from vision.reader import KEPT_CROP_SIDE, DiceReader
 from vision.table_memory import TableMemory
 from vision.train.render import render_tray
@@ -139,7 +140,7 @@ def test_a_die_players_corrected_is_read_right_at_the_next_roll(tmp_path):
     assert sorted(value for _, value, _ in truth) == [3, 8, 17, 18]
     memory = DiceStore(store_path(tmp_path / "m.db"))
     reader = DiceReader(keep_crops=True)
-    reader.memory = TableMemory(memory, reader.classifier)
+    reader.memory = TableMemory(memory, MemoryKey())
 
     def camera(kinds: list[str]) -> TrayReading:  # what TableCamera.read does, without settling
         reader.memory.refresh()

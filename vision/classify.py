@@ -14,10 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from vision.crops import square_crop
+from vision.crops import crop_batch, square_crop
 from vision.errors import ModelError
 from vision.model_file import load_card, open_session, softmax
 from vision.numerals import NUMBERED
@@ -95,15 +94,7 @@ class Classifier:
 
     def preprocess(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """BGR uint8 crops -> float32 (N, 3, S, S) batch; crops of another size are resized."""
-        s = self.input_size
-        batch = np.empty((len(crops), 3, s, s), np.float32)
-        for i, crop in enumerate(crops):
-            if crop.ndim != 3 or crop.shape[2] != 3:
-                raise ValueError(f"crop {i} is not a BGR image: shape {crop.shape}")
-            if crop.shape[:2] != (s, s):
-                crop = cv2.resize(crop, (s, s), interpolation=cv2.INTER_AREA)
-            batch[i] = crop.transpose(2, 0, 1)
-        return batch
+        return crop_batch(crops, self.input_size)
 
     def run(self, batch: np.ndarray) -> dict[str, np.ndarray]:
         """The raw model outputs (logits and embeddings) for a preprocessed batch."""
@@ -114,6 +105,10 @@ class Classifier:
     def look(self, crops: Sequence[np.ndarray]) -> dict[str, np.ndarray]:
         """The model's outputs (kind, value and state logits, embeddings) for square BGR crops."""
         return self.run(self.preprocess(crops))
+
+    def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """The unit embeddings of square BGR crops (taught dice are matched by them)."""
+        return self.look(crops)["embedding"]
 
     def check_reason(self, kind: str) -> str | None:
         """Why every reading of this kind waits for a player's check, or None if it need not."""

@@ -65,3 +65,16 @@ def fraction_outside(image_shape: Sequence[int], box: Sequence[float]) -> float:
     ix = max(0.0, min(x1, w) - max(x0, 0.0))
     iy = max(0.0, min(y1, h) - max(y0, 0.0))
     return float(1.0 - ix * iy / area)
+
+
+def crop_batch(crops: Sequence[np.ndarray], size: int) -> np.ndarray:
+    """BGR uint8 crops -> the float32 (N, 3, size, size) batch the crop models read (the dice
+    classifier, the memory's key); crops of another size are resized."""
+    batch = np.empty((len(crops), 3, size, size), np.float32)
+    for i, crop in enumerate(crops):
+        if crop.ndim != 3 or crop.shape[2] != 3:
+            raise ValueError(f"crop {i} is not a BGR image: shape {crop.shape}")
+        if crop.shape[:2] != (size, size):
+            crop = cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA)
+        batch[i] = crop.transpose(2, 0, 1)
+    return batch

@@ -390,7 +390,7 @@ class DiceReader:
                 face, kind_why = standard[i]
                 name, kind_why = read_kind(face, kind_why, kinds[i], numerals.get(i))
                 value, confidence, face_why = die_value(face, numerals.get(i))
-                value, confidence, face_why = self.memory.amend(name, face.embedding, value,
+                value, confidence, face_why = self.memory.amend(name, crops[i], value,
                                                                 confidence, face_why)
                 why = unsure_reasons(join_reasons(face_why, kind_why), name, die,
                                      unexpected=i in unexpected)

@@ -60,6 +60,7 @@ class TableCamera:
         if self._reader is None:
             try:
                 from vision.classify import Classifier
+                from vision.memory_key import MemoryKey
                 from vision.numerals import NumeralReader
                 from vision.prototypes import Prototypes, load_taught
                 from vision.reader import DiceReader
@@ -73,7 +74,7 @@ class TableCamera:
             self._reader = DiceReader(
                 classifier=classifier, keep_crops=True,  # for `photos`
                 prototypes=Prototypes(faces, model_sha256=classifier.card["sha256"]),
-                numerals=numerals, memory=TableMemory(self.store, classifier, numerals))
+                numerals=numerals, memory=TableMemory(self.store, MemoryKey(), numerals))
             self._reader.memory.follow()
             self._file_faces = faces
             self._own = StoreFaces(self.store, classifier) if self.store is not None else None

@@ -2,11 +2,13 @@
 
 Why: no reader trained elsewhere reads every table's dice under every lamp, and retraining is
 hours of a Pi's CPU. But each die a player confirmed or corrected is a labelled photo of this
-table's dice under this table's light. The memory keeps, per kind and value, the classifier's
-embedding of those crops (each turned a quarter turn three times: a die lands at any turn) and
-reads a new die by its nearest remembered dice of the same kind, fused with the general
-reader's own score: no training, a few hundred dot products a die. Symbol dice's crops, kept in
-the same memory, are embedded the same way (`embedded`) and read as their faces' prototypes
+table's dice under this table's light. The memory keeps, per kind and value, a key of those
+crops (each turned a quarter turn three times: a die lands at any turn) and reads a new die by
+its nearest remembered dice of the same kind, fused with the general reader's own score: no
+training, a few hundred dot products a die. A standard die's key is ImageNet features no model
+here trained (vision.memory_key): it keeps dice apart at a table nothing saw. Symbol dice's
+crops, kept in the same memory, are keyed the same way (`embedded`) by the classifier's
+embedding, which was trained to tell taught faces apart, and read as their faces' prototypes
 (vision.taught_dice).
 
 The fusion is Bayesian in spirit: the reader's confidence spread over the kind's faces (all it
@@ -20,6 +22,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -27,7 +30,7 @@ import numpy as np
 from companion.dice_memory import DiceMemory, RememberedDie
 from companion.reading import join_reasons
 from companion.rules.dice import STANDARD
-from vision.classify import Classifier
+from vision.memory_key import MemoryKey
 from vision.numerals import NumeralReader, TableSight
 from vision.placement import TablePlacements
 
@@ -107,20 +110,29 @@ def fuse(faces: Sequence[int | str], value: int | str, confidence: float,
     return faces[best], share
 
 
-def remember_turns(classifier: Classifier, crop: np.ndarray) -> np.ndarray:
-    """A kept crop's embeddings upright and at each quarter turn, (TURNS, d) unit rows: the
-    same face lands at any turn, and the embedding is not blind to turns."""
+class Embedder(Protocol):
+    """A model that keys die crops: the memory's key (standard dice) or the dice classifier's
+    embedding (taught symbol dice). Its card's sha256 names the vectors it made in the store."""
+
+    card: dict
+
+    def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray: ...
+
+
+def remember_turns(embedder: Embedder, crop: np.ndarray) -> np.ndarray:
+    """A kept crop's keys upright and at each quarter turn, (TURNS, d) unit rows: the same face
+    lands at any turn, and the key is not blind to turns."""
     turned = [np.ascontiguousarray(np.rot90(crop, k)) for k in range(TURNS)]
-    return unit(classifier.look(turned)["embedding"])
+    return unit(embedder.embed(turned))
 
 
-def embedded(store: DiceMemory, classifier: Classifier, kinds: Iterable[str],
+def embedded(store: DiceMemory, embedder: Embedder, kinds: Iterable[str],
              images: bool = False) -> list[tuple[RememberedDie, np.ndarray]]:
-    """The store's crops of these kinds with their embeddings by this classifier, (TURNS, d)
-    unit rows each, and their images only if `images`: crops not yet embedded by it (just
-    learnt or taught, imported, or from another model) are read and embedded now and written
-    back; an unreadable crop (a bad import) is left out."""
-    sha = classifier.card["sha256"]
+    """The store's crops of these kinds with their keys by this embedder, (TURNS, d) unit rows
+    each, and their images only if `images`: crops not yet keyed by it (just learnt or taught,
+    imported, or from another model) are read and keyed now and written back; an unreadable
+    crop (a bad import) is left out."""
+    sha = embedder.card["sha256"]
     dice = store.dice(kinds, images)
     stale = [die.id for die in dice if die.model != sha or die.vectors is None]
     pictures = {} if images else store.images_of(stale)
@@ -133,7 +145,7 @@ def embedded(store: DiceMemory, classifier: Classifier, kinds: Iterable[str],
                 else None
             if crop is None:
                 continue
-            vectors = fresh[die.id] = remember_turns(classifier, crop).tobytes()
+            vectors = fresh[die.id] = remember_turns(embedder, crop).tobytes()
         out.append((die, np.frombuffer(vectors, np.float32).reshape(TURNS, -1)))
     if fresh:
         store.set_vectors(sha, fresh)
@@ -152,14 +164,13 @@ def memory_disagrees(remembered: int | str) -> str:
 
 class TableMemory:
     """The reader's view of a table's remembered standard dice (companion.dice_memory): per kind,
-    their embeddings, made again from the store whenever its revision moves. Without a store it
-    remembers nothing and changes no reading."""
+    their keys (vision.memory_key), made again from the store whenever its revision moves.
+    Without a store and a key it remembers nothing and changes no reading."""
 
-    def __init__(self, store: DiceMemory | None = None,
-                 classifier: Classifier | None = None,
+    def __init__(self, store: DiceMemory | None = None, key: MemoryKey | None = None,
                  numerals: NumeralReader | None = None) -> None:
         self.store = store
-        self.classifier = classifier
+        self.key = key
         # where the camera shows each numbered kind's top numeral (none without a reader)
         self.placements = TablePlacements(numerals) if numerals is not None else None
         self.kinds: dict[str, Remembered] = {}
@@ -169,7 +180,7 @@ class TableMemory:
         self._changed: threading.Event | None = None
 
     def follow(self) -> None:
-        """Embed what the store learns as soon as it learns it, and learn the camera's sight
+        """Key what the store learns as soon as it learns it, and learn the camera's sight
         from it, in a thread of its own, so the next reading finds it ready instead of spending
         the time itself."""
         if self.store is None or self._changed is not None:
@@ -187,23 +198,23 @@ class TableMemory:
             self.learn_sight()
 
     def refresh(self) -> None:
-        """Load the store again if it changed; dice not yet embedded by this classifier (just
-        learnt, imported, or from another model) are embedded now and written back. A store
-        that cannot be read leaves what was loaded (the table shows its fault)."""
-        if self.store is None or self.classifier is None:
+        """Load the store again if it changed; dice not yet keyed by this key model (just
+        learnt, imported, or keyed by another) are keyed now and written back. A store that
+        cannot be read leaves what was loaded (the table shows its fault)."""
+        if self.store is None or self.key is None:
             return
         with self._loading:
             try:
-                self._load(self.store, self.classifier)
+                self._load(self.store, self.key)
             except sqlite3.Error:
                 return
 
-    def _load(self, store: DiceMemory, classifier: Classifier) -> None:
+    def _load(self, store: DiceMemory, key: MemoryKey) -> None:
         revision = store.revision
         if revision == self._revision:
             return
         rows: dict[str, list[tuple[np.ndarray, int | str]]] = {}
-        for die, vectors in embedded(store, classifier, STANDARD):
+        for die, vectors in embedded(store, key, STANDARD):
             rows.setdefault(die.kind, []).append((vectors, die.value))
         self.kinds = {kind: Remembered(np.concatenate([v for v, _ in kept]),
                                        tuple(value for _, value in kept for _ in range(TURNS)))
@@ -227,14 +238,15 @@ class TableMemory:
         """What this table's confirmed dice say of its camera (vision.placement)."""
         return self.placements.sight if self.placements is not None else TableSight()
 
-    def amend(self, kind: str, embedding: np.ndarray, value: int | str, confidence: float,
+    def amend(self, kind: str, crop: np.ndarray, value: int | str, confidence: float,
               why: str) -> tuple[int | str, float, str]:
         """A standard die's (value, confidence, why unsure) with what the table remembers of
-        its kind."""
-        if kind not in STANDARD or kind not in self.kinds:
+        its kind; `crop`: the die's square crop (vision.crops), keyed only where the memory
+        holds dice of its kind."""
+        if kind not in STANDARD or kind not in self.kinds or self.key is None:
             return value, confidence, why
         return remembered_reading(kind, value, confidence, why,
-                                  recall(self.kinds[kind], embedding))
+                                  recall(self.kinds[kind], self.key.embed([crop])[0]))
 
 
 def remembered_reading(kind: str, value: int | str, confidence: float, why: str,

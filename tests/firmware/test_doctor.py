@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from firmware.checks import (
 MODEL = Path(__file__).resolve().parents[2] / "models" / "dice.onnx"
 DETECTOR = MODEL.with_name("detector.onnx")
 NUMERALS = MODEL.with_name("numerals.onnx")
+MEMORY_KEY = MODEL.with_name("memory.onnx")
 
 
 @pytest.fixture
@@ -70,17 +72,20 @@ def test_a_healthy_box_passes(
     assert f"classifier {MODEL} loads (version {card['version']})" in model_line
     assert f"detector {DETECTOR} loads (version {detector_card['version']})" in model_line
     assert f"numerals {NUMERALS} loads" in model_line
+    assert f"memory key {MEMORY_KEY} loads" in model_line
     assert (f"every {checked} reading waits for a player's check" in model_line) == bool(checked)
 
 
-def test_a_missing_detector_fails_the_model_check(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+@pytest.mark.parametrize(("module", "name", "file"), [
+    ("vision.detect", "DEFAULT_DETECTOR", "detector.onnx"),
+    ("vision.memory_key", "DEFAULT_MODEL", "memory.onnx"),
+])
+def test_a_missing_model_file_fails_the_model_check(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, module: str, name: str, file: str
 ) -> None:
-    import vision.detect
-
-    monkeypatch.setattr(vision.detect, "DEFAULT_DETECTOR", tmp_path / "detector.onnx")
+    monkeypatch.setattr(importlib.import_module(module), name, tmp_path / file)
     result = check_model()
-    assert result.failed and "ModelError" in result.found and "detector.onnx" in result.found
+    assert result.failed and "ModelError" in result.found and file in result.found
     assert "reinstall Rollscribe" in result.advice
 
 

@@ -11,8 +11,8 @@ import pytest
 
 from companion.dice_memory import DiceMemory
 from companion.die_photos import LabelledDie
-from vision.classify import Classifier
 from vision.crops import square_crop
+from vision.memory_key import MemoryKey
 from vision.numerals import (
     DEFAULT_MODEL,
     GRID,
@@ -155,8 +155,8 @@ def test_an_angled_table_learns_where_its_top_numerals_are_and_reads_them_better
         labels.append(LabelledDie(1, 10 + i, 0, "d20", photo.value, "checked", 1.0, crop))
     store.learn(1, labels, attrgetter("jpeg"))
     reader = NumeralReader(threads=2)
-    memory = TableMemory(store, Classifier(threads=1), reader)
-    memory.refresh()  # the camera's refresh before a reading: the embeddings only
+    memory = TableMemory(store, MemoryKey(), reader)
+    memory.refresh()  # the camera's refresh before a reading: the keys only
     assert memory.sight() == TableSight()
     memory.learn_sight()  # the memory's own thread
     placement = memory.sight().placed["d20"]

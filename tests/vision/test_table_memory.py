@@ -11,7 +11,8 @@ import pytest
 
 from companion.dice_memory import DiceMemory
 from companion.die_photos import LabelledDie
-from vision.classify import DEFAULT_MODEL, Classifier
+from vision.classify import DEFAULT_MODEL
+from vision.memory_key import MemoryKey
 from vision.numerals import UNSTOOD
 from vision.reader import DiceReader, kept_crop
 from vision.table_memory import (
@@ -81,7 +82,7 @@ def test_a_die_corrected_once_is_read_right_after_and_forgetting_undoes_it(tmp_p
     expect = ["d20", "d10", "d8"]
     store = DiceMemory(tmp_path / "t.dice.sqlite")
     reader = DiceReader(keep_crops=True)
-    reader.memory = TableMemory(store, reader.classifier)
+    reader.memory = TableMemory(store, MemoryKey())
     first = reader.read_frame(frame, expect)
     at = next(i for i, d in enumerate(first.dice) if d.die == "d20")
     misread = first.dice[at].value
@@ -91,8 +92,8 @@ def test_a_die_corrected_once_is_read_right_after_and_forgetting_undoes_it(tmp_p
     store.learn(1, [LabelledDie(1, 7, at, "d20", 3, "corrected", 1.0, first.crops[at])],
                 attrgetter("jpeg"))
     reader.memory.refresh()
-    assert [d.model for d in store.dice()] == [reader.classifier.card["sha256"]]
-    assert len(np.frombuffer(store.dice()[0].vectors, np.float32)) == TURNS * 64
+    assert [d.model for d in store.dice()] == [MemoryKey().card["sha256"]]
+    assert len(np.frombuffer(store.dice()[0].vectors, np.float32)) == TURNS * 320
     again = reader.read_frame(frame, expect).dice[at]
     assert (again.value, again.unsure) == (3, True)
     assert f"value from the table's memory (read as {misread})" in again.why_unsure
@@ -106,7 +107,7 @@ def test_what_is_learnt_is_embedded_in_the_background(tmp_path):
     frame, [(_, value, box)] = render_tray(1, 3, (640, 480), ["d20"])
     crop = kept_crop(frame, box)
     store = DiceMemory(tmp_path / "t.dice.sqlite")
-    memory = TableMemory(store, Classifier(threads=1))
+    memory = TableMemory(store, MemoryKey())
     memory.follow()
     store.learn(1, [LabelledDie(1, 4, 0, "d20", value, "checked", 0.9, crop)],
                 attrgetter("jpeg"))
@@ -114,17 +115,17 @@ def test_what_is_learnt_is_embedded_in_the_background(tmp_path):
     while "d20" not in memory.kinds and time.monotonic() < deadline:
         time.sleep(0.05)
     assert memory.kinds["d20"].values == (value,) * TURNS  # no reading asked for it
-    assert store.dice()[0].model == memory.classifier.card["sha256"]
+    assert store.dice()[0].model == MemoryKey().card["sha256"]
 
 
 @pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet")
 def test_following_the_store_reads_only_the_images_of_new_crops(tmp_path, monkeypatch):
     """After each roll the memory is loaded again; the crops it embedded before come back as
-    their embeddings, without their images (a full memory is thousands of JPEGs)."""
+    their keys, without their images (a full memory is thousands of JPEGs)."""
     frame, dice = render_tray(3, 5, (640, 480), ["d20", "d20", "d8"])
     crops = [kept_crop(frame, box) for _, _, box in dice]
     store = DiceMemory(tmp_path / "t.dice.sqlite")
-    memory = TableMemory(store, Classifier(threads=1))
+    memory = TableMemory(store, MemoryKey())
     asked: list[int] = []
     images_of = store.images_of
     monkeypatch.setattr(store, "images_of", lambda ids: images_of(asked.extend(ids) or ids))
@@ -143,7 +144,7 @@ def test_following_the_store_reads_only_the_images_of_new_crops(tmp_path, monkey
 
 def test_a_memory_that_cannot_be_read_leaves_the_reader_reading(tmp_path):
     store = DiceMemory(tmp_path / "t.dice.sqlite")
-    memory = TableMemory(store, classifier=object())  # type: ignore[arg-type] - never used
+    memory = TableMemory(store, key=object())  # type: ignore[arg-type] - never used
     store.close()
     memory.refresh()  # the table shows the store's fault; the reading goes on without it
     assert memory.kinds == {}
