@@ -6,12 +6,13 @@ from __future__ import annotations
 import time
 from operator import attrgetter
 
+import cv2
 import numpy as np
 import pytest
 
 from companion.dice_memory import DiceMemory
 from companion.die_photos import LabelledDie
-from vision.classify import DEFAULT_MODEL
+from vision.classify import DEFAULT_MODEL, Classifier
 from vision.memory_key import MemoryKey
 from vision.numerals import UNSTOOD
 from vision.reader import DiceReader, kept_crop
@@ -21,11 +22,17 @@ from vision.table_memory import (
     Recall,
     Remembered,
     TableMemory,
+    embedded,
     recall,
     remembered_reading,
     unit,
 )
 from vision.train.render import render_tray
+
+
+def kept_image(frame: np.ndarray, box) -> np.ndarray:
+    """The crop the table keeps of a die, as the memory reads it back."""
+    return cv2.imdecode(np.frombuffer(kept_crop(frame, box), np.uint8), cv2.IMREAD_COLOR)
 
 AXES = np.eye(64, dtype=np.float32)
 
@@ -149,3 +156,24 @@ def test_a_memory_that_cannot_be_read_leaves_the_reader_reading(tmp_path):
     memory.refresh()  # the table shows the store's fault; the reading goes on without it
     assert memory.kinds == {}
     assert memory.amend("d20", AXES[0], 5, 0.4, NUMERAL_NOT_CLEAR) == (5, 0.4, NUMERAL_NOT_CLEAR)
+
+
+@pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet")
+def test_crops_a_table_keyed_with_the_classifier_are_keyed_again_by_the_memory_key(tmp_path):
+    """A table from before the memory's own key kept its dice's classifier embeddings: they are
+    keyed again from their crops when the memory loads, once, and read by the key."""
+    frame, [(_, value, box)] = render_tray(1, 3, (640, 480), ["d20"])
+    store = DiceMemory(tmp_path / "t.dice.sqlite")
+    store.learn(1, [LabelledDie(1, 4, 0, "d20", value, "checked", 0.9, kept_crop(frame, box))],
+                attrgetter("jpeg"))
+    classifier = Classifier(threads=1)
+    embedded(store, classifier, ["d20"])  # as the memory keyed it before
+    assert store.dice()[0].model == classifier.card["sha256"]
+    memory = TableMemory(store, MemoryKey())
+    memory.refresh()
+    die = store.dice()[0]
+    assert die.model == memory.key.card["sha256"]
+    keys = np.frombuffer(die.vectors, np.float32).reshape(TURNS, -1)
+    assert keys.shape[1] == len(memory.key.embed([kept_image(frame, box)])[0]) != 64
+    assert np.allclose(memory.kinds["d20"].vectors, keys)
+    assert memory.kinds["d20"].values == (value,) * TURNS
