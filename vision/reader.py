@@ -64,6 +64,7 @@ FAINT_BOX = "found only faintly, where an expected taught die was missing"
 # 20 / 50). A die the game expects is read only among its own faces, where played faces left
 # none sure and wrong: it is read sure as before.
 PLAYED_FACE = "read with nothing expected from faces learnt in play"
+RESEMBLES = "it may be the taught die {} (its icons fit)"  # vision.prototypes.NEAR_AT
 RESCALES = (0.8, 1.25)  # a doubtful taught die's box is cut again at these sizes
 TRAY_PHOTO = 2  # dice over the threshold for photo mode to weigh the weaker peaks (a roll)
 SPARE_BOXES = 5  # weaker boxes looked at for an expected taught die that no box held, and by
@@ -352,11 +353,13 @@ class DiceReader:
         empty = outputs["state"].argmax(axis=1) == no_die
         if expect is None:
             custom = self.prototypes.match(outputs["embedding"], crops)
+            resembled = self.prototypes.resembled(outputs["embedding"], crops)
             kinds: list[str | None] = [None] * len(crops)
             unexpected: set[int] = set()
         else:
             custom, kinds, unexpected = self._match_expected(outputs, crops, empty, expect)
             custom = self._second_look(frame, boxes, custom)
+            resembled = [None] * len(crops)  # the expectation chose between them
         standard = {i: own_kind(clf, {key: values[i : i + 1] for key, values in outputs.items()},
                                 kinds[i])
                     for i in range(len(crops)) if custom[i] is None and not empty[i]}
@@ -389,6 +392,9 @@ class DiceReader:
             else:
                 face, kind_why = standard[i]
                 name, kind_why = read_kind(face, kind_why, kinds[i], numerals.get(i))
+                if resembled[i] is not None:
+                    kind_why = join_reasons(kind_why, RESEMBLES.format(
+                        resembled[i].prototype.die))
                 value, confidence, face_why = die_value(face, numerals.get(i))
                 value, confidence, face_why = self.memory.amend(name, crops[i], value,
                                                                 confidence, face_why)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.icon_match import RADII, RADIUS, IconBank, fitted_radius, similarities, template
-from vision.prototypes import FacePrototype, Prototypes, encode_shot
+from vision.prototypes import MATCH_AT, NEAR_AT, FacePrototype, Prototypes, encode_shot
 
 SIDE = 96  # the reader's crop side
 RED, BLUE, CREAM = (40, 40, 200), (200, 90, 30), (200, 225, 235)
@@ -198,3 +198,33 @@ def test_prototypes_match_each_die_at_its_own_disc_chosen_once() -> None:
     assert match.prototype.face == "flag21" and match.doubt() is None
     assert taught.radius("arced") == arced.radius("arced") == max(RADII)
     assert taught.radius("plain") in RADII
+
+
+def test_a_crop_the_embedding_nearly_matched_is_resembled_only_where_its_icons_fit() -> None:
+    """Nothing expected, a taught die whose embedding falls just under the bar is read as a
+    standard die; `resembled` names it where its icons fit a taught face (so that reading is
+    asked), and names nothing for a die of another icon, nor under NEAR_AT, nor without shots."""
+    rng = np.random.default_rng(9)
+    vector = np.eye(16)[0]
+
+    def face(icon: str, shots: bool) -> FacePrototype:
+        crops = [encode_shot(die_crop(icon, CREAM, BLACK, rng)) for _ in range(3)]
+        return FacePrototype.from_embeddings("sigils", icon, vector[None], crops if shots else ())
+
+    taught = Prototypes([face("flag", True), face("bolt", True)])
+    bare = Prototypes([face("flag", False), face("bolt", False)])
+
+    def at(similarity: float) -> np.ndarray:  # an embedding this like the faces'
+        return (similarity * vector + np.sqrt(1 - similarity ** 2) * np.eye(16)[1])[None]
+
+    near = (NEAR_AT + MATCH_AT) / 2
+    for draw in range(DRAWS // 2):
+        icon = ("flag", "bolt")[draw % 2]
+        crop = die_crop(icon, CREAM, BLACK, rng)
+        assert taught.match(at(near), [crop]) == [None]
+        found = taught.resembled(at(near), [crop])[0]
+        assert found is not None and found.prototype.face == icon
+        assert taught.resembled(at(NEAR_AT - 0.05), [crop]) == [None]
+        assert taught.resembled(at(MATCH_AT + 0.05), [crop]) == [None]  # matched, not resembled
+        assert bare.resembled(at(near), [crop]) == [None]
+        assert taught.resembled(at(near), [die_crop("hook", CREAM, BLACK, rng)]) == [None]
