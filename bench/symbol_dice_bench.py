@@ -113,12 +113,14 @@ class Tally:
     as_twin: int = 0  # read surely as its confusable twin
     companions: int = 0  # numbered dice beside it read ...
     companions_taught: int = 0  # ... as a taught die (sure or not)
+    companions_sure_taught: int = 0  # ... surely as a taught die: sure and wrong too
 
     def line(self) -> str:
         n = max(1, self.frames)
         return (f"right {self.right / n:.1%}, sure-and-wrong {self.sure_wrong / n:.2%}, "
                 f"unsure {self.unsure / n:.1%}, not found {self.missed / n:.1%}, numbered "
-                f"dice read as taught {self.companions_taught / max(1, self.companions):.2%}")
+                f"dice read as taught {self.companions_taught / max(1, self.companions):.2%} "
+                f"({self.companions_sure_taught} sure)")
 
 
 def read_die(reader: DiceReader, die: BenchDie, renders: int, first_seed: int,
@@ -149,6 +151,7 @@ def read_die(reader: DiceReader, die: BenchDie, renders: int, first_seed: int,
                 if near is not None and iou(near.box, other) >= 0.4:
                     tally.companions += 1
                     tally.companions_taught += near.die in NAMES
+                    tally.companions_sure_taught += near.die in NAMES and not near.unsure
             read = max(dice_read, key=lambda d: iou(d.box, box), default=None)
             if read is None or iou(read.box, box) < 0.4:
                 tally.missed += 1

@@ -389,6 +389,28 @@ def test_an_expected_taught_die_unlike_its_faces_is_still_that_die_but_unsure(
     assert sorted(d["die"] for d in dice) == ["d6", "monster"]
 
 
+def test_a_taught_die_matched_with_nothing_expected_but_unlike_its_faces_is_unsure(
+    store: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With nothing expected, a die the embedding takes for a taught die whose icons do not fit
+    its faces (a numbered d8 beside a symbol octahedron, read surely as the octahedron in the
+    symbol memory bench) is read as that die but asked, as an expected one is."""
+    image, pixels = two_dice(tmp_path)
+    path = tmp_path / "strict.json"
+    taught_on(pixels, ["cross", "star"], store[0]).save(path)
+    monkeypatch.setattr("vision.prototypes.MATCH_AT", -1.0)  # any crop is alike enough ...
+    assert main(["read", "--json", "--taught", str(path), image]) == 0
+    dice = json.loads(capsys.readouterr().out)["dice"]
+    assert dice and all(d["die"] == "monster" for d in dice)
+    assert not any("unlike its taught faces" in d.get("why_unsure", "") for d in dice)
+    monkeypatch.setattr("vision.prototypes.TAUGHT_AT", 2.5)  # ... but no icon fits
+    assert main(["read", "--json", "--taught", str(path), image]) == 0
+    dice = json.loads(capsys.readouterr().out)["dice"]
+    assert dice and all(d["die"] == "monster" for d in dice)
+    assert all(d["unsure"] and "unlike its taught faces" in d["why_unsure"] for d in dice)
+
+
 def test_close_up_shots_teach_the_die_read_at_tray_distance(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -383,7 +383,7 @@ class DiceReader:
             if taught is not None:
                 name, value = taught.prototype.die, taught.prototype.face
                 confidence = max(0.0, taught.similarity)
-                unlike = taught.likeness() < 0.5 and expect is not None
+                unlike = taught.likeness() < 0.5
                 face_why = (f"unlike its taught faces ({taught.likeness():.0%} like)" if unlike
                             else taught.doubt())
                 if face_why is None and expect is None and taught.prototype.learnt:
