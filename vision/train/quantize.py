@@ -1,4 +1,5 @@
-"""The pretrained detector's frozen Lite0 features in 8 bits (issue 53).
+"""Lite0's frozen ImageNet blocks in 8 bits: the pretrained detector's features (issue 53) and
+the table memory's key (vision.train.memory_key, issue 55).
 
 Why: Lite0's blocks to stride 16 read a 512 x 384 frame in about 11 ms on this machine's two
 cores in float, 6 ms with 8-bit weights and activations (its vector units multiply bytes; so
