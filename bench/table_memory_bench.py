@@ -348,20 +348,24 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def timing() -> None:
-    """The memory's cost per die read with it full (a d20's: 20 values x PER_FACE dice x TURNS
-    turns), and per die learnt (its crop keyed at TURNS turns, in the background of play)."""
+    """The memory's cost in a frame of ten dice (their crops keyed in one batch, then each read
+    against a full d20 memory: 20 values x PER_FACE dice x TURNS turns), and per die learnt (its
+    crop keyed at TURNS turns, in the background of play)."""
     rng = np.random.default_rng(1)
     key = MemoryKey()
-    crop = rng.integers(0, 255, (KEPT_CROP_SIDE, KEPT_CROP_SIDE, 3), np.uint8)
-    vectors = unit(rng.normal(size=(20 * PER_FACE * TURNS, len(key.embed([crop])[0]))))
+    side = key.input_size  # the reader's crops
+    crops = [rng.integers(0, 255, (side, side, 3), np.uint8) for _ in range(10)]
+    kept = rng.integers(0, 255, (KEPT_CROP_SIDE, KEPT_CROP_SIDE, 3), np.uint8)
+    probe = key.embed(crops[:1])[0]
+    vectors = unit(rng.normal(size=(20 * PER_FACE * TURNS, len(probe))))
     memory = Remembered(vectors, tuple(1 + i % 20 for i in range(len(vectors))))
+    keyed = median_ms(lambda: key.embed(crops), 50)
     read = median_ms(lambda: remembered_reading("d20", 5, 0.5, "numeral not clear",
-                                                recall(memory, key.embed([crop])[0])), 200)
-    learn = median_ms(lambda: remember_turns(key, crop), 20)
-    print(f"a die read with a full d20 memory ({len(vectors)} vectors, its crop keyed): "
-          f"{read:.2f} ms more; a die learnt: {learn:.1f} ms (medians of 200 and 20 runs, "
-          "one thread)")
-
+                                                recall(memory, probe)), 200)
+    learn = median_ms(lambda: remember_turns(key, kept), 20)
+    print(f"ten dice keyed: {keyed:.1f} ms; a die read with a full d20 memory ({len(vectors)} "
+          f"vectors): {read:.3f} ms more; a die learnt: {learn:.1f} ms (medians of 50, 200 and "
+          "20 runs, the key on two threads)")
 
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -23,11 +23,9 @@ OUTPUTS = ("key",)
 
 
 class MemoryKey:
-    """The memory's key model: square die crops (vision.crops convention) -> unit vectors. One
-    thread by default: the reader keys one die at a time, which a second thread slows (ten dice
-    9.0 ms on one, 10.9 ms on two, here)."""
+    """The memory's key model: square die crops (vision.crops convention) -> unit vectors."""
 
-    def __init__(self, model_path: Path | str | None = None, threads: int = 1) -> None:
+    def __init__(self, model_path: Path | str | None = None, threads: int = 2) -> None:
         self.model_path = Path(model_path) if model_path else DEFAULT_MODEL
         self.card = load_card(self.model_path)
         try:

@@ -375,6 +375,8 @@ class DiceReader:
             self.tilt.saw(read)
         numerals = {i: reading for i, reading in zip(numbered, read, strict=True)
                     if reading is not None}
+        keyed = self.memory.keys([crops[i] for i in standard])
+        memory_keys = dict(zip(standard, keyed, strict=True)) if keyed is not None else {}
         dice = []
         for i, die in enumerate(found.dice):
             taught = custom[i]
@@ -396,7 +398,7 @@ class DiceReader:
                     kind_why = join_reasons(kind_why, RESEMBLES.format(
                         resembled[i].prototype.die))
                 value, confidence, face_why = die_value(face, numerals.get(i))
-                value, confidence, face_why = self.memory.amend(name, crops[i], value,
+                value, confidence, face_why = self.memory.amend(name, memory_keys.get(i), value,
                                                                 confidence, face_why)
                 why = unsure_reasons(join_reasons(face_why, kind_why), name, die,
                                      unexpected=i in unexpected)

@@ -238,15 +238,21 @@ class TableMemory:
         """What this table's confirmed dice say of its camera (vision.placement)."""
         return self.placements.sight if self.placements is not None else TableSight()
 
-    def amend(self, kind: str, crop: np.ndarray, value: int | str, confidence: float,
+    def keys(self, crops: Sequence[np.ndarray]) -> np.ndarray | None:
+        """A frame's die crops (vision.crops) keyed in one batch, or None while the memory
+        holds no dice to read them against (ten dice 5.0 ms in one batch on two threads, 8.6 ms
+        one at a time, here)."""
+        if not self.kinds or self.key is None or not crops:
+            return None
+        return self.key.embed(crops)
+
+    def amend(self, kind: str, key: np.ndarray | None, value: int | str, confidence: float,
               why: str) -> tuple[int | str, float, str]:
         """A standard die's (value, confidence, why unsure) with what the table remembers of
-        its kind; `crop`: the die's square crop (vision.crops), keyed only where the memory
-        holds dice of its kind."""
-        if kind not in STANDARD or kind not in self.kinds or self.key is None:
+        its kind; `key`: the die's (`keys`), None when it was not keyed."""
+        if kind not in STANDARD or kind not in self.kinds or key is None:
             return value, confidence, why
-        return remembered_reading(kind, value, confidence, why,
-                                  recall(self.kinds[kind], self.key.embed([crop])[0]))
+        return remembered_reading(kind, value, confidence, why, recall(self.kinds[kind], key))
 
 
 def remembered_reading(kind: str, value: int | str, confidence: float, why: str,

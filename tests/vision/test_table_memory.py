@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 from operator import attrgetter
 
-import cv2
 import numpy as np
 import pytest
 
@@ -15,6 +14,7 @@ from companion.die_photos import LabelledDie
 from vision.classify import DEFAULT_MODEL, Classifier
 from vision.memory_key import MemoryKey
 from vision.numerals import UNSTOOD
+from vision.prototypes import decode_shot
 from vision.reader import DiceReader, kept_crop
 from vision.table_memory import (
     NUMERAL_NOT_CLEAR,
@@ -28,11 +28,6 @@ from vision.table_memory import (
     unit,
 )
 from vision.train.render import render_tray
-
-
-def kept_image(frame: np.ndarray, box) -> np.ndarray:
-    """The crop the table keeps of a die, as the memory reads it back."""
-    return cv2.imdecode(np.frombuffer(kept_crop(frame, box), np.uint8), cv2.IMREAD_COLOR)
 
 AXES = np.eye(64, dtype=np.float32)
 
@@ -115,6 +110,8 @@ def test_what_is_learnt_is_embedded_in_the_background(tmp_path):
     crop = kept_crop(frame, box)
     store = DiceMemory(tmp_path / "t.dice.sqlite")
     memory = TableMemory(store, MemoryKey())
+    kept = decode_shot(crop)
+    assert memory.keys([kept]) is None  # nothing remembered yet: no die is keyed
     memory.follow()
     store.learn(1, [LabelledDie(1, 4, 0, "d20", value, "checked", 0.9, crop)],
                 attrgetter("jpeg"))
@@ -122,6 +119,7 @@ def test_what_is_learnt_is_embedded_in_the_background(tmp_path):
     while "d20" not in memory.kinds and time.monotonic() < deadline:
         time.sleep(0.05)
     assert memory.kinds["d20"].values == (value,) * TURNS  # no reading asked for it
+    assert np.allclose(memory.keys([kept]), memory.kinds["d20"].vectors[:1], atol=1e-5)
     assert store.dice()[0].model == MemoryKey().card["sha256"]
 
 
@@ -174,6 +172,6 @@ def test_crops_a_table_keyed_with_the_classifier_are_keyed_again_by_the_memory_k
     die = store.dice()[0]
     assert die.model == memory.key.card["sha256"]
     keys = np.frombuffer(die.vectors, np.float32).reshape(TURNS, -1)
-    assert keys.shape[1] == len(memory.key.embed([kept_image(frame, box)])[0]) != 64
+    assert keys.shape[1] == len(memory.key.embed([decode_shot(kept_crop(frame, box))])[0]) != 64
     assert np.allclose(memory.kinds["d20"].vectors, keys)
     assert memory.kinds["d20"].values == (value,) * TURNS
