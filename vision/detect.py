@@ -32,6 +32,14 @@ EDGE_MARGIN = 2  # a box within this many pixels of the frame border is cut by t
 BIG_DIE = 64  # input pixels at one scale: a die this big is left to the next smaller one too
 HELD = 0.5  # a die found at one scale this much of a smaller scale's box side: one die (twins)
 OVERLAP = 0.6  # IoU over which two peaks are taken for one die (the weaker is dropped)
+# A tray's dice are about one size. On a table the detector never saw it scores some of them
+# under its threshold, among peaks on pips, edges and spots that are much smaller: so where
+# SIZED_AMONG dice or more cleared the threshold (a roll), a weaker peak down to SIZED is a die
+# if its side is within SIZED_SIDE of their median side either way and it lies in none of them
+# (`sized`).
+SIZED = 0.4
+SIZED_SIDE = 0.7
+SIZED_AMONG = 3
 HAND_SIDE = 160  # long side of the image the hand check looks at
 HAND_AREA = 0.07  # a skin blob over this fraction of the frame is a hand (or an arm)
 HAND_EDGE_AREA = 0.03  # ... or over this fraction while reaching in from the frame border
@@ -175,7 +183,7 @@ class Detector:
                 break
             if all(iou(box, other) <= OVERLAP for other, _ in kept):
                 kept.append((box, score))
-        return kept
+        return kept + sized(found, kept, self.threshold)
 
     def __call__(self, frame: np.ndarray, at_least: int = 0, spare: int = 0) -> Detection:
         """Find every die in a BGR frame; `at_least`: how many dice the game says are there;
@@ -190,6 +198,27 @@ class Detector:
         dice = [die_box(box, frame.shape, score) for box, score in found]
         return Detection(tuple(dice[i] for i in reading_order(dice)),
                          tuple(die_box(box, frame.shape, score) for box, score in spares))
+
+
+def sized(found: list[tuple[Box, float]], kept: list[tuple[Box, float]],
+          threshold: float) -> list[tuple[Box, float]]:
+    """The weaker peaks (SIZED up to the threshold) of about the size of the frame's dice over
+    the threshold (SIZED_AMONG of them at least; within SIZED_SIDE of their median side either
+    way), strongest first, none inside a kept box or overlapping one."""
+    sides = [side(box) for box, score in kept if score >= threshold]
+    if len(sides) < SIZED_AMONG:
+        return []
+    middle, out = float(np.median(sides)), []
+    for box, score in sorted(found, key=lambda f: -f[1]):
+        if not (SIZED <= score < threshold
+                and SIZED_SIDE * middle <= side(box) <= middle / SIZED_SIDE):
+            continue
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        if all(iou(box, other) <= OVERLAP and not (other[0] <= cx <= other[2]
+                                                   and other[1] <= cy <= other[3])
+               for other, _ in (*kept, *out)):
+            out.append((box, score))
+    return out
 
 
 def reading_order(dice: Sequence[DieBox]) -> list[int]:
