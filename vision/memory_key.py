@@ -16,7 +16,7 @@ import numpy as np
 
 from vision.crops import crop_batch
 from vision.errors import ModelError
-from vision.model_file import load_card, open_session
+from vision.model_file import input_size, load_card, open_session
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "memory.onnx"
 OUTPUTS = ("key",)
@@ -28,10 +28,7 @@ class MemoryKey:
     def __init__(self, model_path: Path | str | None = None, threads: int = 2) -> None:
         self.model_path = Path(model_path) if model_path else DEFAULT_MODEL
         self.card = load_card(self.model_path)
-        try:
-            self.input_size = int(self.card["input"]["size"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ModelError(f"model card for {self.model_path} lacks {exc}") from exc
+        self.input_size = input_size(self.card, self.model_path)
         self.session = open_session(self.model_path, threads, OUTPUTS)
         self.input_name = self.session.get_inputs()[0].name
 

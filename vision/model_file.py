@@ -47,6 +47,14 @@ def load_card(model_path: Path) -> dict:
     return card
 
 
+def input_size(card: dict, model_path: Path) -> int:
+    """The side of the square crops a crop model's card says it reads (`input.size`)."""
+    try:
+        return int(card["input"]["size"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelError(f"model card for {model_path} lacks its input size ({exc})") from exc
+
+
 def open_session(model_path: Path, threads: int, outputs: tuple[str, ...]) -> Any:
     """An onnxruntime CPU session for the file, whose outputs must be `outputs` in order."""
     import onnxruntime as ort  # imported here so importing vision stays cheap

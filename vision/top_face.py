@@ -23,7 +23,7 @@ import numpy as np
 
 from vision.crops import square_bounds, square_crop
 from vision.errors import ModelError
-from vision.model_file import load_card, open_session
+from vision.model_file import input_size, load_card, open_session
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "top_face.onnx"
 OUTPUTS = ("offset", "angle", "visible", "side")
@@ -51,11 +51,7 @@ class TopFaceLocator:
 
     def __init__(self, model_path: Path | str | None = None, threads: int = 1) -> None:
         self.model_path = Path(model_path) if model_path else DEFAULT_MODEL
-        card = load_card(self.model_path)
-        try:
-            self.size = int(card["input"]["size"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ModelError(f"model card of {self.model_path} gives no input size") from exc
+        self.size = input_size(load_card(self.model_path), self.model_path)
         self.session = open_session(self.model_path, threads, OUTPUTS)
         self.input_name = self.session.get_inputs()[0].name
 

@@ -9,9 +9,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from model_copies import model_with_card
 
 from vision.errors import ModelError
 from vision.memory_key import DEFAULT_MODEL, MemoryKey
+from vision.top_face import DEFAULT_MODEL as LOCATOR
+from vision.top_face import TopFaceLocator
 from vision.train.render import render_crop
 
 needs_model = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/memory.onnx missing")
@@ -45,6 +48,17 @@ def test_a_missing_or_corrupt_key_is_a_model_error(tmp_path: Path) -> None:
     (tmp_path / "memory.onnx").write_bytes(b"not a model")
     with pytest.raises(ModelError, match="does not match its card"):
         MemoryKey(tmp_path / "memory.onnx")
+
+
+@needs_model
+@pytest.mark.parametrize("card", [lambda c: c.pop("input"), lambda c: c["input"].pop("size"),
+                                  lambda c: c["input"].update(size="wide")])
+def test_a_card_without_its_input_size_is_a_model_error(tmp_path: Path, card) -> None:
+    """The memory's key and the top-face locator read their crop side from the card alone."""
+    for model in (DEFAULT_MODEL, LOCATOR):
+        with pytest.raises(ModelError, match="lacks its input size"):
+            (MemoryKey if model == DEFAULT_MODEL else TopFaceLocator)(
+                model_with_card(tmp_path / model.stem, card, model))
 
 
 @needs_model
