@@ -375,8 +375,11 @@ class DiceReader:
             self.tilt.saw(read)
         numerals = {i: reading for i, reading in zip(numbered, read, strict=True)
                     if reading is not None}
-        keyed = self.memory.keys([crops[i] for i in standard])
-        memory_keys = dict(zip(standard, keyed, strict=True)) if keyed is not None else {}
+        named = {i: read_kind(face, kind_why, kinds[i], numerals.get(i))
+                 for i, (face, kind_why) in standard.items()}
+        recalled = [i for i, (name, _) in named.items() if self.memory.remembers(name)]
+        keyed = self.memory.keys([crops[i] for i in recalled])  # one batch, only those it can read
+        memory_keys = dict(zip(recalled, keyed, strict=True)) if keyed is not None else {}
         dice = []
         for i, die in enumerate(found.dice):
             taught = custom[i]
@@ -392,8 +395,8 @@ class DiceReader:
                     face_why = PLAYED_FACE
                 why = unsure_reasons(face_why, name, die, unexpected=i in unexpected)
             else:
-                face, kind_why = standard[i]
-                name, kind_why = read_kind(face, kind_why, kinds[i], numerals.get(i))
+                face = standard[i][0]
+                name, kind_why = named[i]
                 if resembled[i] is not None:
                     kind_why = join_reasons(kind_why, RESEMBLES.format(
                         resembled[i].prototype.die))

@@ -96,7 +96,11 @@ def test_a_die_corrected_once_is_read_right_after_and_forgetting_undoes_it(tmp_p
     reader.memory.refresh()
     assert [d.model for d in store.dice()] == [MemoryKey().card["sha256"]]
     assert len(np.frombuffer(store.dice()[0].vectors, np.float32)) == TURNS * 320
+    batches: list[int] = []  # the crops keyed in each run of the key while reading the frame
+    embed = reader.memory.key.embed
+    reader.memory.key.embed = lambda crops: batches.append(len(crops)) or embed(crops)
     again = reader.read_frame(frame, expect).dice[at]
+    assert batches == [1]  # the d20 alone: the table remembers no d10 or d8 to read them by
     assert (again.value, again.unsure) == (3, True)
     assert f"value from the table's memory (read as {misread})" in again.why_unsure
     store.forget()
@@ -112,6 +116,7 @@ def test_what_is_learnt_is_embedded_in_the_background(tmp_path):
     memory = TableMemory(store, MemoryKey())
     kept = decode_shot(crop)
     assert memory.keys([kept]) is None  # nothing remembered yet: no die is keyed
+    assert not memory.remembers("d20")
     memory.follow()
     store.learn(1, [LabelledDie(1, 4, 0, "d20", value, "checked", 0.9, crop)],
                 attrgetter("jpeg"))
@@ -119,6 +124,7 @@ def test_what_is_learnt_is_embedded_in_the_background(tmp_path):
     while "d20" not in memory.kinds and time.monotonic() < deadline:
         time.sleep(0.05)
     assert memory.kinds["d20"].values == (value,) * TURNS  # no reading asked for it
+    assert memory.remembers("d20") and not memory.remembers("d8")
     assert np.allclose(memory.keys([kept]), memory.kinds["d20"].vectors[:1], atol=1e-5)
     assert store.dice()[0].model == MemoryKey().card["sha256"]
 
