@@ -367,5 +367,6 @@ def timing() -> None:
           f"vectors): {read:.3f} ms more; a die learnt: {learn:.1f} ms (medians of 50, 200 and "
           "20 runs, the key on two threads)")
 
+
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -278,17 +278,18 @@ def test_a_weaker_peak_the_size_of_a_rolls_dice_is_a_die(
     (within SIZED_SIDE of their median side either way) is a die too, unless it lies in one of
     them; a small one (a pip, a spot) or a big one (a tray's corner) is not, nor one under
     SIZED; with fewer dice over the threshold, none."""
-    assert SIZED < rules.threshold and SIZED_AMONG == 3 and 0.5 < SIZED_SIDE < 0.9
-    roll = [((0, 0, 60, 60), 0.9), ((100, 0, 160, 60), 0.8), ((200, 0, 262, 62), 0.7)]
-    weak = [((300, 0, 360, 60), SIZED + 0.05),  # a die, scored low
-            ((400, 0, 400 + round(60 * SIZED_SIDE) - 2, 40), SIZED + 0.08),  # too small
+    assert SIZED < rules.threshold and 0.5 < SIZED_SIDE < 0.9
+    roll = [((100 * i, 0, 100 * i + 60 + i % 2 * 2, 60), 0.9 - 0.01 * i)
+            for i in range(SIZED_AMONG)]  # a roll's dice, 60-62 px: their median side 60
+    weak = [((0, 300, 60, 360), SIZED + 0.05),  # a die, scored low
+            ((100, 300, 100 + round(60 * SIZED_SIDE) - 2, 340), SIZED + 0.08),  # too small
             ((10, 10, 58, 58), SIZED + 0.06),  # inside the first die
-            ((0, 100, round(60 / SIZED_SIDE) + 4, 200), SIZED + 0.07),  # too big (a tray's part)
-            ((500, 0, 560, 60), SIZED - 0.05)]  # under SIZED
+            ((200, 100, 200 + round(60 / SIZED_SIDE) + 4, 200), SIZED + 0.07),  # too big
+            ((300, 300, 360, 360), SIZED - 0.05)]  # under SIZED
     frame = np.full((480, 640, 3), 90, np.uint8)
     monkeypatch.setattr(rules, "peaks", lambda frame: [*roll, *weak])
     assert sorted(d.box for d in rules(frame).dice) == sorted(
-        [box for box, _ in roll] + [(300, 0, 360, 60)])
+        [box for box, _ in roll] + [(0, 300, 60, 360)])
     monkeypatch.setattr(rules, "peaks", lambda frame: [*roll[:SIZED_AMONG - 1], *weak])
     assert sorted(d.box for d in rules(frame).dice) == sorted(
         box for box, _ in roll[:SIZED_AMONG - 1])
