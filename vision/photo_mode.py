@@ -86,7 +86,8 @@ def photo_dice(
         # it, and the die reads surer than any of them
         if len(sure) < 2 or marks_on(shot.box, boxes):
             whole = read_as(close_up_box(frame, shot.box))
-            if whole and (len(sure) < 2 or whole[0].confidence > max(sure)):
+            if whole and (len(sure) < 2 or whole[0].confidence > max(sure)) and (
+                    not one_mark or seen_whole(whole[0])):
                 return whole
     if not dice:
         # nothing read: no outline found (a plain die the detector scores low, on a plain table:
@@ -142,6 +143,14 @@ def without_pieces(dice: list[DieReading]) -> list[DieReading]:
     biggest = max(map(side, dies), default=0)
     return [d for d in dice if not d.unsure or not (
         side(d.box) < SPECK * biggest or any(piece_of(d.box, s) for s in dies))]
+
+
+def seen_whole(die: DieReading) -> bool:
+    """Whether a region read in place of one die's box, as the close-up die that box would be a
+    mark on, reads as a die: its numeral read, or its kind and face sure. A tray's floor round
+    a die alone reads as a doubted pipped d6 (a 1: no pips), and the die, read by its numeral,
+    would be lost to it (issue 53's tray boxed as a d6)."""
+    return die.by_numeral or not die.unsure
 
 
 def held_by_table(frame: np.ndarray, peak: Box, region: Box | None) -> bool:

@@ -3,6 +3,9 @@ which box stands for that die."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 import numpy as np
 
 from companion.reading import DieReading
@@ -277,6 +280,28 @@ def test_with_nothing_read_a_weaker_peak_read_as_a_die_comes_before_the_middle()
     asked.clear()
     assert photo_dice(photo, [], [], read_as, faint=[spot]) == []
     assert asked[-1].box == (110, 60, 290, 240) and asked[-1].guessed  # the middle, last
+
+
+def test_a_region_read_only_as_a_doubted_pipped_die_leaves_a_die_read_by_its_numeral() -> None:
+    """One die alone in the middle of the part of a tray a top-down photo holds, its numeral
+    read but in doubt, looks like a close-up die's mark; read whole, the tray's floor is a
+    doubted d6 showing a 1 (no pips), no numeral read: the die stays as read. A region read by
+    its numeral, or surely, is the close-up die and is read whole."""
+    photo = np.full((480, 640, 3), 160, np.uint8)
+    photo[80:400, 160:480] = 20  # the part of a black tray
+    numeral = (300, 220, 340, 260)  # the die in its middle
+    photo[220:260, 300:340] = (40, 40, 200)
+    die = DieReading("d20", 12, 0.3, numeral, unsure=True, by_numeral=True)
+    region = DieReading("d6", 1, 0.8, (0, 0, 1, 1), unsure=True)
+
+    def read_as(reading: DieReading) -> Callable[[DieBox], list[DieReading]]:
+        return lambda box: [replace(reading, box=box.box)]
+
+    boxed = [DieBox(numeral, cut=False, elongation=1.0)]
+    assert photo_dice(photo, boxed, [die], read_as(region)) == [die]
+    for whole in (replace(region, by_numeral=True), replace(region, unsure=False)):
+        dice = photo_dice(photo, boxed, [die], read_as(whole))
+        assert len(dice) == 1 and iou(dice[0].box, (160, 80, 480, 400)) > 0.8
 
 
 def test_one_doubted_box_small_on_a_close_up_die_is_its_mark() -> None:
