@@ -31,7 +31,15 @@ from vision.train.realdata import (
     read_bgr,
 )
 from vision.train.realdata import read_photo as read_die_photo
-from vision.train.render import Sprite, paste, shadow
+from vision.train.render import (
+    DieStyle,
+    Sprite,
+    paste,
+    random_spec,
+    random_style,
+    render_die,
+    shadow,
+)
 from vision.train.scenes import cloth_scene, dark_tray_scene, photographed, render_scene, tray_scene
 
 # a frame with one die: the frame, the die's box (x0, y0, x1, y1), its kind and value
@@ -39,6 +47,8 @@ Lone = tuple[np.ndarray, tuple[float, float, float, float], tuple[str, int]]
 FRAME = (1280, 960)  # width, height of the pasted frames: the tray camera's
 BIG = (150.0, 400.0)  # px across a die dropped alone into a large tray, log-uniform
 ALONE = (40.0, 350.0)  # ... photographed alone on a black tray or a cloth (bench reader)
+ABOVE = (100.0, 350.0)  # ... a rendered die seen from above on a black tray (bench reader)
+ABOVE_TILT = (0.0, 8.0)  # ... that many degrees off straight down
 CUT = (60.0, 300.0)  # ... and one cut by the frame's edge
 IN_FRAME = (0.55, 0.8)  # share of a cut die's width (or height) inside the frame
 PAINT_GROW = 0.25  # a die is painted out (or kept out) over its box grown by this share
@@ -148,6 +158,17 @@ def alone_in_dark_tray(rng: np.random.Generator, photos: list[Photo]) -> Lone:
     scene, floor = dark_tray_scene(rng, FRAME[1], FRAME[0])
     d = _size(rng, ALONE)
     sprite = _sprite(rng, photos, d)
+    return (*laid_alone(rng, scene, floor, sprite, d), (sprite.kind, sprite.value))
+
+
+def alone_from_above(rng: np.random.Generator, kind: str, style: DieStyle | None) -> Lone:
+    """One rendered die of `kind`, ABOVE px across, seen within ABOVE_TILT of straight down,
+    on the floor of a large black tray; drawn in `style` (None: training's random styles). No
+    rig of ../shared holds such a photo (issue 52's hidden top-down photos do)."""
+    scene, floor = dark_tray_scene(rng, FRAME[1], FRAME[0])
+    d = _size(rng, ABOVE)
+    sprite = render_die(random_spec(rng, kind, diameter=d, tilt_deg=ABOVE_TILT), rng,
+                        style or random_style(rng))
     return (*laid_alone(rng, scene, floor, sprite, d), (sprite.kind, sprite.value))
 
 
