@@ -17,7 +17,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from companion.reading import DieReading
+from companion.reading import DieReading, join_reasons
 from vision.crops import widened
 from vision.detect import Box, DieBox, at_border, centred_in, shrink, side
 from vision.shots import close_up_in, unlike_corners
@@ -48,6 +48,10 @@ CROWDED_UNSURE = 0.75
 # die's region (lone_mark): a die at the edge of the part of a tray in the photo is a die. Chosen
 # on the frames of docs/reader-history.md: the middle half read fewer upscaled photos (255).
 MIDDLE = 0.75
+# A peak the detector scored under its threshold, read as the photo's die, is never sure: its
+# box may hold part of the die (a d4 seen from above boxed on one face, read surely as a
+# numbered d6 showing its 3: docs/reader-history.md)
+FAINT_PEAK = "found only faintly: the box may hold part of the die"
 
 
 def photo_dice(
@@ -72,7 +76,7 @@ def photo_dice(
         # nothing cleared the threshold, and the strongest peak lies small in a region that is a
         # tray, not a close-up die: one die on a table the detector never saw (a small die in a
         # large dark tray scores under the threshold), which the region would read as a die
-        whole = read_as(faint[0])
+        whole = faintly(read_as(faint[0]))
         if whole:
             return whole
         faint = faint[1:]  # read: no die
@@ -99,7 +103,7 @@ def photo_dice(
             if whole:
                 return whole
         for peak in faint:  # a weaker peak the classifier reads as a die, before a blind guess
-            whole = read_as(peak)
+            whole = faintly(read_as(peak))
             if whole:
                 return whole
         return read_as(guessed_box(frame, middle_box(frame)))
@@ -143,6 +147,12 @@ def without_pieces(dice: list[DieReading]) -> list[DieReading]:
     biggest = max(map(side, dies), default=0)
     return [d for d in dice if not d.unsure or not (
         side(d.box) < SPECK * biggest or any(piece_of(d.box, s) for s in dies))]
+
+
+def faintly(dice: list[DieReading]) -> list[DieReading]:
+    """Dice read from a peak under the detector's threshold, each asked (FAINT_PEAK)."""
+    return [replace(d, unsure=True, why_unsure=join_reasons(d.why_unsure, FAINT_PEAK))
+            for d in dice]
 
 
 def seen_whole(die: DieReading) -> bool:

@@ -11,6 +11,7 @@ import numpy as np
 from companion.reading import DieReading
 from vision.detect import DieBox, iou
 from vision.photo_mode import (
+    FAINT_PEAK,
     crowded_marks,
     die_of_marks,
     die_region,
@@ -202,7 +203,8 @@ def test_a_close_up_cut_by_the_photos_edge_is_read_whole_and_cut() -> None:
 
 def test_a_faint_peak_in_a_large_tray_is_read_before_the_tray() -> None:
     """One die in a large black tray that the detector scored under its threshold: its peak is
-    read as the die; the tray, the region unlike the table at the photo's corners, is not."""
+    read as the die, asked however surely it reads (its box may hold part of the die); the tray,
+    the region unlike the table at the photo's corners, is not read."""
     photo = np.full((480, 640, 3), 170, np.uint8)  # a light table ...
     photo[20:470, 30:620] = 20  # ... under a black tray nearly filling the photo
     photo[200:250, 300:350] = (40, 40, 200)  # a red die, 50 px across
@@ -215,6 +217,7 @@ def test_a_faint_peak_in_a_large_tray_is_read_before_the_tray() -> None:
 
     dice = photo_dice(photo, [], [], read_as, faint=[peak])
     assert asked == [peak] and [d.box for d in dice] == [peak.box]
+    assert dice[0].unsure and FAINT_PEAK in dice[0].why_unsure  # read at 0.8: sure as a box
     asked.clear()
     photo_dice(photo, [], [], read_as)  # without the peak: the tray, as before
     assert asked and asked[0].box != peak.box
@@ -277,6 +280,7 @@ def test_with_nothing_read_a_weaker_peak_read_as_a_die_comes_before_the_middle()
 
     dice = photo_dice(photo, [], [], read_as, faint=[spot, die])
     assert [d.box for d in dice] == [die.box] and asked[-2:] == [spot, die]
+    assert FAINT_PEAK in dice[0].why_unsure
     asked.clear()
     assert photo_dice(photo, [], [], read_as, faint=[spot]) == []
     assert asked[-1].box == (110, 60, 290, 240) and asked[-1].guessed  # the middle, last
