@@ -128,6 +128,14 @@ class Classifier:
             raise ValueError(f"cannot expect {unknown or 'nothing'}; known kinds: {self.kinds}")
         return list(dict.fromkeys(expect))
 
+    def value_probabilities(self, value_logits: np.ndarray, kind: str) -> np.ndarray:
+        """One crop's probabilities of `kind`'s faces, in the order of `faces(kind)`."""
+        return softmax(value_logits[self._kind_values[kind]])
+
+    def faces(self, kind: str) -> tuple[int, ...]:
+        """`kind`'s values as the model gives them, in its card's order."""
+        return tuple(int(self.value_labels[j].rsplit(":", 1)[1]) for j in self._kind_values[kind])
+
     def postprocess(
         self, outputs: dict[str, np.ndarray], expect: Sequence[str] | None = None
     ) -> list[FaceReading]:
@@ -142,7 +150,7 @@ class Classifier:
             kind_p = softmax(outputs["kind"][i])
             k = int(np.argmax(np.where(mask, kind_p, -1.0)))
             idx = self._kind_values[self.kinds[k]]
-            value_p = softmax(outputs["value"][i][idx])
+            value_p = self.value_probabilities(outputs["value"][i], self.kinds[k])
             v = int(np.argmax(value_p))
             state_p = softmax(outputs["state"][i])
             s = int(np.argmax(state_p))

@@ -40,6 +40,7 @@ from vision.imagefile import read_image
 from vision.model_file import softmax
 from vision.numerals import RECOGNIZED, NumeralReader, NumeralReading
 from vision.photo_mode import photo_dice
+from vision.pips import count_pips, weigh
 from vision.prototypes import Match, Prototypes
 from vision.table_memory import TableMemory
 
@@ -400,6 +401,8 @@ class DiceReader:
                 if resembled[i] is not None:
                     kind_why = join_reasons(kind_why, RESEMBLES.format(
                         resembled[i].prototype.die))
+                if name == "d6" and i not in numerals:
+                    face = pips_counted(clf, face, crops[i], outputs["value"][i])
                 value, confidence, face_why = die_value(face, numerals.get(i))
                 value, confidence, face_why = self.memory.amend(name, memory_keys.get(i), value,
                                                                 confidence, face_why)
@@ -572,6 +575,19 @@ def read_kind(face: FaceReading, kind_why: str, wanted: str | None,
     if numeral is None or numeral.kind == face.die:
         return face.die, kind_why
     return numeral.kind, f"not the {wanted} wanted" if wanted not in (None, numeral.kind) else ""
+
+
+def pips_counted(clf: Classifier, face: FaceReading, crop: np.ndarray,
+                 value_logits: np.ndarray) -> FaceReading:
+    """A pipped d6's reading with its pips counted in `crop` (vision.pips): the classifier's
+    probabilities of its faces weighed by the count, its confidence scaled alike."""
+    faces = clf.faces("d6")
+    before = clf.value_probabilities(value_logits, "d6")
+    after = weigh(faces, before, count_pips(crop))
+    best = int(np.argmax(after))
+    was = before[faces.index(face.value)] if face.value in faces else 1.0
+    confidence = round(face.confidence / max(float(was), 1e-9) * float(after[best]), 4)
+    return replace(face, value=faces[best], confidence=min(confidence, 1.0))
 
 
 def die_value(face: FaceReading, numeral: NumeralReading | None) -> tuple[int, float, str]:

@@ -1,0 +1,105 @@
+"""Pips counted on drawn d6 faces (vision.pips), and what the count does to the classifier's odds."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.classify import Classifier, FaceReading
+from vision.pips import FACES, SIDE, PipCount, count_pips, weigh
+from vision.reader import pips_counted
+
+
+def drawn_face(value: int, turn: float, body: tuple[int, int, int], pip: tuple[int, int, int],
+               squash: float = 1.0) -> np.ndarray:
+    """A square crop of one d6 seen from above on a grey tray: its face `turn` degrees round and
+    `squash` times as high as wide (seen a little from the side), pips of colour `pip`."""
+    crop = np.full((SIDE, SIDE, 3), (150, 155, 160), np.uint8)
+    side = SIDE / 1.3  # vision.crops frames a die 1.3 times its side
+    spin = np.deg2rad(turn)
+    rotate = np.array([[np.cos(spin), -np.sin(spin)], [np.sin(spin), np.cos(spin)]])
+    squeeze = np.diag([1.0, squash])
+
+    def place(points: np.ndarray) -> np.ndarray:
+        return points @ rotate.T @ squeeze.T + SIDE / 2
+
+    corners = place(np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float) * side / 2)
+    cv2.fillPoly(crop, [np.round(corners).astype(np.int32)], body, cv2.LINE_AA)
+    spacing = 0.27 * side
+    for x, y in place(FACES[value] * spacing):
+        cv2.circle(crop, (round(x), round(y)), round(0.09 * side), pip, -1, cv2.LINE_AA)
+    return crop
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+@pytest.mark.parametrize(("turn", "body", "pip"), [
+    (0.0, (245, 245, 245), (20, 20, 20)),  # black pips on white
+    (20.0, (40, 40, 200), (250, 250, 250)),  # white pips on red
+    (55.0, (60, 150, 40), (30, 30, 220)),  # red pips on green: a colour, not a lightness
+])
+def test_each_face_is_counted_whatever_its_turn_and_colours(value, turn, body, pip):
+    count = count_pips(drawn_face(value, turn, body, pip))
+    assert count.best == value
+    assert value in count.fits
+
+
+def test_a_face_seen_a_little_from_the_side_is_counted():
+    for value in range(1, 7):
+        assert count_pips(drawn_face(value, 30.0, (230, 230, 230), (30, 30, 30), 0.75)).best == value
+
+
+def test_a_bare_die_has_no_pips_to_count():
+    bare = drawn_face(1, 10.0, (200, 200, 200), (200, 200, 200))
+    assert count_pips(bare) == PipCount(None, frozenset())
+
+
+def test_a_larger_crop_is_read_at_the_counters_side():
+    big = cv2.resize(drawn_face(5, 10.0, (240, 240, 240), (20, 20, 20)), (300, 300))
+    assert count_pips(big).best == 5
+
+
+FACES_1_TO_6 = (1, 2, 3, 4, 5, 6)
+
+
+def test_the_counted_face_wins_where_the_classifier_doubted():
+    doubtful = np.array([0.05, 0.40, 0.05, 0.35, 0.10, 0.05])  # a 2, nearly a 4
+    weighed = weigh(FACES_1_TO_6, doubtful, PipCount(4, frozenset({1, 2, 4})))
+    assert FACES_1_TO_6[int(np.argmax(weighed))] == 4
+    assert weighed.sum() == pytest.approx(1.0)
+
+
+def test_a_sure_classifier_outweighs_a_count_its_face_also_fits():
+    sure = np.array([0.01, 0.01, 0.01, 0.01, 0.01, 0.95])  # a 6, whose corners fit a 4
+    weighed = weigh(FACES_1_TO_6, sure, PipCount(4, frozenset({2, 4, 6})))
+    assert FACES_1_TO_6[int(np.argmax(weighed))] == 6
+
+
+def test_a_face_no_pips_fit_loses_to_one_they_do():
+    split = np.array([0.02, 0.02, 0.46, 0.02, 0.46, 0.02])
+    weighed = weigh(FACES_1_TO_6, split, PipCount(1, frozenset({1, 5})))
+    assert FACES_1_TO_6[int(np.argmax(weighed))] == 5
+
+
+def test_nothing_counted_changes_nothing():
+    p = np.array([0.1, 0.2, 0.3, 0.2, 0.1, 0.1])
+    assert weigh(FACES_1_TO_6, p, PipCount(None, frozenset())) == pytest.approx(p)
+
+
+def test_the_reader_weighs_a_pipped_d6_by_its_pips():
+    """vision.reader.pips_counted with the shipped classifier's faces: a reading the classifier
+    leans to 2, of a crop that shows four pips, becomes a 4 and its confidence the weighed
+    share."""
+    clf = Classifier(threads=1)
+    logits = np.zeros(len(clf.value_labels), np.float32)
+    faces = clf.faces("d6")
+    leaning = {2: 2.0, 4: 1.8}
+    for face, logit in leaning.items():
+        logits[clf.value_labels.index(f"d6:{face}")] = logit
+    before = clf.value_probabilities(logits, "d6")
+    face = FaceReading("d6", 2, round(float(before[faces.index(2)]), 4), "flat",
+                       np.zeros(8, np.float32))
+    read = pips_counted(clf, face, drawn_face(4, 15.0, (235, 235, 235), (25, 25, 25)), logits)
+    assert read.value == 4
+    after = weigh(faces, before, count_pips(drawn_face(4, 15.0, (235, 235, 235), (25, 25, 25))))
+    assert read.confidence == pytest.approx(float(after.max()), abs=1e-3)
