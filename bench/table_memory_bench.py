@@ -51,6 +51,7 @@ from vision.reader import (
     die_value,
     kept_crop,
     own_kind,
+    pips_counted,
     ranked_kinds,
     read_kind,
 )
@@ -68,7 +69,8 @@ from vision.train.realsets import rig_of, rig_table, tray_photos
 REPO = Path(__file__).resolve().parents[1]
 CACHE = REPO / "artifacts" / "table-memory-readings.npz"
 READING_CODE = tuple(REPO / "vision" / name for name in (
-    "classify.py", "numerals.py", "reader.py", "top_face.py", "table_memory.py", "memory_key.py"))
+    "classify.py", "numerals.py", "reader.py", "top_face.py", "table_memory.py", "memory_key.py",
+    "pips.py"))
 POINTS = (0, 20, 50, 100, 200)
 NEXT = 100
 LENGTH = POINTS[-1] + NEXT
@@ -160,6 +162,8 @@ def read_die(clf: Classifier, numerals: NumeralReader, key: MemoryKey, die: Die,
                                  ranked=[ranked_kinds(clf, outputs["kind"][0])])[0] if (
         face.die in RECOGNIZED) else None
     kind, kind_why = read_kind(face, kind_why, photo.kind, numeral)
+    if kind == "d6" and numeral is None:
+        face = pips_counted(clf, face, crops[0], outputs["value"][0])
     value, confidence, face_why = die_value(face, numeral)
     checked = clf.check_reason(face.die) if numeral is None else None  # as DiceReader._tray
     why = join_reasons(face_why, kind_why, checked or "")
