@@ -7,8 +7,9 @@ The shipped classifier trained on both rigs, so its figures here are seen-rig. W
 never saw gets is read with a classifier trained without the rig: `--model PATH` (a dice.onnx
 trained with the rig left out, e.g. `python -m vision.train --folds-only`'s artifacts/fold-4 for
 nell-byler's trays). The pip count itself trained on nothing. Printed per rig: value right by
-the classifier, by the pips alone and by both (a numbered d6's pips are its numeral's strokes); the dice the count changed, to right and to
-wrong; and the median ms a die is counted in.
+the classifier, by the pips alone and by both (a numbered d6's pips are its numeral's strokes);
+the dice the count changed, to right and to wrong; the median ms a die is counted in; and how
+long deciding the values of a frame of ten dice or more takes, counting where it could change one.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from bench.numerals_bench import EVERY, sample
 from vision.classify import DEFAULT_MODEL, Classifier
 from vision.numerals import NumeralReader
 from vision.pips import count_pips
-from vision.reader import pips_counted
+from vision.reader import die_value
 from vision.train.realdata import (
     datasets_root,
     die_box,
@@ -38,6 +39,7 @@ from vision.train.realdata import (
 from vision.train.realsets import NELL, tray_photos
 
 BATCH = 64
+TRAY_DICE = 10  # a tray's dice, for what the count adds to a frame
 Die = tuple[np.ndarray, tuple[float, ...], int]  # frame, box, value
 
 
@@ -82,16 +84,41 @@ def measure(clf: Classifier, dice: list[Die]) -> str:
             t0 = time.perf_counter()
             count = count_pips(crops[i])
             took.append(time.perf_counter() - t0)
-            weighed = pips_counted(clf, face, crops[i], outputs["value"][i])
+            value_read = die_value(clf, face, None, crops[i], outputs["value"][i])[0]
             alone += face.value == value
             counted += count.best == value
-            both += weighed.value == value
-            to_right += weighed.value != face.value and weighed.value == value
-            to_wrong += weighed.value != face.value and face.value == value
+            both += value_read == value
+            to_right += value_read != face.value and value_read == value
+            to_wrong += value_read != face.value and face.value == value
     n = len(dice)
     return (f"{n:5d} dice: classifier {alone / n:6.1%}  pips alone {counted / n:6.1%}  "
             f"both {both / n:6.1%}  (changed to right {to_right}, to wrong {to_wrong}); "
             f"{1000 * statistics.median(took):.1f} ms a die counted")
+
+
+def tray_cost(clf: Classifier, least: int = TRAY_DICE, rounds: int = 5) -> str:
+    """What the count adds to a frame: nell-byler's trays of `least` dice or more, each die's
+    value decided as the reader decides a d6 with no numeral (vision.reader.die_value, which
+    counts only where the count could change it; the rest of a frame's reading is as before),
+    each tray's fastest of `rounds`; the median over trays."""
+    per_tray, dice = [], []
+    for path, boxed in tray_photos(datasets_root() / NELL).items():
+        if len(boxed) >= least:
+            frame = read_bgr(path)
+            crops = clf.crops(frame, [box for _, box in boxed])
+            outputs = clf.look(crops)
+            faces = clf.postprocess(outputs, ["d6"])
+            times = []
+            for _ in range(rounds):
+                t0 = time.perf_counter()
+                for i, crop in enumerate(crops):
+                    die_value(clf, faces[i], None, crop, outputs["value"][i])
+                times.append(time.perf_counter() - t0)
+            per_tray.append(min(times))
+            dice.append(len(crops))
+    return (f"a tray of {least} dice or more ({len(per_tray)} trays, median "
+            f"{statistics.median(dice):.0f} dice): deciding their values takes "
+            f"{1000 * statistics.median(per_tray):.0f} ms a frame (one thread)")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -105,6 +132,7 @@ def main(argv: list[str] | None = None) -> None:
     for name, dice in (("nell-byler trays", nell_byler), ("skovy webcam", skovy),
                        ("ucffool numbered", numbered)):
         print(f"{name:17s} {measure(clf, list(dice()))}")
+    print(tray_cost(clf))
 
 
 if __name__ == "__main__":

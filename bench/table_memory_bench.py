@@ -51,7 +51,6 @@ from vision.reader import (
     die_value,
     kept_crop,
     own_kind,
-    pips_counted,
     ranked_kinds,
     read_kind,
 )
@@ -162,9 +161,7 @@ def read_die(clf: Classifier, numerals: NumeralReader, key: MemoryKey, die: Die,
                                  ranked=[ranked_kinds(clf, outputs["kind"][0])])[0] if (
         face.die in RECOGNIZED) else None
     kind, kind_why = read_kind(face, kind_why, photo.kind, numeral)
-    if kind == "d6" and numeral is None:
-        face = pips_counted(clf, face, crops[0], outputs["value"][0])
-    value, confidence, face_why = die_value(face, numeral)
+    value, confidence, face_why = die_value(clf, face, numeral, crops[0], outputs["value"][0])
     checked = clf.check_reason(face.die) if numeral is None else None  # as DiceReader._tray
     why = join_reasons(face_why, kind_why, checked or "")
     return Reading(kind, int(value), confidence, why, key.embed(crops)[0],

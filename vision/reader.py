@@ -40,7 +40,7 @@ from vision.imagefile import read_image
 from vision.model_file import softmax
 from vision.numerals import RECOGNIZED, NumeralReader, NumeralReading
 from vision.photo_mode import photo_dice
-from vision.pips import count_pips, weigh
+from vision.pips import DECIDED, PipCount, count_pips, weigh
 from vision.prototypes import Match, Prototypes
 from vision.table_memory import TableMemory
 
@@ -401,9 +401,8 @@ class DiceReader:
                 if resembled[i] is not None:
                     kind_why = join_reasons(kind_why, RESEMBLES.format(
                         resembled[i].prototype.die))
-                if name == "d6" and i not in numerals:
-                    face = pips_counted(clf, face, crops[i], outputs["value"][i])
-                value, confidence, face_why = die_value(face, numerals.get(i))
+                value, confidence, face_why = die_value(clf, face, numerals.get(i), crops[i],
+                                                        outputs["value"][i])
                 value, confidence, face_why = self.memory.amend(name, memory_keys.get(i), value,
                                                                 confidence, face_why)
                 why = unsure_reasons(join_reasons(face_why, kind_why), name, die,
@@ -577,24 +576,28 @@ def read_kind(face: FaceReading, kind_why: str, wanted: str | None,
     return numeral.kind, f"not the {wanted} wanted" if wanted not in (None, numeral.kind) else ""
 
 
-def pips_counted(clf: Classifier, face: FaceReading, crop: np.ndarray,
+def pips_counted(clf: Classifier, face: FaceReading, count: PipCount,
                  value_logits: np.ndarray) -> FaceReading:
-    """A pipped d6's reading with its pips counted in `crop` (vision.pips): the classifier's
-    probabilities of its faces weighed by the count, its confidence scaled alike."""
+    """A pipped d6's reading with its pips counted (vision.pips): the classifier's probabilities
+    of its faces weighed by the count, its confidence scaled alike."""
     faces = clf.faces("d6")
     before = clf.value_probabilities(value_logits, "d6")
-    after = weigh(faces, before, count_pips(crop))
+    after = weigh(faces, before, count)
     best = int(np.argmax(after))
-    was = before[faces.index(face.value)] if face.value in faces else 1.0
-    confidence = round(face.confidence / max(float(was), 1e-9) * float(after[best]), 4)
-    return replace(face, value=faces[best], confidence=min(confidence, 1.0))
+    confidence = face.confidence / float(before[faces.index(face.value)]) * float(after[best])
+    return replace(face, value=faces[best], confidence=round(min(confidence, 1.0), 4))
 
 
-def die_value(face: FaceReading, numeral: NumeralReading | None) -> tuple[int, float, str]:
-    """(value, confidence, why unsure) of a standard die the classifier read as `face`:
-    a numbered die's value is the recognizer's (`numeral`), its confidence the numeral's share
-    times the kind's probability; a pipped d6's (no numeral) is the classifier's."""
+def die_value(clf: Classifier, face: FaceReading, numeral: NumeralReading | None,
+              crop: np.ndarray, value_logits: np.ndarray) -> tuple[int, float, str]:
+    """(value, confidence, why unsure) of a standard die the classifier read as `face` from
+    `crop` (`value_logits`: its value outputs): a numbered die's value is the recognizer's
+    (`numeral`), its confidence the numeral's share times the kind's probability; a d6 with no
+    numeral read is the classifier's, weighed by its pips counted in the crop (pips_counted)
+    unless the classifier is too sure for the count to change it (vision.pips.DECIDED)."""
     if numeral is None:
+        if face.die == "d6" and clf.value_probabilities(value_logits, "d6").max() < DECIDED:
+            face = pips_counted(clf, face, count_pips(crop), value_logits)
         return face.value, face.confidence, face.why_unsure or ""
     lying = (face.why_unsure or "") if face.state != "flat" else ""  # cocked or no die
     kind = f"kind not clear ({face.die} {face.best_kind_p:.0%})" if (

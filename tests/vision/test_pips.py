@@ -1,4 +1,5 @@
-"""Pips counted on drawn d6 faces (vision.pips), and what the count does to the classifier's odds."""
+"""Pips counted on drawn d6 faces (vision.pips), and what the count does to the classifier's
+odds."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import numpy as np
 import pytest
 
 from vision.classify import Classifier, FaceReading
-from vision.pips import FACES, SIDE, PipCount, count_pips, weigh
-from vision.reader import pips_counted
+from vision.pips import DECIDED, FACES, SIDE, PipCount, count_pips, weigh
+from vision.reader import die_value
 
 
 def drawn_face(value: int, turn: float, body: tuple[int, int, int], pip: tuple[int, int, int],
@@ -46,7 +47,8 @@ def test_each_face_is_counted_whatever_its_turn_and_colours(value, turn, body, p
 
 def test_a_face_seen_a_little_from_the_side_is_counted():
     for value in range(1, 7):
-        assert count_pips(drawn_face(value, 30.0, (230, 230, 230), (30, 30, 30), 0.75)).best == value
+        squashed = drawn_face(value, 30.0, (230, 230, 230), (30, 30, 30), 0.75)
+        assert count_pips(squashed).best == value
 
 
 def test_a_bare_die_has_no_pips_to_count():
@@ -87,9 +89,9 @@ def test_nothing_counted_changes_nothing():
 
 
 def test_the_reader_weighs_a_pipped_d6_by_its_pips():
-    """vision.reader.pips_counted with the shipped classifier's faces: a reading the classifier
-    leans to 2, of a crop that shows four pips, becomes a 4 and its confidence the weighed
-    share."""
+    """vision.reader.die_value with the shipped classifier's faces: a d6 with no numeral read
+    that the classifier leans to 2, in a crop that shows four pips, is read 4, its confidence
+    the weighed share."""
     clf = Classifier(threads=1)
     logits = np.zeros(len(clf.value_labels), np.float32)
     faces = clf.faces("d6")
@@ -99,7 +101,18 @@ def test_the_reader_weighs_a_pipped_d6_by_its_pips():
     before = clf.value_probabilities(logits, "d6")
     face = FaceReading("d6", 2, round(float(before[faces.index(2)]), 4), "flat",
                        np.zeros(8, np.float32))
-    read = pips_counted(clf, face, drawn_face(4, 15.0, (235, 235, 235), (25, 25, 25)), logits)
-    assert read.value == 4
-    after = weigh(faces, before, count_pips(drawn_face(4, 15.0, (235, 235, 235), (25, 25, 25))))
-    assert read.confidence == pytest.approx(float(after.max()), abs=1e-3)
+    four = drawn_face(4, 15.0, (235, 235, 235), (25, 25, 25))
+    value, confidence, why = die_value(clf, face, None, four, logits)
+    assert value == 4
+    after = weigh(faces, before, count_pips(four))
+    assert confidence == pytest.approx(float(after.max()), abs=1e-3)
+    assert why == "low confidence"  # the classifier's doubt stays: the count makes nothing sure
+
+
+@pytest.mark.parametrize(("top", "kept"), [(DECIDED + 0.002, True), (DECIDED - 0.002, False)])
+def test_a_classifier_as_sure_as_decided_keeps_its_face_against_any_count(top, kept):
+    """The reader skips counting above DECIDED: there no count can move the value, just below
+    the strongest count against it does."""
+    p = np.array([top, 1 - top, 0.0, 0.0, 0.0, 0.0])
+    weighed = weigh(FACES_1_TO_6, p, PipCount(2, frozenset({2})))  # a 2, the 1 no fit
+    assert (int(np.argmax(weighed)) == 0) == kept
