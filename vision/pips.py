@@ -2,18 +2,20 @@
 
 Why: the classifier learns the pipped dice of the rigs it trained on. Trained as `make model`
 does on this CPU but without nell-byler's trays, it read their 1,795 dice 78.0% right; counting
-the pips, which needs no training, read 83.4%, and the two weighed together about 85%
+the pips, which needs no training, read 86.0%, and the two weighed together 85.7%
 (docs/reader-history.md). A table it never saw is every player's table.
 
 How: the die's body is the colour of the crop's middle (its median: pips cover less than half
-of it). Pips are blobs unlike the body (a Laplacian of Gaussian over a few pip sizes on the
-colour distance from it, so red pips on white and white pips on blue both stand out) that the
-body rings, which keeps the die's edge and its neighbours out. Each legal face (1 to 6 pips)
-is then fitted to every choice of the strongest blobs: the pips' mean near the crop's middle,
-alike in size and strength, spaced as a die's are, in place under an affine map (a die seen a
-little from the side squashes its face), and no strong blob left over inside the face. The
-face whose fit scores best is the count; every face that fits at all is kept too, since a face
-that no choice of blobs fits is unlikely whatever the classifier says.
+of it). Pips are blobs unlike the body (a Laplacian of Gaussian over a few pip sizes) that the
+body rings, which keeps the die's edge and its neighbours out. They are sought on three maps of
+how unlike the body a pixel is: the whole colour distance (red pips on white, white on blue),
+and redness and yellowness alone (red pips on a black die marbled with pale swirls, which
+outshine them in the whole distance). On each map every legal face (1 to 6 pips) is fitted to
+every choice of the strongest blobs: the pips' mean near the crop's middle, alike in size and
+strength, spaced as a die's are, in place under an affine map (a die seen a little from the
+side squashes its face), and no strong blob left over inside the face. The face whose fit
+scores best on any map is the count; every face that fits on that map is kept too, since a
+face that no choice of blobs fits is unlikely whatever the classifier says.
 """
 
 from __future__ import annotations
@@ -78,6 +80,24 @@ FACES[4], FACES[6] = _around(FACES[4]), _around(FACES[6])
 FACES[5] = np.vstack([_around(FACES[5][:4]), FACES[5][4:]])
 
 
+def _orders(value: int) -> np.ndarray:
+    """The matches of a face's pips, in order about their middle, to its layout's: each turn of
+    the ring both ways round (a five's middle pip stays last)."""
+    ring = 4 if value == 5 else value
+    turns = [np.roll(r, k) for r in (np.arange(ring), np.arange(ring)[::-1]) for k in range(ring)]
+    return np.array([np.append(t, 4) if value == 5 else t for t in turns])
+
+
+_ORDERS = {v: _orders(v) for v in (4, 5, 6)}
+_LAYOUT = {v: np.hstack([FACES[v], np.ones((v, 1), np.float32)]) for v in (4, 5, 6)}
+_SOLVE = {v: np.linalg.pinv(layout) for v, layout in _LAYOUT.items()}
+
+
+# every choice of `value` of `n` blobs, as index rows
+_CHOICES = {(n, value): np.array(list(combinations(range(n), value)))
+            for n in range(1, STRONGEST + 1) for value in range(1, min(6, n) + 1)}
+
+
 @dataclass(frozen=True)
 class Blob:
     """A pip candidate: centre (px at SIDE), scale, response."""
@@ -96,16 +116,27 @@ class PipCount:
     fits: frozenset[int]
 
 
-def blobs(crop: np.ndarray) -> list[Blob]:
-    """Pip candidates in a SIDE px BGR crop, strongest first."""
+def contrasts(crop: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """Maps of how unlike the die's body each pixel of a SIDE px BGR crop is, each with the
+    distance under which a pixel counts as body: the whole colour distance, then redness and
+    yellowness alone. Pips of one colour stand out in one of them even where the body is
+    marbled with light swirls that outshine them in the whole distance (red on black)."""
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
     lab[..., 1:] = (lab[..., 1:] - 128) * 1.5  # OpenCV squeezes a and b; colour counts here
     side = lab.shape[0]
     lo, hi = int(0.3 * side), int(0.7 * side)
     middle = lab[lo:hi, lo:hi].reshape(-1, 3)
     body = np.median(middle, 0)
-    distance = np.linalg.norm(lab - body, axis=2)
-    near = max(BODY_NEAR[0], BODY_NEAR[1] * float(np.median(np.linalg.norm(middle - body, axis=1))))
+    spread = np.abs(middle - body)
+    maps = [(np.linalg.norm(lab - body, axis=2),
+             float(np.median(np.linalg.norm(middle - body, axis=1))))]
+    maps += [(np.abs(lab[..., k] - body[k]), float(np.median(spread[:, k]))) for k in (1, 2)]
+    return [(m, max(BODY_NEAR[0], BODY_NEAR[1] * s)) for m, s in maps]
+
+
+def blobs(distance: np.ndarray, near: float) -> list[Blob]:
+    """Pip candidates on one of `contrasts`' maps, strongest first."""
+    side = distance.shape[0]
     responses = np.stack([
         -cv2.Laplacian(cv2.GaussianBlur(distance, (0, 0), s), cv2.CV_32F, ksize=3) * s * s
         for s in SIGMAS])
@@ -149,63 +180,65 @@ def misfit(value: int, points: np.ndarray) -> tuple[float, float]:
         return 2 * (crooked + uneven), length / (2 * np.sqrt(2))
     if value == 5:
         centre = int(np.argmin(((points - points.mean(0)) ** 2).sum(1)))
-        ring = _around(np.delete(points, centre, 0))
-        orders = [np.vstack([np.roll(r, k, 0), points[centre:centre + 1]])
-                  for r in (ring, ring[::-1]) for k in range(4)]
+        ring = np.vstack([_around(np.delete(points, centre, 0)), points[centre:centre + 1]])
     else:
         ring = _around(points)
-        orders = [np.roll(r, k, 0) for r in (ring, ring[::-1]) for k in range(value)]
-    layout = np.hstack([FACES[value], np.ones((value, 1), np.float32)])
-    solve = np.linalg.pinv(layout)
-    best = (np.inf, 0.0)
-    for placed in orders:
-        affine = solve @ placed
-        axes = np.linalg.svd(affine[:2], compute_uv=False)
-        if axes[1] <= 1e-6 or axes[0] / axes[1] > SQUASH:
-            continue
-        spacing = float(np.sqrt(axes[0] * axes[1]))
-        left = placed - layout @ affine
-        err = float(np.sqrt((left ** 2).sum(1).mean())) / spacing
-        if err < best[0]:
-            best = (err, spacing)
-    return best
+    placed = ring[_ORDERS[value]]  # every match of the points to the layout, at once
+    affine = _SOLVE[value] @ placed
+    axes = np.linalg.svd(affine[:, :2], compute_uv=False)
+    fair = (axes[:, 1] > 1e-6) & (axes[:, 0] <= SQUASH * axes[:, 1])
+    if not fair.any():
+        return np.inf, 0.0
+    spacing = np.sqrt(axes[fair, 0] * axes[fair, 1])
+    left = placed[fair] - _LAYOUT[value] @ affine[fair]
+    err = np.sqrt((left ** 2).sum(2).mean(1)) / spacing
+    i = int(np.argmin(err))
+    return float(err[i]), float(spacing[i])
 
 
 def count_pips(crop: np.ndarray) -> PipCount:
-    """The pips of the die in a square BGR crop (vision.crops.square_crop's framing)."""
+    """The pips of the die in a square BGR crop (vision.crops.square_crop's framing), counted on
+    the contrast map whose best fit scores highest; the faces that fit are that map's (every
+    map's together would let almost any face fit, and an unfitted face tell nothing)."""
     if crop.shape[:2] != (SIDE, SIDE):
         crop = cv2.resize(crop, (SIDE, SIDE), interpolation=cv2.INTER_AREA
                           if crop.shape[0] > SIDE else cv2.INTER_LINEAR)
-    found = blobs(crop)[:STRONGEST]
+    fitted = [_fits(blobs(distance, near)[:STRONGEST]) for distance, near in contrasts(crop)]
+    scores = max(fitted, key=lambda s: max(s.values(), default=-np.inf))
+    best = max(scores, key=scores.__getitem__) if scores else None
+    return PipCount(best, frozenset(scores))
+
+
+def _fits(found: list[Blob]) -> dict[int, float]:
+    """Each face's best score over every choice of `found` that fits it."""
+    scores: dict[int, float] = {}
     if not found:
-        return PipCount(None, frozenset())
+        return scores
     xy = np.array([(b.x, b.y) for b in found], np.float32)
     strength = np.array([b.strength for b in found], np.float32)
     sigma = np.array([b.sigma for b in found], np.float32)
     middle = np.array([SIDE / 2, SIDE / 2], np.float32)
-    scores: dict[int, float] = {}
     for value in range(1, min(6, len(found)) + 1):
-        for chosen in map(list, combinations(range(len(found)), value)):
-            mean = xy[chosen].mean(0)
-            off = float(np.linalg.norm(mean - middle)) / SIDE
-            weakest = strength[chosen].min()
-            if (off > OFF_MIDDLE or weakest < ALIKE[0] * strength[chosen].max()
-                    or sigma[chosen].max() > ALIKE[1] * sigma[chosen].min()):
-                continue
-            err, spacing = misfit(value, xy[chosen])
+        chosen = _CHOICES[len(found), value]  # first the tests that need no fit, all at once
+        mean = xy[chosen].mean(1)
+        off = np.linalg.norm(mean - middle, axis=1) / SIDE
+        weakest = strength[chosen].min(1)
+        alike = ((off <= OFF_MIDDLE) & (weakest >= ALIKE[0] * strength[chosen].max(1))
+                 & (sigma[chosen].max(1) <= ALIKE[1] * sigma[chosen].min(1)))
+        for i in np.flatnonzero(alike):
+            err, spacing = misfit(value, xy[chosen[i]])
             if err > MISFIT or value > 1 and not (
                     SPACING[0] * SIDE <= spacing <= SPACING[1] * SIDE
-                    and PIP_SIZE[0] * spacing <= sigma[chosen].mean() <= PIP_SIZE[1] * spacing):
+                    and PIP_SIZE[0] * spacing <= sigma[chosen[i]].mean() <= PIP_SIZE[1] * spacing):
                 continue
             reach = 1.6 * spacing if value > 1 else 0.3 * SIDE
-            spare = [j for j in range(len(found)) if j not in chosen
-                     and np.linalg.norm(xy[j] - mean) < reach
-                     and strength[j] > LEFT_OVER * weakest]
-            score = (weakest * value ** 0.5 * (1 - err) - LEFT_OVER_WEIGHT * strength[spare].sum()
-                     - OFF_WEIGHT * off)
-            scores[value] = max(score, scores.get(value, -np.inf))
-    best = max(scores, key=scores.__getitem__) if scores else None
-    return PipCount(best, frozenset(scores))
+            spare = ((np.linalg.norm(xy - mean[i], axis=1) < reach)
+                     & (strength > LEFT_OVER * weakest[i]))
+            spare[chosen[i]] = False
+            score = (weakest[i] * value ** 0.5 * (1 - err)
+                     - LEFT_OVER_WEIGHT * strength[spare].sum() - OFF_WEIGHT * off[i])
+            scores[value] = max(float(score), scores.get(value, -np.inf))
+    return scores
 
 
 def weigh(faces: tuple[int, ...], value_p: np.ndarray, count: PipCount) -> np.ndarray:
