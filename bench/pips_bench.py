@@ -8,8 +8,9 @@ never saw gets is read with a classifier trained without the rig: `--model PATH`
 trained with the rig left out, e.g. `python -m vision.train --folds-only`'s artifacts/fold-4 for
 nell-byler's trays). The pip count itself trained on nothing. Printed per rig: value right by
 the classifier, by the pips alone and by both (a numbered d6's pips are its numeral's strokes);
-the dice the count changed, to right and to wrong; the median ms a die is counted in; and how
-long deciding the values of a frame of ten dice or more takes, counting where it could change one.
+the dice the count changed, to right and to wrong; the share it made sure (vision.pips.settles)
+and how many of those are wrong; the median ms a die is counted in; and how long deciding the
+values of a frame of ten dice or more takes, counting where it could change or settle one.
 """
 
 from __future__ import annotations
@@ -72,8 +73,9 @@ def numbered() -> Iterator[Die]:
 
 
 def measure(clf: Classifier, dice: list[Die]) -> str:
-    """One rig's line: classifier / pips / both right, changes, ms a die counted."""
-    alone = counted = both = to_right = to_wrong = 0
+    """One rig's line: classifier / pips / both right, changes, the dice the count made sure
+    (vision.pips.settles) and how many of them are wrong, ms a die counted."""
+    alone = counted = both = to_right = to_wrong = sure = sure_wrong = 0
     took = []
     for start in range(0, len(dice), BATCH):
         chunk = dice[start:start + BATCH]
@@ -84,15 +86,19 @@ def measure(clf: Classifier, dice: list[Die]) -> str:
             t0 = time.perf_counter()
             count = count_pips(crops[i])
             took.append(time.perf_counter() - t0)
-            value_read = die_value(clf, face, None, crops[i], outputs["value"][i])[0]
+            valued = die_value(clf, face, None, crops[i], outputs["value"][i])
             alone += face.value == value
             counted += count.best == value
-            both += value_read == value
-            to_right += value_read != face.value and value_read == value
-            to_wrong += value_read != face.value and face.value == value
+            both += valued.value == value
+            to_right += valued.value != face.value and valued.value == value
+            to_wrong += valued.value != face.value and face.value == value
+            if valued.settled and not valued.why:  # sure, as the reader reports it
+                sure += 1
+                sure_wrong += valued.value != value
     n = len(dice)
     return (f"{n:5d} dice: classifier {alone / n:6.1%}  pips alone {counted / n:6.1%}  "
             f"both {both / n:6.1%}  (changed to right {to_right}, to wrong {to_wrong}); "
+            f"sure {sure / n:5.1%} ({sure_wrong} of {sure} wrong); "
             f"{1000 * statistics.median(took):.1f} ms a die counted")
 
 

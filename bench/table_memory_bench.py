@@ -161,10 +161,10 @@ def read_die(clf: Classifier, numerals: NumeralReader, key: MemoryKey, die: Die,
                                  ranked=[ranked_kinds(clf, outputs["kind"][0])])[0] if (
         face.die in RECOGNIZED) else None
     kind, kind_why = read_kind(face, kind_why, photo.kind, numeral)
-    value, confidence, face_why = die_value(clf, face, numeral, crops[0], outputs["value"][0])
-    checked = clf.check_reason(face.die) if numeral is None else None  # as DiceReader._tray
-    why = join_reasons(face_why, kind_why, checked or "")
-    return Reading(kind, int(value), confidence, why, key.embed(crops)[0],
+    valued = die_value(clf, face, numeral, crops[0], outputs["value"][0])
+    checked = None if valued.settled else clf.check_reason(face.die)  # as DiceReader._tray
+    why = join_reasons(valued.why, kind_why, checked or "")
+    return Reading(kind, int(valued.value), valued.confidence, why, key.embed(crops)[0],
                    remember_turns(key, kept_crop_image(image, box)))
 
 

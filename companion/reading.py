@@ -33,10 +33,11 @@ class DieReading:
     box: tuple[int, int, int, int]  # x0, y0, x1, y1 in pixels of the original frame
     unsure: bool = False
     why_unsure: str = ""  # "low confidence", "cocked", "cut by the frame edge", ...
-    # the value was read from the numeral on its face (the reader's text recognizer), not by
-    # the classifier whose card may ask every reading of a kind to be checked; the reader's own
-    # note while it reads a frame, not kept in JSON and not part of what a reading is
-    by_numeral: bool = field(default=False, compare=False)
+    # the value was settled by what its face shows (its numeral read by the text recognizer, or
+    # its pips counted), not by the classifier alone, whose card may ask every reading of a kind
+    # to be checked; the reader's own note while it reads a frame, not kept in JSON and not part
+    # of what a reading is
+    settled: bool = field(default=False, compare=False)
 
     @property
     def reasons(self) -> list[str]:

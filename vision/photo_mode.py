@@ -157,10 +157,11 @@ def faintly(dice: list[DieReading]) -> list[DieReading]:
 
 def seen_whole(die: DieReading) -> bool:
     """Whether a region read in place of one die's box, as the close-up die that box would be a
-    mark on, reads as a die: its numeral read, or its kind and face sure. A tray's floor round
-    a die alone reads as a doubted pipped d6 (a 1: no pips), and the die, read by its numeral,
-    would be lost to it (issue 53's tray boxed as a d6)."""
-    return die.by_numeral or not die.unsure
+    mark on, reads as a die: its face settled it (its numeral read, its pips counted), or its
+    kind and face sure. A tray's floor round a die alone reads as a doubted pipped d6 (a 1: no
+    pips), and the die, read by its numeral, would be lost to it (issue 53's tray boxed as a
+    d6)."""
+    return die.settled or not die.unsure
 
 
 def held_by_table(frame: np.ndarray, peak: Box, region: Box | None) -> bool:

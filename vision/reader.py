@@ -40,7 +40,7 @@ from vision.imagefile import read_image
 from vision.model_file import softmax
 from vision.numerals import RECOGNIZED, NumeralReader, NumeralReading
 from vision.photo_mode import photo_dice
-from vision.pips import DECIDED, PipCount, count_pips, weigh
+from vision.pips import DECIDED, SETTLING_FACES, PipCount, count_pips, settles, weigh
 from vision.prototypes import Match, Prototypes
 from vision.table_memory import TableMemory
 
@@ -324,12 +324,12 @@ class DiceReader:
 
     def _tray(self, frame: np.ndarray, dice: Sequence[DieReading]) -> TrayReading:
         """The frame's reading, with every die whose value the classifier gave, of a kind its
-        card says to always check, flagged for a player (a d6 read by its numeral is the
-        recognizer's, sure by its own rule); done last, so the choices before it weigh the
+        card says to always check, flagged for a player (a die its numeral or its pips settled
+        is sure by their own rule); done last, so the choices before it weigh the
         model's own doubts."""
         checked = []
         for die in dice:
-            why = None if die.by_numeral else self.classifier.check_reason(die.die)
+            why = None if die.settled else self.classifier.check_reason(die.die)
             if why is not None:
                 die = replace(die, unsure=True, why_unsure=join_reasons(die.why_unsure, why))
             checked.append(die)
@@ -395,20 +395,22 @@ class DiceReader:
                 if face_why is None and expect is None and taught.prototype.learnt:
                     face_why = PLAYED_FACE
                 why = unsure_reasons(face_why, name, die, unexpected=i in unexpected)
+                settled = False
             else:
                 face = standard[i][0]
                 name, kind_why = named[i]
                 if resembled[i] is not None:
                     kind_why = join_reasons(kind_why, RESEMBLES.format(
                         resembled[i].prototype.die))
-                value, confidence, face_why = die_value(clf, face, numerals.get(i), crops[i],
-                                                        outputs["value"][i])
-                value, confidence, face_why = self.memory.amend(name, memory_keys.get(i), value,
-                                                                confidence, face_why)
+                valued = die_value(clf, face, numerals.get(i), crops[i], outputs["value"][i])
+                value, confidence, face_why = self.memory.amend(
+                    name, memory_keys.get(i), valued.value, valued.confidence, valued.why)
+                # a numeral read stays the die's own rule; pips settle only the value counted
+                settled = valued.settled and (i in numerals or value == valued.value)
                 why = unsure_reasons(join_reasons(face_why, kind_why), name, die,
                                      unexpected=i in unexpected)
             dice.append(DieReading(name, value, confidence, die.box, bool(why), why,
-                                   by_numeral=i in numerals))
+                                   settled=settled))
         return dice + self._spare_taught(frame, found.spare, expect, custom)
 
     def _match_expected(
@@ -577,33 +579,50 @@ def read_kind(face: FaceReading, kind_why: str, wanted: str | None,
 
 
 def pips_counted(clf: Classifier, face: FaceReading, count: PipCount,
-                 value_logits: np.ndarray) -> FaceReading:
+                 value_logits: np.ndarray) -> tuple[FaceReading, bool]:
     """A pipped d6's reading with its pips counted (vision.pips): the classifier's probabilities
-    of its faces weighed by the count, its confidence scaled alike."""
+    of its faces weighed by the count, its confidence scaled alike; and whether the count
+    settles it (vision.pips.settles)."""
     faces = clf.faces("d6")
     before = clf.value_probabilities(value_logits, "d6")
     after = weigh(faces, before, count)
     best = int(np.argmax(after))
     confidence = face.confidence / float(before[faces.index(face.value)]) * float(after[best])
-    return replace(face, value=faces[best], confidence=round(min(confidence, 1.0), 4))
+    weighed = replace(face, value=faces[best], confidence=round(min(confidence, 1.0), 4))
+    return weighed, settles(count, faces[best], float(after[best]))
+
+
+@dataclass(frozen=True)
+class Valued:
+    """A standard die's value as die_value decides it: its confidence, why it is unsure ("" if
+    it is not), and whether its face settled it (its numeral read, or its pips counted: then
+    the classifier card's checks of the kind do not apply)."""
+
+    value: int
+    confidence: float
+    why: str
+    settled: bool
 
 
 def die_value(clf: Classifier, face: FaceReading, numeral: NumeralReading | None,
-              crop: np.ndarray, value_logits: np.ndarray) -> tuple[int, float, str]:
-    """(value, confidence, why unsure) of a standard die the classifier read as `face` from
-    `crop` (`value_logits`: its value outputs): a numbered die's value is the recognizer's
-    (`numeral`), its confidence the numeral's share times the kind's probability; a d6 with no
-    numeral read is the classifier's, weighed by its pips counted in the crop (pips_counted)
-    unless the classifier is too sure for the count to change it (vision.pips.DECIDED)."""
+              crop: np.ndarray, value_logits: np.ndarray) -> Valued:
+    """The value of a standard die the classifier read as `face` from `crop` (`value_logits`:
+    its value outputs): a numbered die's value is the recognizer's (`numeral`), its confidence
+    the numeral's share times the kind's probability; a d6 with no numeral read is the
+    classifier's, weighed by its pips counted in the crop (pips_counted), unless the classifier
+    is too sure of a face the count can neither change (vision.pips.DECIDED) nor settle."""
     if numeral is None:
-        if face.die == "d6" and clf.value_probabilities(value_logits, "d6").max() < DECIDED:
-            face = pips_counted(clf, face, count_pips(crop), value_logits)
-        return face.value, face.confidence, face.why_unsure or ""
+        settled = False
+        if face.die == "d6":
+            p = clf.value_probabilities(value_logits, "d6")
+            if p.max() < DECIDED or clf.faces("d6")[int(np.argmax(p))] in SETTLING_FACES:
+                face, settled = pips_counted(clf, face, count_pips(crop), value_logits)
+        return Valued(face.value, face.confidence, face.why_unsure or "", settled)
     lying = (face.why_unsure or "") if face.state != "flat" else ""  # cocked or no die
     kind = f"kind not clear ({face.die} {face.best_kind_p:.0%})" if (
         face.best_kind_p < KIND_SURE) else ""
     confidence = round(numeral.share * face.best_kind_p, 4)
-    return numeral.value, confidence, join_reasons(lying, kind, numeral.why_unsure)
+    return Valued(numeral.value, confidence, join_reasons(lying, kind, numeral.why_unsure), True)
 
 
 class Settler:

@@ -295,7 +295,7 @@ def test_a_region_read_only_as_a_doubted_pipped_die_leaves_a_die_read_by_its_num
     photo[80:400, 160:480] = 20  # the part of a black tray
     numeral = (300, 220, 340, 260)  # the die in its middle
     photo[220:260, 300:340] = (40, 40, 200)
-    die = DieReading("d20", 12, 0.3, numeral, unsure=True, by_numeral=True)
+    die = DieReading("d20", 12, 0.3, numeral, unsure=True, settled=True)
     region = DieReading("d6", 1, 0.8, (0, 0, 1, 1), unsure=True)
 
     def read_as(reading: DieReading) -> Callable[[DieBox], list[DieReading]]:
@@ -303,7 +303,7 @@ def test_a_region_read_only_as_a_doubted_pipped_die_leaves_a_die_read_by_its_num
 
     boxed = [DieBox(numeral, cut=False, elongation=1.0)]
     assert photo_dice(photo, boxed, [die], read_as(region)) == [die]
-    for whole in (replace(region, by_numeral=True), replace(region, unsure=False)):
+    for whole in (replace(region, settled=True), replace(region, unsure=False)):
         dice = photo_dice(photo, boxed, [die], read_as(whole))
         assert len(dice) == 1 and iou(dice[0].box, (160, 80, 480, 400)) > 0.8
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.classify import Classifier, FaceReading
-from vision.pips import DECIDED, FACES, SIDE, PipCount, count_pips, weigh
+from vision.pips import DECIDED, FACES, SETTLING_FACES, SIDE, PipCount, count_pips, weigh
 from vision.reader import die_value
 
 
@@ -102,11 +102,46 @@ def test_the_reader_weighs_a_pipped_d6_by_its_pips():
     face = FaceReading("d6", 2, round(float(before[faces.index(2)]), 4), "flat",
                        np.zeros(8, np.float32))
     four = drawn_face(4, 15.0, (235, 235, 235), (25, 25, 25))
-    value, confidence, why = die_value(clf, face, None, four, logits)
-    assert value == 4
+    valued = die_value(clf, face, None, four, logits)
+    assert valued.value == 4
     after = weigh(faces, before, count_pips(four))
-    assert confidence == pytest.approx(float(after.max()), abs=1e-3)
-    assert why == "low confidence"  # the classifier's doubt stays: the count makes nothing sure
+    assert valued.confidence == pytest.approx(float(after.max()), abs=1e-3)
+    # the classifier's doubt stays: a weighed 4 under SURE_WEIGHED is not settled by its pips
+    assert valued.why == "low confidence" and not valued.settled
+
+
+def classifier_sure_of(clf: Classifier, value: int, p: float) -> tuple[FaceReading, np.ndarray]:
+    """The shipped classifier's FaceReading and value logits for a d6 it reads as `value` at
+    probability `p`, the rest spread evenly."""
+    faces = clf.faces("d6")
+    logits = np.full(len(clf.value_labels), -30.0, np.float32)
+    rest = (1 - p) / (len(faces) - 1)
+    for face in faces:
+        logits[clf.value_labels.index(f"d6:{face}")] = np.log(p if face == value else rest)
+    return FaceReading("d6", value, p, "flat", np.zeros(8, np.float32)), logits
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_pips_settle_a_sure_four_five_or_six_only(value):
+    """A d6 the classifier reads surely, its pips counted alike: four to six pips settle it (no
+    card check applies), a 1, 2 or 3 (a blob, a pair, a line: a numeral's strokes fit them
+    too) never does."""
+    clf = Classifier(threads=1)
+    face, logits = classifier_sure_of(clf, value, 0.999)
+    valued = die_value(clf, face, None, drawn_face(value, 25.0, (30, 30, 200), (245, 245, 245)),
+                       logits)
+    assert valued.value == value and valued.why == ""
+    assert valued.settled == (value in SETTLING_FACES)
+
+
+def test_pips_do_not_settle_a_count_the_classifier_doubts_or_denies():
+    clf = Classifier(threads=1)
+    five = drawn_face(5, 10.0, (240, 240, 240), (20, 20, 20))
+    doubting, logits = classifier_sure_of(clf, 5, 0.9)  # weighed by the count: under 0.99
+    assert not die_value(clf, doubting, None, five, logits).settled
+    denying, logits = classifier_sure_of(clf, 6, 0.999)  # sure of a 6 the pips do not show
+    valued = die_value(clf, denying, None, five, logits)
+    assert valued.value == 6 and not valued.settled
 
 
 @pytest.mark.parametrize(("top", "kept"), [(DECIDED + 0.002, True), (DECIDED - 0.002, False)])

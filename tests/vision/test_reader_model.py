@@ -161,7 +161,7 @@ def test_kinds_the_model_card_distrusts_wait_for_a_check(
     assert by_classifier and all(d.unsure for d in by_classifier)
     assert all(reader.classifier.check_reason(d.die) in d.why_unsure for d in by_classifier)
     monkeypatch.setattr(reader_module, "RECOGNIZED", RECOGNIZED)
-    by_numeral = [d for d in numeral_read if d.by_numeral and d.die == kind]
+    by_numeral = [d for d in numeral_read if d.settled and d.die == kind]
     assert by_numeral and reader.read_frame(frame).dice == numeral_read
 
 
