@@ -615,8 +615,8 @@ def _face(pos: Position, kind: str, value: object) -> int | str:
 
 def unsure_summary(dice: Sequence[DieReading]) -> str:
     """Why a reading waits, one clause per reason naming every die it applies to ("dice 1-3, 5
-    (d20) low confidence | dice 1-6 (d20) d20 readings are always checked ..."), so a tray
-    of dice fits a phone; each die's own confidence is on its chip."""
+    (d20) low confidence | dice 1-6 (d20) d20 values by the classifier alone are ..."), so a
+    tray of dice fits a phone; each die's own confidence is on its chip."""
     groups: dict[str, list[int]] = {}
     for i, d in enumerate(dice):
         if d.unsure:

@@ -138,7 +138,8 @@ def check_model(model_path: Path | str | None = None) -> Check:
         found += "; the die check fits them"
     checked = ", ".join(classifier.always_check)
     if checked:
-        found += f"; every {checked} reading waits for a player's check (model card)"
+        found += (f"; a {checked} value by the classifier alone (no numeral read, no pips "
+                  "settling it) waits for a player's check (model card)")
     return Check("model", Status.OK, found)
 
 

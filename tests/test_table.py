@@ -284,7 +284,8 @@ def test_dice_that_do_not_settle_refuse_the_read_without_a_fault(table):
 
 
 def test_dice_flagged_for_the_same_reason_are_named_together() -> None:
-    check = "d20 readings are always checked (sure ones 56% right on a rig it never saw)"
+    check = ("d20 values by the classifier alone are checked (sure ones 56% right on a rig it "
+             "never saw)")
     dice = [
         DieReading("d20", 7, 0.41, (0, 0, 9, 9), True, f"low confidence; {check}"),
         DieReading("d20", 2, 0.95, (0, 0, 9, 9), True, check),

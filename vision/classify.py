@@ -111,13 +111,15 @@ class Classifier:
         return self.look(crops)["embedding"]
 
     def check_reason(self, kind: str) -> str | None:
-        """Why every reading of this kind waits for a player's check, or None if it need not."""
+        """Why a value of this kind the classifier reads alone (no numeral read, no pips that
+        settle it: vision.reader.die_value) waits for a player's check, or None if it need not."""
         if kind not in self.always_check:
             return None
         right = self.always_check[kind]
         if right is None:
-            return f"{kind} readings are always checked (no real photo has measured them)"
-        return f"{kind} readings are always checked (sure ones {right:.0%} right on a rig it never saw)"
+            return f"{kind} values by the classifier alone are checked (no real photo measured)"
+        return (f"{kind} values by the classifier alone are checked (sure ones {right:.0%} right "
+                "on a rig it never saw)")
 
     def check_expect(self, expect: Sequence[str] | None) -> list[str]:
         """The kinds a reading may take: all, or the expected ones (which must be known)."""

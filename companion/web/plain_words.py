@@ -1,9 +1,10 @@
 """The tray in a player's words: why a die is unsure said in one short line, a die of a kind the
 roll does not want named with the kind it wants, and the faces a die of this roll can show.
 
-The reader (vision/) explains its doubts in its own terms ("numeral not clear", "d12 readings are
-always checked (sure ones 61% right on a rig it never saw)"): right for a developer, noise to a
-player. The phones get these plain words; the reader's own stay behind a "why?" toggle.
+The reader (vision/) explains its doubts in its own terms ("numeral not clear", "d12 values by
+the classifier alone are checked (sure ones 61% right on a rig it never saw)"): right for a
+developer, noise to a player. The phones get these plain words; the reader's own stay behind a
+"why?" toggle.
 """
 
 from __future__ import annotations

@@ -245,7 +245,7 @@ def test_kinds_the_card_says_to_always_check_get_a_reason(tmp_path: Path) -> Non
     clf = Classifier(model)
     assert clf.always_check == {"d6": 0.5587}
     assert clf.check_reason("d6") == (
-        "d6 readings are always checked (sure ones 56% right on a rig it never saw)"
+        "d6 values by the classifier alone are checked (sure ones 56% right on a rig it never saw)"
     )
     assert clf.check_reason("d20") is None
 

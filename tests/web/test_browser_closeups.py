@@ -32,7 +32,7 @@ FRAME = "tray-02.jpg"
 SAID = [
     (2, "numeral not clear"),
     (3, ""),  # a d8: sure of itself, but the line-up wants d20s
-    (4, "die is cocked (no face flat on top); d20 readings are always checked"
+    (4, "die is cocked (no face flat on top); d20 values by the classifier alone are checked"
         + " (sure ones 61% right on a rig it never saw)"),
     (11, "cut by the frame edge"),
     (6, "no real photo has measured d12 readings"),
