@@ -51,7 +51,7 @@ UNFITTED_PENALTY = 2.0
 
 # A classifier this sure of a face keeps it whatever the count says (the count moves another
 # face at most COUNTED_BONUS + UNFITTED_PENALTY in log odds against it), so its pips need not
-# be counted: most of a tray's d6s, at ten or so ms a die
+# be counted unless they could settle it (vision.reader.die_value), at five or so ms a die
 _MOST = np.exp(COUNTED_BONUS + UNFITTED_PENALTY)
 DECIDED = float(_MOST / (1 + _MOST))  # 0.953
 
@@ -59,8 +59,9 @@ DECIDED = float(_MOST / (1 + _MOST))  # 0.953
 # weighing gives at SURE_WEIGHED or more: four to six pips fit only a grid of pips (a 1 is any
 # blob, a 2 any pair, a 3 any line, which a numeral's strokes or a glint fit too). Measured with
 # classifiers that never saw the rig (docs/reader-history.md, the thirtieth session):
-# nell-byler's trays 24% sure, 1 wrong of 438; skovy's crops 23%, none wrong; ucffool's numbered
-# d6s whose numeral is not read 3%, none wrong (a rule with 1-3 too made 2 of them sure, wrong).
+# nell-byler's trays 24% sure, 1 wrong of 432 (a 6 the set labels 5); skovy's crops 21%, none
+# wrong; ucffool's numbered d6s whose numeral is not read 3%, none wrong (a rule with 1-3 too
+# made 2 of them sure, and wrong).
 SETTLING_FACES = frozenset({4, 5, 6})
 SURE_WEIGHED = 0.99
 
