@@ -50,8 +50,7 @@ COUNTED_BONUS = 1.0
 UNFITTED_PENALTY = 2.0
 
 # A classifier this sure of a face keeps it whatever the count says (the count moves another
-# face at most COUNTED_BONUS + UNFITTED_PENALTY in log odds against it), so its pips need not
-# be counted unless they could settle it (vision.reader.die_value), at five or so ms a die
+# face at most COUNTED_BONUS + UNFITTED_PENALTY in log odds against it) (worth_counting)
 _MOST = np.exp(COUNTED_BONUS + UNFITTED_PENALTY)
 DECIDED = float(_MOST / (1 + _MOST))  # 0.953
 
@@ -59,9 +58,9 @@ DECIDED = float(_MOST / (1 + _MOST))  # 0.953
 # weighing gives at SURE_WEIGHED or more: four to six pips fit only a grid of pips (a 1 is any
 # blob, a 2 any pair, a 3 any line, which a numeral's strokes or a glint fit too). Measured with
 # classifiers that never saw the rig (docs/reader-history.md, the thirtieth session):
-# nell-byler's trays 24% sure, 1 wrong of 432 (a 6 the set labels 5); skovy's crops 21%, none
+# nell-byler's trays 21% sure, 1 wrong of 373 (a 6 the set labels 5); skovy's crops 15%, none
 # wrong; ucffool's numbered d6s whose numeral is not read 3%, none wrong (a rule with 1-3 too
-# made 2 of them sure, and wrong).
+# made 2 of them sure, and wrong). The kind is asked below the numerals' bar (reader.kind_doubt).
 SETTLING_FACES = frozenset({4, 5, 6})
 SURE_WEIGHED = 0.99
 
@@ -283,3 +282,9 @@ def settles(count: PipCount, value: int, weighed_p: float) -> bool:
     """Whether the pips counted make a d6's weighed `value` (at `weighed_p`) sure on their own
     (SETTLING_FACES, SURE_WEIGHED)."""
     return count.best == value and value in SETTLING_FACES and weighed_p >= SURE_WEIGHED
+
+
+def worth_counting(faces: tuple[int, ...], value_p: np.ndarray) -> bool:
+    """Whether a d6's pips could change the classifier's face (it is under DECIDED) or settle
+    it (a face of SETTLING_FACES): elsewhere the count is skipped, at five or so ms a die."""
+    return bool(value_p.max() < DECIDED or faces[int(np.argmax(value_p))] in SETTLING_FACES)

@@ -40,7 +40,7 @@ from vision.imagefile import read_image
 from vision.model_file import softmax
 from vision.numerals import RECOGNIZED, NumeralReader, NumeralReading
 from vision.photo_mode import photo_dice
-from vision.pips import DECIDED, SETTLING_FACES, PipCount, count_pips, settles, weigh
+from vision.pips import PipCount, count_pips, settles, weigh, worth_counting
 from vision.prototypes import Match, Prototypes
 from vision.table_memory import TableMemory
 
@@ -405,8 +405,7 @@ class DiceReader:
                 valued = die_value(clf, face, numerals.get(i), crops[i], outputs["value"][i])
                 value, confidence, face_why = self.memory.amend(
                     name, memory_keys.get(i), valued.value, valued.confidence, valued.why)
-                # a numeral read stays the die's own rule; pips settle only the value counted
-                settled = valued.settled and (i in numerals or value == valued.value)
+                settled = valued.settled  # a value the memory changed says so itself
                 why = unsure_reasons(join_reasons(face_why, kind_why), name, die,
                                      unexpected=i in unexpected)
             dice.append(DieReading(name, value, confidence, die.box, bool(why), why,
@@ -579,17 +578,23 @@ def read_kind(face: FaceReading, kind_why: str, wanted: str | None,
 
 
 def pips_counted(clf: Classifier, face: FaceReading, count: PipCount,
-                 value_logits: np.ndarray) -> tuple[FaceReading, bool]:
+                 before: np.ndarray) -> tuple[FaceReading, bool]:
     """A pipped d6's reading with its pips counted (vision.pips): the classifier's probabilities
-    of its faces weighed by the count, its confidence scaled alike; and whether the count
-    settles it (vision.pips.settles)."""
+    of its faces (`before`) weighed by the count, its confidence scaled alike; and whether the
+    count settles it (vision.pips.settles)."""
     faces = clf.faces("d6")
-    before = clf.value_probabilities(value_logits, "d6")
     after = weigh(faces, before, count)
     best = int(np.argmax(after))
     confidence = face.confidence / float(before[faces.index(face.value)]) * float(after[best])
     weighed = replace(face, value=faces[best], confidence=round(min(confidence, 1.0), 4))
     return weighed, settles(count, faces[best], float(after[best]))
+
+
+def kind_doubt(face: FaceReading) -> str:
+    """Why the kind of a die its face settled is in doubt: the classifier unsure of it ("" if
+    not). One bar for a numeral read and pips counted alike."""
+    return f"kind not clear ({face.die} {face.best_kind_p:.0%})" if (
+        face.best_kind_p < KIND_SURE) else ""
 
 
 @dataclass(frozen=True)
@@ -609,20 +614,19 @@ def die_value(clf: Classifier, face: FaceReading, numeral: NumeralReading | None
     """The value of a standard die the classifier read as `face` from `crop` (`value_logits`:
     its value outputs): a numbered die's value is the recognizer's (`numeral`), its confidence
     the numeral's share times the kind's probability; a d6 with no numeral read is the
-    classifier's, weighed by its pips counted in the crop (pips_counted), unless the classifier
-    is too sure of a face the count can neither change (vision.pips.DECIDED) nor settle."""
+    classifier's, weighed by its pips counted in the crop (pips_counted) where the count could
+    change or settle it (vision.pips.worth_counting)."""
     if numeral is None:
-        settled = False
-        if face.die == "d6":
-            p = clf.value_probabilities(value_logits, "d6")
-            if p.max() < DECIDED or clf.faces("d6")[int(np.argmax(p))] in SETTLING_FACES:
-                face, settled = pips_counted(clf, face, count_pips(crop), value_logits)
-        return Valued(face.value, face.confidence, face.why_unsure or "", settled)
+        p = clf.value_probabilities(value_logits, "d6") if face.die == "d6" else None
+        if p is not None and worth_counting(clf.faces("d6"), p):
+            face, settled = pips_counted(clf, face, count_pips(crop), p)
+            why = join_reasons(face.why_unsure or "", kind_doubt(face) if settled else "")
+            return Valued(face.value, face.confidence, why, settled)
+        return Valued(face.value, face.confidence, face.why_unsure or "", False)
     lying = (face.why_unsure or "") if face.state != "flat" else ""  # cocked or no die
-    kind = f"kind not clear ({face.die} {face.best_kind_p:.0%})" if (
-        face.best_kind_p < KIND_SURE) else ""
     confidence = round(numeral.share * face.best_kind_p, 4)
-    return Valued(numeral.value, confidence, join_reasons(lying, kind, numeral.why_unsure), True)
+    return Valued(numeral.value, confidence,
+                  join_reasons(lying, kind_doubt(face), numeral.why_unsure), True)
 
 
 class Settler:

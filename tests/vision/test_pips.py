@@ -3,6 +3,8 @@ odds."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -173,3 +175,17 @@ def test_red_pips_on_a_marbled_black_die_are_counted():
                 for turn in (0.0, 20.0, 40.0) for seed in range(3)]
     right = sum(count_pips(crop).best == value for value, crop in drawings)
     assert right >= 50
+
+
+def test_a_die_its_pips_settle_is_asked_where_its_kind_is_not_clear():
+    """The kind bar of a die its numeral settles holds for pips too: a five counted and read
+    surely, by a classifier that doubts it is a d6 at all, is asked for its kind."""
+    clf = Classifier(threads=1)
+    face, logits = classifier_sure_of(clf, 5, 0.999)
+    doubted = replace(face, best_kind_p=0.8)
+    valued = die_value(clf, doubted, None, drawn_face(5, 10.0, (240, 240, 240), (20, 20, 20)),
+                       logits)
+    assert valued.value == 5 and valued.settled
+    assert valued.why == "kind not clear (d6 80%)"
+    assert die_value(clf, face, None, drawn_face(5, 10.0, (240, 240, 240), (20, 20, 20)),
+                     logits).why == ""
