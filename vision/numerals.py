@@ -124,7 +124,7 @@ class Windows:
 
 # Kinds the recognizer reads (a d6's pips are the classifier's). Kinds no real photo in
 # ../shared shows are read but never sure: no rule has been measured on them. A d4 is sure only
-# where its upright windows are read too (UNSTOOD, below).
+# where upright windows over it read it too (UNSTOOD, below).
 NUMBERED = ("d4", "d8", "d10", "d%", "d12", "d20")
 # A d6 shows pips or numerals: ucffool's d6s are numbered, nell-byler's and skovy's pipped. It is
 # read as numbered where its first located windows read a face's numeral plainly (the numeral's
@@ -267,26 +267,25 @@ PLACEMENTS = tuple(Placement(dy, stretch) for dy in (0.0, -0.1, -0.2, -0.3)
 # 1,103 numbered dice 93.6 -> 94.0%; 60 windows instead of 75. On two more eighths that chose
 # nothing: colour 87.4 -> 87.9%, top 90.9 -> 93.9%, wood 94.2 -> 96.3% (docs/reader-history.md). A
 # top-down die's copies stand round its apex, where these windows read worse, so the tray camera
-# reads them only where its confirmed d4s say so.
+# takes their reading only where its confirmed d4s say so (it reads them to make a settled d4
+# sure: may_stand).
 UPRIGHT_BELOW = 0.8
 GRID = tuple((dx, dy) for dy in (-0.3, -0.15, 0.15, 0.3) for dx in (-0.2, -0.1, 0.0, 0.1, 0.2))
 GRID_TURNS = (-20, 0, 20)
 GRID_SIZE = 0.25
 UPRIGHT_WINDOWS = Placement(0.0, upright=True)
 STANDING = ("d4",)  # the kinds read so
-# A d4 is sure only where its located windows settle a face that the look about the centre reads
-# too (settled_and_agreed) and the upright windows read it as well (upright_verdict): so only
-# where those are read at all, a photo or a table whose confirmed d4s chose them. On two disjoint
-# eighths of ucffool's d4 photos (564, neither model saw any; scratch, every window cut once):
-# settled and agreed alone made 150 sure, none wrong, but 146 with boxes 0.8 times the die's, 4
-# of them wrong (an edge-read die's 3 read as 2: the locator's windows and the look about the
-# centre both read the face's middle); with the upright windows agreeing, 139 sure and 128, 135,
-# 144 with boxes 0.8, 0.9 and 1.2 times the die's, none wrong; 640 rendered top-down d4s of the
-# demo's sets and random styles, 40 sure, none wrong. No bar was chosen for it (SETTLED,
-# AGREES). A d4 whose located windows read it less plainly is not checked so (unmeasured).
-# `bench numerals`, photo mode: d4s sure colour 14.4%, top 31.4%, wood 32.8%, none wrong; a
-# settled d4 reads 60 windows more (117.8 a die against 108.4), 195 ms median here.
+# A d4 is sure only where the upright windows read the face its located windows settle (SETTLED)
+# or make sure (verdict): upright_verdict. The look about the centre is not needed: it reads an
+# edge-read die's turned middle numeral as the located windows do (a 3 read as 2, 4 wrong of 146
+# settled and agreed with boxes 0.8 times the die's), the upright windows do not. On four
+# eighths of ucffool's d4 photos that chose no earlier rule (1,106, neither model saw any;
+# scratch, at any table): sure colour 38%, top 54%, wood 54%, none wrong, and none with boxes
+# 0.8 or 1.2 times the die's (1,029 and 1,068 sure); a located share of 0.9 instead of SETTLED
+# 2 wrong (edge-read dice). So a settled d4 is read in upright windows at every table (60
+# windows; a table whose camera looks in, or a photo, reads an unclear one there too).
 UNSTOOD = "a d4 is sure only where upright windows over it are read too"
+NOT_CLEAR = "numeral not clear"  # the doubt a second look may lift (upright_verdict, the memory)
 
 
 def placements_for(kind: str) -> tuple[Placement, ...]:
@@ -424,15 +423,22 @@ def cut_upright(frame: np.ndarray, box: Sequence[float]) -> np.ndarray:
                      for dx, dy in GRID for angle in GRID_TURNS])
 
 
+def may_stand(reading: NumeralReading) -> bool:
+    """Whether a d4's upright windows could make its reading sure (upright_verdict): its
+    located windows settled its face, and no doubt but the d4's own (UNSTOOD) or an unclear look
+    about the centre stands in the way."""
+    return reading.share >= SETTLED and reading.why_unsure in ("", UNSTOOD, NOT_CLEAR)
+
+
 def upright_verdict(usual: NumeralReading, upright: NumeralReading) -> NumeralReading:
     """A d4 read in upright windows too (`upright`; STANDING): one its located windows read
     unclearly (`usual`, a share under UPRIGHT_BELOW) takes what they read, never sure; a clearer
-    one keeps its reading, sure only where they read the same numeral."""
+    one keeps its reading, sure where they read the same numeral and it may stand (may_stand)."""
     if usual.share < UPRIGHT_BELOW:
-        return replace(upright, why_unsure=usual.why_unsure or "numeral not clear")
-    if usual.why_unsure or upright.numeral == usual.numeral:
-        return usual
-    return replace(usual, why_unsure="numeral not clear")
+        return replace(upright, why_unsure=usual.why_unsure or NOT_CLEAR)
+    if may_stand(usual) and upright.numeral == usual.numeral:
+        return replace(usual, why_unsure="")
+    return replace(usual, why_unsure=usual.why_unsure or NOT_CLEAR)
 
 
 def cut_windows(frame: np.ndarray, box: Sequence[float], plan: Windows) -> np.ndarray:
@@ -507,7 +513,7 @@ def placed_verdict(placed: NumeralReading, usual: NumeralReading) -> NumeralRead
     alone was measured safe.)"""
     same = placed.numeral == usual.numeral
     return replace(placed, why_unsure=usual.why_unsure if same or usual.why_unsure
-                   else "numeral not clear")
+                   else NOT_CLEAR)
 
 
 def searched(usual: NumeralReading, placed: Sequence[NumeralReading]) -> NumeralReading:
@@ -519,7 +525,7 @@ def searched(usual: NumeralReading, placed: Sequence[NumeralReading]) -> Numeral
         votes[reading.numeral] = votes.get(reading.numeral, 0.0) + reading.share
     numeral = max(votes, key=lambda n: votes[n])
     return NumeralReading(usual.kind, numeral, face_value(usual.kind, numeral),
-                          votes[numeral] / (1 + len(placed)), usual.why_unsure or "numeral not clear")
+                          votes[numeral] / (1 + len(placed)), usual.why_unsure or NOT_CLEAR)
 
 
 def shows_numeral(located: NumeralReading, check: NumeralReading | None) -> bool:
@@ -579,10 +585,10 @@ def verdict(located: NumeralReading, check: NumeralReading | None, visible: floa
     agreed = (located.kind not in STANDING and check is not None
               and check.numeral == located.numeral and min(located.share, check.share) >= bar
               and max(located.share, check.share) >= SURE_SHARE)
-    if not why and visible < 0.5:
+    if why in ("", UNSTOOD) and visible < 0.5:
         why = "numeral not seen (the die may be leaning)"
     elif not why and not (agreed or settled_and_agreed(located, check)):
-        why = "numeral not clear"
+        why = NOT_CLEAR
     return replace(located, why_unsure=why)
 
 
@@ -683,8 +689,8 @@ class NumeralReader:
             each = np.split(logp, len(searching))
             usual[i] = searched(usual[i], [decide(kinds[i], part) for part in each])
         upright = [i for i, reading in enumerate(usual) if reading is not None
-                   and reading.kind in STANDING and sight.stands(reading.kind)
-                   and (reading.share < UPRIGHT_BELOW or not reading.why_unsure)]
+                   and reading.kind in STANDING and (may_stand(reading) or (
+                       sight.stands(reading.kind) and reading.share < UPRIGHT_BELOW))]
         for i, logp in zip(upright, self._read_each([cut_upright(frame, boxes[i])
                                                      for i in upright]), strict=True):
             usual[i] = upright_verdict(usual[i], decide(kinds[i], logp))

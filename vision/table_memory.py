@@ -31,7 +31,7 @@ from companion.dice_memory import DiceMemory, RememberedDie
 from companion.reading import join_reasons
 from companion.rules.dice import STANDARD
 from vision.memory_key import MemoryKey
-from vision.numerals import NumeralReader, TableSight
+from vision.numerals import NOT_CLEAR, NumeralReader, TableSight
 from vision.placement import TablePlacements
 
 NEIGHBOURS = 7  # nearest remembered dice that vote
@@ -47,7 +47,6 @@ TURNS = 4  # a remembered crop is kept upright and at each quarter turn
 SURE_NEAREST = 0.9
 SURE_SHARE = 0.99
 SURE_KINDS = ("d8", "d10", "d20")
-NUMERAL_NOT_CLEAR = "numeral not clear"  # vision.numerals: the only doubt the memory may lift
 
 
 @dataclass(frozen=True)
@@ -272,7 +271,7 @@ def remembered_reading(kind: str, value: int | str, confidence: float, why: str,
         return value, confidence, memory_disagrees(fused)
     if fused != value:
         return fused, round(share, 4), join_reasons(why, from_memory(value))
-    if (why == NUMERAL_NOT_CLEAR and kind in SURE_KINDS and memory.agreeing == NEIGHBOURS
+    if (why == NOT_CLEAR and kind in SURE_KINDS and memory.agreeing == NEIGHBOURS
             and memory.nearest >= SURE_NEAREST and share >= SURE_SHARE):
         return value, round(share, 4), ""
     return value, confidence, why

@@ -24,6 +24,7 @@ from vision.numerals import (
     FIRST,
     FIT,
     NEVER_SURE,
+    NOT_CLEAR,
     SETTLED,
     SURE_SHARE,
     TURNS,
@@ -44,6 +45,7 @@ from vision.numerals import (
     face_value,
     foreign,
     kind_for,
+    may_stand,
     numeral_scores,
     plan_for,
     searched,
@@ -263,21 +265,27 @@ def test_kinds_no_rule_was_measured_on_are_never_sure(kind: str, numeral: str) -
 
 def test_a_d4_is_sure_only_settled_and_where_its_upright_windows_read_it_too() -> None:
     """A d4's located windows and the look about the centre may both read an edge-read die's
-    turned middle numeral: it is sure only where upright windows over it are read as well (a
-    photo, a table whose confirmed d4s chose them) and read the same face, and only settled."""
+    turned middle numeral: it is sure only where upright windows over it read the face its
+    located windows settled, at any table, whatever the look about the centre read."""
     clear, plain = decide("d4", np.stack([reading("3")] * 6)), TableSight()
-    standing = TableSight(placed={"d4": UPRIGHT_WINDOWS})
-    assert verdict(clear, clear, visible=0.99, sight=plain).why_unsure == UNSTOOD
-    sure = verdict(clear, clear, visible=0.99, sight=standing)
-    assert sure.why_unsure == ""
-    assert upright_verdict(sure, clear) == sure
     other = decide("d4", np.stack([reading("2")] * 6))
-    assert upright_verdict(sure, other) == dataclasses.replace(sure, why_unsure="numeral not clear")
+    standing = TableSight(placed={"d4": UPRIGHT_WINDOWS})
+    waiting = verdict(clear, clear, visible=0.99, sight=plain)
+    assert waiting.why_unsure == UNSTOOD and may_stand(waiting)
+    assert upright_verdict(waiting, clear) == dataclasses.replace(waiting, why_unsure="")
+    assert upright_verdict(waiting, other) == waiting
+    sure = verdict(clear, clear, visible=0.99, sight=standing)
+    assert sure.why_unsure == "" and upright_verdict(sure, clear) == sure
+    assert upright_verdict(sure, other) == dataclasses.replace(sure, why_unsure=NOT_CLEAR)
+    doubted = verdict(clear, other, visible=0.99, sight=standing)  # the look read another face
+    assert doubted.why_unsure == NOT_CLEAR
+    assert upright_verdict(doubted, clear).why_unsure == ""
+    leaning = verdict(clear, clear, visible=0.3, sight=plain)
+    assert not may_stand(leaning) and upright_verdict(leaning, clear) == leaning
+    unsettled = dataclasses.replace(waiting, share=SETTLED - 0.05)  # plain, not settled: not so
+    assert not may_stand(unsettled) and upright_verdict(unsettled, clear).why_unsure == UNSTOOD
     unclear = dataclasses.replace(sure, share=UPRIGHT_BELOW - 0.1)  # takes what they read
-    assert upright_verdict(unclear, other) == dataclasses.replace(
-        other, why_unsure="numeral not clear")
-    unsettled = dataclasses.replace(clear, share=SETTLED - 0.05)  # plain, not settled: not so
-    assert verdict(unsettled, clear, visible=0.99, sight=standing).why_unsure
+    assert upright_verdict(unclear, other) == dataclasses.replace(other, why_unsure=NOT_CLEAR)
 
 
 needs_model = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/numerals.onnx missing")

@@ -13,11 +13,10 @@ from companion.dice_memory import DiceMemory
 from companion.die_photos import LabelledDie
 from vision.classify import DEFAULT_MODEL, Classifier
 from vision.memory_key import MemoryKey
-from vision.numerals import UNSTOOD
+from vision.numerals import NOT_CLEAR, UNSTOOD
 from vision.prototypes import decode_shot
 from vision.reader import DiceReader, kept_crop
 from vision.table_memory import (
-    NUMERAL_NOT_CLEAR,
     TURNS,
     Recall,
     Remembered,
@@ -37,16 +36,16 @@ def memory_of(values: list[int], vectors: np.ndarray) -> Remembered:
 
 
 def test_an_empty_or_far_memory_changes_nothing():
-    assert remembered_reading("d20", 5, 0.4, NUMERAL_NOT_CLEAR, Recall({}, -1.0, 0)) == (
-        5, 0.4, NUMERAL_NOT_CLEAR)
+    assert remembered_reading("d20", 5, 0.4, NOT_CLEAR, Recall({}, -1.0, 0)) == (
+        5, 0.4, NOT_CLEAR)
     far = memory_of([3] * 8, np.tile(AXES[1], (8, 1)))  # at right angles to the die
-    assert remembered_reading("d20", 5, 0.4, NUMERAL_NOT_CLEAR, recall(far, AXES[0])) == (
-        5, 0.4, NUMERAL_NOT_CLEAR)
+    assert remembered_reading("d20", 5, 0.4, NOT_CLEAR, recall(far, AXES[0])) == (
+        5, 0.4, NOT_CLEAR)
 
 
 def test_a_near_memory_overturns_an_unclear_reading_and_is_never_sure():
     near = memory_of([3] * 8, np.tile(AXES[0], (8, 1)))
-    value, confidence, why = remembered_reading("d20", 5, 0.4, NUMERAL_NOT_CLEAR,
+    value, confidence, why = remembered_reading("d20", 5, 0.4, NOT_CLEAR,
                                                 recall(near, AXES[0]))
     assert value == 3 and confidence > 0.9
     assert why == "numeral not clear; value from the table's memory (read as 5)"
@@ -69,12 +68,12 @@ def test_a_clear_reading_is_kept_against_one_remembered_die():
 
 def test_only_an_unclear_numeral_of_a_measured_kind_is_made_sure():
     near = recall(memory_of([4] * 8, np.tile(AXES[0], (8, 1))), AXES[0])
-    assert remembered_reading("d20", 4, 0.6, NUMERAL_NOT_CLEAR, near)[2] == ""
+    assert remembered_reading("d20", 4, 0.6, NOT_CLEAR, near)[2] == ""
     assert remembered_reading("d4", 4, 0.6, UNSTOOD, near)[2]
     leaning = "numeral not seen (the die may be leaning)"
     assert remembered_reading("d20", 4, 0.6, leaning, near)[2] == leaning
     split = recall(memory_of([4] * 6 + [7] * 2, np.tile(AXES[0], (8, 1))), AXES[0])
-    assert remembered_reading("d20", 4, 0.6, NUMERAL_NOT_CLEAR, split)[2] == NUMERAL_NOT_CLEAR
+    assert remembered_reading("d20", 4, 0.6, NOT_CLEAR, split)[2] == NOT_CLEAR
 
 
 @pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet")
@@ -159,7 +158,7 @@ def test_a_memory_that_cannot_be_read_leaves_the_reader_reading(tmp_path):
     store.close()
     memory.refresh()  # the table shows the store's fault; the reading goes on without it
     assert memory.kinds == {}
-    assert memory.amend("d20", AXES[0], 5, 0.4, NUMERAL_NOT_CLEAR) == (5, 0.4, NUMERAL_NOT_CLEAR)
+    assert memory.amend("d20", AXES[0], 5, 0.4, NOT_CLEAR) == (5, 0.4, NOT_CLEAR)
 
 
 @pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/dice.onnx is not built yet")
