@@ -122,8 +122,8 @@ def test_a_table_looking_in_reads_its_d4s_in_upright_windows_too() -> None:
 def test_real_d4s_seen_from_the_side_read_better_at_a_table_that_looks_in() -> None:
     """ucffool's colour rig's d4s (neither model saw any), at a table whose d20s said its camera
     looks in: more read right than by the located windows alone (every 8th photo of the rig:
-    91 -> 94 of 108; `bench numerals`' eighth 78.4 -> 86.5%), and some sure (24), none
-    wrongly, where alone none may be."""
+    91 -> 94 of 108; `bench numerals`' eighth 78.4 -> 86.5%), and as many sure, none wrongly
+    (a settled d4 is sure where upright windows read it too, at any table: 49 both ways)."""
     reader = NumeralReader(threads=2)
     table = rig_table(datasets_root())
     photos = sorted((p for p in load_photos() if p.kind == "d4" and p.measurable
@@ -139,4 +139,4 @@ def test_real_d4s_seen_from_the_side_read_better_at_a_table_that_looks_in() -> N
             sure[way] += not got.why_unsure
             assert got.why_unsure or got.value == photo.value, photo.path
     assert len(photos) >= 100 and right["in"] >= right["alone"] + 2, (len(photos), right)
-    assert sure["alone"] == 0 and sure["in"] >= 10, sure
+    assert sure["alone"] >= 30 and sure["in"] >= sure["alone"], sure
