@@ -275,8 +275,8 @@ GRID_TURNS = (-20, 0, 20)
 GRID_SIZE = 0.25
 UPRIGHT_WINDOWS = Placement(0.0, upright=True)
 STANDING = ("d4",)  # the kinds read so
-# A d4 is sure only where the upright windows read the face its located windows settle (SETTLED)
-# or make sure (verdict): upright_verdict. The look about the centre is not needed: it reads an
+# A d4 is sure only where the upright windows read the face its located windows settle (SETTLED;
+# may_stand, upright_verdict). The look about the centre is not needed: it reads an
 # edge-read die's turned middle numeral as the located windows do (a 3 read as 2, 4 wrong of 146
 # settled and agreed with boxes 0.8 times the die's), the upright windows do not. On four
 # eighths of ucffool's d4 photos that chose no earlier rule (1,106, neither model saw any;
