@@ -48,6 +48,7 @@ from vision.placement import KINDS as PLACED_KINDS
 from vision.placement import LEARN_FROM, choose, trusts, verdicts
 from vision.reader import (
     KEPT_CROP_SIDE,
+    card_check,
     die_value,
     kept_crop,
     own_kind,
@@ -162,8 +163,7 @@ def read_die(clf: Classifier, numerals: NumeralReader, key: MemoryKey, die: Die,
         face.die in RECOGNIZED) else None
     kind, kind_why = read_kind(face, kind_why, photo.kind, numeral)
     valued = die_value(clf, face, numeral, crops[0], outputs["value"][0])
-    checked = None if valued.settled else clf.check_reason(face.die)  # as DiceReader._tray
-    why = join_reasons(valued.why, kind_why, checked or "")
+    why = join_reasons(valued.why, kind_why, card_check(clf, face.die, valued.settled) or "")
     return Reading(kind, int(valued.value), valued.confidence, why, key.embed(crops)[0],
                    remember_turns(key, kept_crop_image(image, box)))
 

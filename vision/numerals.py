@@ -283,9 +283,11 @@ STANDING = ("d4",)  # the kinds read so
 # scratch, at any table): sure colour 38%, top 54%, wood 54%, none wrong, and none with boxes
 # 0.8 or 1.2 times the die's (1,029 and 1,068 sure); a located share of 0.9 instead of SETTLED
 # 2 wrong (edge-read dice). So a settled d4 is read in upright windows at every table (60
-# windows; a table whose camera looks in, or a photo, reads an unclear one there too).
-UNSTOOD = "a d4 is sure only where upright windows over it are read too"
-NOT_CLEAR = "numeral not clear"  # the doubt a second look may lift (upright_verdict, the memory)
+# windows; a table whose camera looks in, or a photo, reads an unclear one there too). The
+# located windows' verdict never makes a d4 sure (TableSight.never_sure), so no look about the
+# centre is cut for one.
+UNSTOOD = "a d4 is sure only where upright windows read the face its located windows settle"
+NOT_CLEAR = "numeral not clear"  # the doubt the table's memory may lift (vision.table_memory)
 
 
 def placements_for(kind: str) -> tuple[Placement, ...]:
@@ -315,7 +317,7 @@ class TableSight:
     def never_sure(self, kind: str) -> str:
         """Why no reading of `kind` is sure at this table ("": a rule may make it sure)."""
         learnt = kind in self.trusted or kind in self.placed or self.looks_down_on(kind)
-        if kind in STANDING and not self.stands(kind):
+        if kind in STANDING:  # lifted by its upright windows alone (upright_verdict)
             return UNSTOOD
         return NEVER_SURE.get(kind, "") or ("" if learnt else ASLANT.get(kind, ""))
 
@@ -325,9 +327,10 @@ class TableSight:
         return kind in ASLANT and self.camera == "down"
 
     def stands(self, kind: str) -> bool:
-        """Whether this table reads `kind` in upright windows too: its confirmed dice chose
-        them, or, none chosen, its camera looks in, which sees a d4 from the side, its value
-        standing upright, as a photo's camera does (search)."""
+        """Whether this table takes `kind`'s reading in upright windows where its located
+        windows read it unclearly (a settled d4 is checked there at any table): its confirmed
+        dice chose them, or, none chosen, its camera looks in, which sees a d4 from the side,
+        its value standing upright, as a photo's camera does (search)."""
         placed = self.placed.get(kind)
         return placed.upright if placed else kind in STANDING and self.camera == "in"
 
@@ -425,9 +428,9 @@ def cut_upright(frame: np.ndarray, box: Sequence[float]) -> np.ndarray:
 
 def may_stand(reading: NumeralReading) -> bool:
     """Whether a d4's upright windows could make its reading sure (upright_verdict): its
-    located windows settled its face, and no doubt but the d4's own (UNSTOOD) or an unclear look
-    about the centre stands in the way."""
-    return reading.share >= SETTLED and reading.why_unsure in ("", UNSTOOD, NOT_CLEAR)
+    located windows settled its face, and no doubt but the d4's own (UNSTOOD) stands in the
+    way (not a numeral unseen, nor one no d4 carries)."""
+    return reading.share >= SETTLED and reading.why_unsure == UNSTOOD
 
 
 def upright_verdict(usual: NumeralReading, upright: NumeralReading) -> NumeralReading:
@@ -435,10 +438,10 @@ def upright_verdict(usual: NumeralReading, upright: NumeralReading) -> NumeralRe
     unclearly (`usual`, a share under UPRIGHT_BELOW) takes what they read, never sure; a clearer
     one keeps its reading, sure where they read the same numeral and it may stand (may_stand)."""
     if usual.share < UPRIGHT_BELOW:
-        return replace(upright, why_unsure=usual.why_unsure or NOT_CLEAR)
+        return replace(upright, why_unsure=usual.why_unsure or UNSTOOD)
     if may_stand(usual) and upright.numeral == usual.numeral:
         return replace(usual, why_unsure="")
-    return replace(usual, why_unsure=usual.why_unsure or NOT_CLEAR)
+    return usual
 
 
 def cut_windows(frame: np.ndarray, box: Sequence[float], plan: Windows) -> np.ndarray:
@@ -582,7 +585,7 @@ def verdict(located: NumeralReading, check: NumeralReading | None, visible: floa
     less plainly (settled_and_agreed); of a kind a rule was measured on at this table, its
     numeral seen."""
     why, bar = sight.never_sure(located.kind), sight.bar(located.kind)
-    agreed = (located.kind not in STANDING and check is not None
+    agreed = (check is not None
               and check.numeral == located.numeral and min(located.share, check.share) >= bar
               and max(located.share, check.share) >= SURE_SHARE)
     if why in ("", UNSTOOD) and visible < 0.5:
@@ -661,7 +664,8 @@ class NumeralReader:
         placed_verdict says. `search` (a photo, with no table to learn from): a die the located
         windows read unclearly is read at every placement too (a d20), or in upright windows
         above and below its middle (a d4, upright_verdict, as at a table whose camera looks
-        in; one read surely stays sure only where they read it too). Each die's windows
+        in). At any table a d4 its located windows settle is read there too, sure only where
+        they read it alike (may_stand). Each die's windows
         are cut to its size as the locator sees it (die_box), whatever the box's slack (a d6's
         to its box)."""
         if search:  # a photo's camera is held level: it looks in (a d4 in upright windows too)

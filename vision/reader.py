@@ -329,7 +329,7 @@ class DiceReader:
         model's own doubts."""
         checked = []
         for die in dice:
-            why = None if die.settled else self.classifier.check_reason(die.die)
+            why = card_check(self.classifier, die.die, die.settled)
             if why is not None:
                 die = replace(die, unsure=True, why_unsure=join_reasons(die.why_unsure, why))
             checked.append(die)
@@ -588,6 +588,12 @@ def pips_counted(clf: Classifier, face: FaceReading, count: PipCount,
     confidence = face.confidence / float(before[faces.index(face.value)]) * float(after[best])
     weighed = replace(face, value=faces[best], confidence=round(min(confidence, 1.0), 4))
     return weighed, settles(count, faces[best], float(after[best]))
+
+
+def card_check(clf: Classifier, kind: str, settled: bool) -> str | None:
+    """Why the classifier's card asks a player to check a die's value (None: it need not): only
+    a value the classifier gave alone, not one its face settled (DieReading.settled)."""
+    return None if settled else clf.check_reason(kind)
 
 
 def kind_doubt(face: FaceReading) -> str:

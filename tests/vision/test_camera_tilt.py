@@ -9,6 +9,7 @@ from vision.camera_tilt import DOWN_ABOVE, IN_BELOW, MIN_SEEN, WINDOW, CameraTil
 from vision.numerals import (
     ASLANT,
     DEFAULT_MODEL,
+    UNSTOOD,
     NumeralReader,
     NumeralReading,
     Placement,
@@ -107,10 +108,12 @@ def test_real_cameras_are_judged_as_they_look_and_a_side_view_is_searched() -> N
 
 def test_a_table_looking_in_reads_its_d4s_in_upright_windows_too() -> None:
     """A camera that looks in sees a d4 from the side, its value standing upright: until its
-    confirmed d4s choose, such a table reads them in upright windows too (and may call one
-    sure that they read the same), as a photo does; a table looking down, or not judged, not."""
+    confirmed d4s choose, such a table takes an unclear d4's reading in upright windows, as a
+    photo does; a table looking down, or not judged, not. At every table only the upright
+    windows make a d4 sure (UNSTOOD)."""
     assert TableSight(camera="in").stands("d4")
-    assert TableSight(camera="in").never_sure("d4") == ""
+    assert all(TableSight(camera=camera).never_sure("d4") == UNSTOOD
+               for camera in ("", "in", "down"))
     assert not TableSight(camera="down").stands("d4")
     assert not TableSight().stands("d4") and not TableSight(camera="in").stands("d20")
     assert TableSight(placed={"d4": Placement(0.0, upright=True)}).stands("d4")

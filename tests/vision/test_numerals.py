@@ -24,7 +24,6 @@ from vision.numerals import (
     FIRST,
     FIT,
     NEVER_SURE,
-    NOT_CLEAR,
     SETTLED,
     SURE_SHARE,
     TURNS,
@@ -265,27 +264,23 @@ def test_kinds_no_rule_was_measured_on_are_never_sure(kind: str, numeral: str) -
 
 def test_a_d4_is_sure_only_settled_and_where_its_upright_windows_read_it_too() -> None:
     """A d4's located windows and the look about the centre may both read an edge-read die's
-    turned middle numeral: it is sure only where upright windows over it read the face its
-    located windows settled, at any table, whatever the look about the centre read."""
-    clear, plain = decide("d4", np.stack([reading("3")] * 6)), TableSight()
+    turned middle numeral: at every table it is sure only where upright windows over it read
+    the face its located windows settled, and no look about the centre is cut for it."""
+    clear = decide("d4", np.stack([reading("3")] * 6))
     other = decide("d4", np.stack([reading("2")] * 6))
-    standing = TableSight(placed={"d4": UPRIGHT_WINDOWS})
-    waiting = verdict(clear, clear, visible=0.99, sight=plain)
-    assert waiting.why_unsure == UNSTOOD and may_stand(waiting)
-    assert upright_verdict(waiting, clear) == dataclasses.replace(waiting, why_unsure="")
-    assert upright_verdict(waiting, other) == waiting
-    sure = verdict(clear, clear, visible=0.99, sight=standing)
-    assert sure.why_unsure == "" and upright_verdict(sure, clear) == sure
-    assert upright_verdict(sure, other) == dataclasses.replace(sure, why_unsure=NOT_CLEAR)
-    doubted = verdict(clear, other, visible=0.99, sight=standing)  # the look read another face
-    assert doubted.why_unsure == NOT_CLEAR
-    assert upright_verdict(doubted, clear).why_unsure == ""
-    leaning = verdict(clear, clear, visible=0.3, sight=plain)
+    for sight in (TableSight(), TableSight(camera="down"),
+                  TableSight(placed={"d4": UPRIGHT_WINDOWS}, trusted=frozenset({"d4"}))):
+        assert not worth_checking(clear, visible=0.99, sight=sight)
+        waiting = verdict(clear, clear, visible=0.99, sight=sight)
+        assert waiting.why_unsure == UNSTOOD and may_stand(waiting)
+        assert upright_verdict(waiting, clear) == dataclasses.replace(waiting, why_unsure="")
+        assert upright_verdict(waiting, other) == waiting
+    leaning = verdict(clear, clear, visible=0.3)
     assert not may_stand(leaning) and upright_verdict(leaning, clear) == leaning
     unsettled = dataclasses.replace(waiting, share=SETTLED - 0.05)  # plain, not settled: not so
-    assert not may_stand(unsettled) and upright_verdict(unsettled, clear).why_unsure == UNSTOOD
-    unclear = dataclasses.replace(sure, share=UPRIGHT_BELOW - 0.1)  # takes what they read
-    assert upright_verdict(unclear, other) == dataclasses.replace(other, why_unsure=NOT_CLEAR)
+    assert not may_stand(unsettled) and upright_verdict(unsettled, clear) == unsettled
+    unclear = dataclasses.replace(waiting, share=UPRIGHT_BELOW - 0.1)  # takes what they read
+    assert upright_verdict(unclear, other) == dataclasses.replace(other, why_unsure=UNSTOOD)
 
 
 needs_model = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/numerals.onnx missing")
