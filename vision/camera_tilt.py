@@ -8,10 +8,11 @@ top face lies above the die's middle. The median offset of the located face, ove
 WINDOW d20s read (shares of the die's side, negative above): ucffool's top rig +0.02, the demo's
 top-down camera 0.00; the colour, wood and angled rigs -0.09, -0.10 and -0.14 (every 8th photo).
 So a table whose median falls under IN_BELOW (the top face above the middle) reads an unclear
-d20 again where such a camera shows the top face (vision.numerals.ASIDE, searched), until its
+d20 again where such a camera shows the top face (vision.numerals.ASIDE, searched), and calls a
+d20 sure where the look there reads its face plainly (numerals.aside_verdict), until its
 confirmed d20s choose one placement (vision.placement); one whose median is over DOWN_ABOVE may
-call a d20 sure by the usual rule (numerals.ASLANT guards the camera looking in: there the face
-turned to it reads as plainly as the top one).
+call a d20 sure by the usual rule (numerals.ASLANT guards a camera not judged: looking in, the
+face turned to it reads as plainly as the top one).
 Between the two bars, or before MIN_SEEN d20s, nothing changes. The bars were chosen on those
 rigs' photos (docs/reader-history.md has the figures).
 

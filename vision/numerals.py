@@ -155,10 +155,11 @@ NEVER_SURE = {"d%": "no real photo has measured d% readings",
 # the top one, and the look about the centre then reads it too: in bench/table_memory_bench.py's
 # angled stream a die whose top face prints a logo for its 20 was read surely as its front 8, and
 # one showing 17 as its front 10 (and the memory, agreeing, kept them sure). So a d20 is sure
-# only at a table whose confirmed d20s taught it where its camera shows their top numeral
-# (vision.placement: a placement learnt, or the locator trusted), and never in a photo.
-ASLANT = {"d20": "a d20 is sure only once the table's confirmed d20s show where its camera "
-                 "sees their top face"}
+# only at a table that knows where its camera shows their top numeral: its confirmed d20s taught
+# it (vision.placement: a placement learnt, or the locator trusted), or its d20s judged that the
+# camera looks down (the usual rule, the look at the middle) or in (the look above the middle,
+# aside_verdict); never in a photo.
+ASLANT = {"d20": "a d20 is sure only where the table knows where its camera sees their top face"}
 # A reading is sure when the located windows and the look about the centre read the same face,
 # each with this share of the faces' probability (bench/numerals_bench.py: on ucffool's rigs,
 # never seen by either model, 174 of 1,103 numbered dice sure, d8s and d10s (a d20 only at a
@@ -307,8 +308,9 @@ class TableSight:
     placed: Mapping[str, Placement] = field(default_factory=dict)
     trusted: frozenset[str] = frozenset()
     # which way its camera looks, as the d20s it read say (vision.camera_tilt), no player having
-    # confirmed one: "in" (an unclear d20 searched above its middle, ASIDE; a d4 read in upright
-    # windows too), "down" (ASLANT lifted, a d20 checked at its middle) or "" (not known)
+    # confirmed one: "in" (an unclear d20 searched above its middle, ASIDE, and sure where the
+    # look there reads it plainly, aside_verdict; a d4 read in upright windows too), "down"
+    # (ASLANT lifted, a d20 checked at its middle) or "" (not known)
     camera: Camera = ""
 
     def bar(self, kind: str) -> float:
@@ -359,6 +361,24 @@ SEARCHED = ("d20",)
 # 100%, the third 98.2 / 96.7 / 92% against 95.5 / 98.9 / 100%; a d20 read in 304 ms median
 # against 1,089 ms (one thread).
 ASIDE = tuple(p for p in PLACEMENTS if p.dy == -0.2)
+# A d20 at a table that judged its camera looks in is sure where that placement, stretched
+# (ASIDE_LOOK, 24 windows, all read where the search read it), reads the face it was read as
+# plainly (its best window's log-probability ASIDE_SEEN or better), its located windows read that
+# face too (AGREES), and it is no 6 or 9 (turned windows cannot tell them). A face seen aslant is
+# squashed: a neighbour's numeral stands as plain in some windows, so the look's share is seldom
+# high, but the top face's numeral is read plainly only where it is there; a die printing a logo
+# for its 20 reads nothing plainly above its middle (-3.8 or worse). Two disjoint quarters of
+# ucffool's angled, colour and wood d20 photos (every 4th from the 2nd and the 4th; 909 dice, 86
+# of them the logo die; neither model saw any; scratch): the look alone at -0.05 made 363 and
+# 358 sure, none wrong, the logo die never; but d20s rendered under a camera held level 10-50
+# degrees off vertical (400, each band judged to look in) 184 sure, 4 wrong (a 13 read as its 3,
+# a 7 as a neighbour's 1 in every look). With the located windows agreeing and a bar of -0.02
+# (chosen after the renders, looking at all three sets): 209 and 206 of the photos sure, the
+# renders 95, none wrong. Not for a camera looking down (the top rig's d20s: 30 of 197 sure and
+# wrong under the look alone, a neighbour above the top face read plainly), nor in a photo, whose
+# camera is not judged: only a table's tilt (vision.camera_tilt) lifts ASLANT so.
+ASIDE_LOOK = Placement(-0.2, 1.6)
+ASIDE_SEEN = -0.02
 
 
 # A die's windows are sized by the die, not by the detector's box, which may be loose or tight
@@ -519,6 +539,24 @@ def placed_verdict(placed: NumeralReading, usual: NumeralReading) -> NumeralRead
                    else NOT_CLEAR)
 
 
+def may_look_aside(reading: NumeralReading, located: NumeralReading) -> bool:
+    """Whether the look above a d20's middle (ASIDE_LOOK) could make it sure at a table looking
+    in: only its camera (ASLANT) stands in the way, its located windows (`located`, before any
+    search) read its face too, and it is no 6 or 9."""
+    return (reading.why_unsure == ASLANT.get(reading.kind) and reading.numeral not in UPSIDE_DOWN
+            and located.numeral == reading.numeral and located.share >= AGREES)
+
+
+def aside_verdict(reading: NumeralReading, located: NumeralReading,
+                  look: NumeralReading) -> NumeralReading:
+    """A d20 at a table looking in, sure where it may look aside (may_look_aside) and the
+    stretched look above its middle reads its face plainly (ASIDE_SEEN)."""
+    if (may_look_aside(reading, located) and look.numeral == reading.numeral
+            and look.seen >= ASIDE_SEEN):
+        return replace(reading, why_unsure="")
+    return reading
+
+
 def searched(usual: NumeralReading, placed: Sequence[NumeralReading]) -> NumeralReading:
     """An unclear die read again at every placement: the numeral with the most share summed
     over the usual reading and the placed ones (a camera's tilt puts the top face above the
@@ -665,9 +703,11 @@ class NumeralReader:
         windows read unclearly is read at every placement too (a d20), or in upright windows
         above and below its middle (a d4, upright_verdict, as at a table whose camera looks
         in). At any table a d4 its located windows settle is read there too, sure only where
-        they read it alike (may_stand). Each die's windows
-        are cut to its size as the locator sees it (die_box), whatever the box's slack (a d6's
-        to its box)."""
+        they read it alike (may_stand). A table whose d20s judged its camera to look in reads
+        a d20 above its middle (ASIDE_LOOK), sure where that reads it plainly (aside_verdict).
+        Each die's windows are cut to its size as the locator sees it (die_box), whatever the
+        box's slack (a d6's to its box)."""
+        judged_in = sight.camera == "in" and not search  # a table's tilt, not a photo's guess
         if search:  # a photo's camera is held level: it looks in (a d4 in upright windows too)
             sight = replace(sight, camera="in")
         faces = self.locator.locate(frame, boxes)
@@ -687,11 +727,23 @@ class NumeralReader:
                    and reading.kind in SEARCHED and reading.kind not in sight.placed
                    and reading.share < SEARCH_BELOW]
         searching = PLACEMENTS if search else ASIDE  # a table that judged its camera looks in
+        located = list(usual)  # before any search (aside_verdict)
+        aside: dict[int, NumeralReading] = {}  # ASIDE_LOOK's reading of a d20
         for i, logp in zip(unclear, self._read_each(
                 [np.concatenate([cut_placed(frame, boxes[i], p, kinds[i]) for p in searching])
                  for i in unclear]), strict=True):
-            each = np.split(logp, len(searching))
-            usual[i] = searched(usual[i], [decide(kinds[i], part) for part in each])
+            each = [decide(kinds[i], part) for part in np.split(logp, len(searching))]
+            usual[i] = searched(usual[i], each)
+            aside[i] = each[searching.index(ASIDE_LOOK)]
+        if judged_in:
+            clear = [i for i, reading in enumerate(usual) if reading is not None
+                     and i not in aside and may_look_aside(reading, reading)]
+            for i, logp in zip(clear, self._read_each(
+                    [cut_placed(frame, boxes[i], ASIDE_LOOK, kinds[i]) for i in clear]),
+                    strict=True):
+                aside[i] = decide(kinds[i], logp)
+            for i, look in aside.items():
+                usual[i] = aside_verdict(usual[i], located[i], look)
         upright = [i for i, reading in enumerate(usual) if reading is not None
                    and reading.kind in STANDING and (may_stand(reading) or (
                        sight.stands(reading.kind) and reading.share < UPRIGHT_BELOW))]

@@ -17,6 +17,8 @@ import pytest
 from vision.errors import ModelError
 from vision.model_file import file_sha256
 from vision.numerals import (
+    ASIDE_LOOK,
+    ASIDE_SEEN,
     ASLANT,
     CLASSES,
     DEFAULT_MODEL,
@@ -35,9 +37,11 @@ from vision.numerals import (
     NumeralReading,
     Placement,
     TableSight,
+    aside_verdict,
     classes,
     ctc_log_likelihood,
     cut_check,
+    cut_placed,
     cut_windows,
     decide,
     die_box,
@@ -213,6 +217,56 @@ def test_a_d20_is_sure_only_where_the_table_learnt_where_its_camera_sees_the_top
     assert verdict(located, same, visible=0.99, sight=placed).why_unsure == ""
     d8 = decide("d8", np.stack([reading("7")] * 6))
     assert verdict(d8, d8, visible=0.99).why_unsure == ""
+
+
+def test_a_d20_at_a_table_looking_in_is_sure_where_the_look_above_its_middle_reads_it_plainly(
+) -> None:
+    """A camera looking in shows a d20's top face above its middle, squashed: the stretched
+    look there (ASIDE_LOOK) reading the die's face plainly in a window, its located windows
+    reading it too, makes it sure; not a look reading another face or this one faintly (a logo
+    reads nothing plainly), nor located windows reading another face or hardly this one, nor a
+    6 or 9 (turned windows cannot tell them), nor a die unsure for another reason."""
+    located = decide("d20", np.stack([reading("17")] * 2))
+    unsure = dataclasses.replace(located, why_unsure=ASLANT["d20"])
+    plain = decide("d20", np.stack([reading("17"), reading("11")]))
+    assert plain.seen >= ASIDE_SEEN
+    assert aside_verdict(unsure, located, plain).why_unsure == ""
+    assert aside_verdict(unsure, located, decide("d20", np.stack([reading("11")]))) == unsure
+    faint = dataclasses.replace(plain, seen=ASIDE_SEEN - 0.01)
+    assert aside_verdict(unsure, located, faint) == unsure
+    elsewhere = dataclasses.replace(located, numeral="11", value=11)
+    assert aside_verdict(unsure, elsewhere, plain) == unsure
+    assert aside_verdict(unsure, dataclasses.replace(located, share=0.51), plain).why_unsure == ""
+    assert aside_verdict(unsure, dataclasses.replace(located, share=0.49), plain) == unsure
+    six = dataclasses.replace(unsure, numeral="6", value=6)
+    assert aside_verdict(six, six, dataclasses.replace(plain, numeral="6")) == six
+    other = dataclasses.replace(unsure, why_unsure="numeral not clear")
+    assert aside_verdict(other, located, plain) == other
+
+
+def test_only_a_table_judged_to_look_in_reads_a_clear_d20_above_its_middle() -> None:
+    """At a table whose d20s judged its camera to look in, a d20 its located windows read
+    plainly is read in the look above its middle too (PLACED_STEP turns), and is sure where
+    that reads it; an unclear one is searched there already and judged the same way. A photo
+    (searched, its camera not judged) and a table not judged never read a d20 surely so."""
+    reader = NumeralReader(threads=1)
+    face = TopFace(x=160.0, y=160.0, angle_deg=0.0, visible=0.9, side=200.0)
+    reader.locator.locate = lambda frame, boxes: [face] * len(boxes)  # type: ignore[method-assign]
+    read: list[int] = []
+
+    def recognise(windows: np.ndarray) -> np.ndarray:
+        read.append(len(windows))
+        return np.stack([reading("17")] * len(windows))
+
+    reader.recognise = recognise  # type: ignore[method-assign]
+    frame, box = np.zeros((320, 320, 3), np.uint8), (60, 60, 260, 260)
+    judged = reader.read_many(frame, [box], ["d20"], TableSight(camera="in"))[0]
+    assert (judged.numeral, judged.why_unsure) == ("17", "")
+    assert read == [1, FIRST - 1, len(cut_placed(frame, box, ASIDE_LOOK, "d20"))]
+    for sight, search in ((TableSight(), False), (TableSight(), True),
+                          (TableSight(camera="in"), True)):
+        got = reader.read_many(frame, [box], ["d20"], sight, search=search)[0]
+        assert (got.numeral, got.why_unsure) == ("17", ASLANT["d20"])
 
 
 def test_a_settled_reading_is_sure_where_the_look_about_the_centre_agrees_less_plainly() -> None:
