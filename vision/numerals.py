@@ -211,6 +211,14 @@ CENTRE = Windows(step=90)
 # for a fifth batch of the recognizer (a frame of ten dice 147.7 -> 154.4 ms): not kept. The bars
 # are the module's (SETTLED; AGREES = NUMBERED_CHECK's 0.5), none chosen on the photos.
 AGREES = 0.5
+# A numeral read plainly: its best window's CTC log-probability this or better (a window reading
+# it at 98%). A d20's share is often held down by a neighbour face's numeral standing plain in
+# another window, but its own numeral is read plainly only where it is there (a die printing a
+# logo for its 20 reads nothing better than -3.8 above its middle). Two looks at a d20 that agree
+# and each read it plainly make it sure where the table judged its camera (aside_verdict,
+# plainly_agreed); chosen where the looser -0.05 let renders under a camera 10-20 degrees off
+# vertical through (docs/reader-history.md).
+PLAIN = -0.02
 UPSIDE_DOWN = {"6": "9", "9": "6"}  # a numeral read half a turn round
 # A camera judged to look down (TableSight.camera) shows a die's top face at its middle: there
 # the look that checks a d20 (ASLANT) stands its windows as the locator turned the numeral (the
@@ -363,7 +371,7 @@ SEARCHED = ("d20",)
 ASIDE = tuple(p for p in PLACEMENTS if p.dy == -0.2)
 # A d20 at a table that judged its camera looks in is sure where that placement, stretched
 # (ASIDE_LOOK, 24 windows, all read where the search read it), reads the face it was read as
-# plainly (its best window's log-probability ASIDE_SEEN or better), its located windows read that
+# plainly (its best window's log-probability PLAIN or better), its located windows read that
 # face too (AGREES), and it is no 6 or 9 (turned windows cannot tell them). A face seen aslant is
 # squashed: a neighbour's numeral stands as plain in some windows, so the look's share is seldom
 # high, but the top face's numeral is read plainly only where it is there; a die printing a logo
@@ -378,7 +386,6 @@ ASIDE = tuple(p for p in PLACEMENTS if p.dy == -0.2)
 # wrong under the look alone, a neighbour above the top face read plainly), nor in a photo, whose
 # camera is not judged: only a table's tilt (vision.camera_tilt) lifts ASLANT so.
 ASIDE_LOOK = Placement(-0.2, 1.6)
-ASIDE_SEEN = -0.02
 
 
 # A die's windows are sized by the die, not by the detector's box, which may be loose or tight
@@ -550,9 +557,9 @@ def may_look_aside(reading: NumeralReading, located: NumeralReading) -> bool:
 def aside_verdict(reading: NumeralReading, located: NumeralReading,
                   look: NumeralReading) -> NumeralReading:
     """A d20 at a table looking in, sure where it may look aside (may_look_aside) and the
-    stretched look above its middle reads its face plainly (ASIDE_SEEN)."""
+    stretched look above its middle reads its face plainly (PLAIN)."""
     if (may_look_aside(reading, located) and look.numeral == reading.numeral
-            and look.seen >= ASIDE_SEEN):
+            and look.seen >= PLAIN):
         return replace(reading, why_unsure="")
     return reading
 
@@ -615,20 +622,34 @@ def settled_and_agreed(located: NumeralReading, check: NumeralReading | None) ->
             and UPSIDE_DOWN.get(located.numeral) not in FACES[located.kind])
 
 
+def plainly_agreed(located: NumeralReading, check: NumeralReading | None,
+                   sight: TableSight) -> bool:
+    """Whether, at a table that judged its camera to look down on a d20 (the look at its middle
+    turned as located, cut_check), both looks read the same face at AGREES and each reads it
+    plainly (PLAIN), not a 6 or 9: a neighbour's numeral may hold both shares under the bar, but
+    two looks in different places reading one face plainly is the top face."""
+    return (sight.looks_down_on(located.kind) and check is not None
+            and check.numeral == located.numeral and located.numeral not in UPSIDE_DOWN
+            and min(located.share, check.share) >= AGREES
+            and min(located.seen, check.seen) >= PLAIN)
+
+
 def verdict(located: NumeralReading, check: NumeralReading | None, visible: float,
             sight: TableSight = TableSight()) -> NumeralReading:
     """The located windows' reading, sure only when the look about the centre (`check`; None:
     not looked at) reads the same face and both stand out (the `sight`'s bar for the kind, one
     of them SURE_SHARE whatever the bar), or the located windows settle it and the look agrees
-    less plainly (settled_and_agreed); of a kind a rule was measured on at this table, its
-    numeral seen."""
+    less plainly (settled_and_agreed), or, at a table looking down on a d20, both read it
+    plainly (plainly_agreed); of a kind a rule was measured on at this table, its numeral
+    seen."""
     why, bar = sight.never_sure(located.kind), sight.bar(located.kind)
     agreed = (check is not None
               and check.numeral == located.numeral and min(located.share, check.share) >= bar
               and max(located.share, check.share) >= SURE_SHARE)
     if why in ("", UNSTOOD) and visible < 0.5:
         why = "numeral not seen (the die may be leaning)"
-    elif not why and not (agreed or settled_and_agreed(located, check)):
+    elif not why and not (agreed or settled_and_agreed(located, check)
+                          or plainly_agreed(located, check, sight)):
         why = NOT_CLEAR
     return replace(located, why_unsure=why)
 
@@ -800,7 +821,7 @@ class NumeralReader:
                 continue
             judged = (replace(reading, why_unsure=taken[i]) if i in taken else
                       verdict(reading, checks.get(i), face.visible, sight))
-            if i in blended:  # its face read from both looks; unsure, as its own left it
+            if i in blended:  # its face read from both looks (the same face, if they agreed)
                 upright = np.concatenate([UPRIGHT[:len(logps[i])], UPRIGHT[:LEVEL_TURNS]])
                 judged = replace(decide(reading.kind, np.concatenate([logps[i], looks[i]]),
                                         upright), why_unsure=judged.why_unsure)

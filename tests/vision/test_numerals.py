@@ -18,7 +18,6 @@ from vision.errors import ModelError
 from vision.model_file import file_sha256
 from vision.numerals import (
     ASIDE_LOOK,
-    ASIDE_SEEN,
     ASLANT,
     CLASSES,
     DEFAULT_MODEL,
@@ -26,6 +25,7 @@ from vision.numerals import (
     FIRST,
     FIT,
     NEVER_SURE,
+    PLAIN,
     SETTLED,
     SURE_SHARE,
     TURNS,
@@ -229,10 +229,10 @@ def test_a_d20_at_a_table_looking_in_is_sure_where_the_look_above_its_middle_rea
     located = decide("d20", np.stack([reading("17")] * 2))
     unsure = dataclasses.replace(located, why_unsure=ASLANT["d20"])
     plain = decide("d20", np.stack([reading("17"), reading("11")]))
-    assert plain.seen >= ASIDE_SEEN
+    assert plain.seen >= PLAIN
     assert aside_verdict(unsure, located, plain).why_unsure == ""
     assert aside_verdict(unsure, located, decide("d20", np.stack([reading("11")]))) == unsure
-    faint = dataclasses.replace(plain, seen=ASIDE_SEEN - 0.01)
+    faint = dataclasses.replace(plain, seen=PLAIN - 0.01)
     assert aside_verdict(unsure, located, faint) == unsure
     elsewhere = dataclasses.replace(located, numeral="11", value=11)
     assert aside_verdict(unsure, elsewhere, plain) == unsure
@@ -242,6 +242,28 @@ def test_a_d20_at_a_table_looking_in_is_sure_where_the_look_above_its_middle_rea
     assert aside_verdict(six, six, dataclasses.replace(plain, numeral="6")) == six
     other = dataclasses.replace(unsure, why_unsure="numeral not clear")
     assert aside_verdict(other, located, plain) == other
+
+
+def test_a_d20_at_a_table_looking_down_is_sure_where_both_looks_read_it_plainly() -> None:
+    """Looking down, a d20's located windows and the look at its middle reading one face, each
+    at AGREES and each plainly in a window (PLAIN), make it sure though a neighbour's numeral
+    holds their shares under the bar; not where either is faint or under AGREES, where they
+    read two faces, for a 6 or 9, or at a table not judged to look down."""
+    down = TableSight(camera="down")
+    located = dataclasses.replace(decide("d20", np.stack([reading("17")] * 2)), share=0.6)
+    check = dataclasses.replace(located, share=0.55)
+
+    def why(first: NumeralReading, second: NumeralReading, sight: TableSight = down) -> str:
+        return verdict(first, second, visible=0.99, sight=sight).why_unsure
+
+    assert located.seen >= PLAIN and why(located, check) == ""
+    assert why(located, dataclasses.replace(check, seen=PLAIN - 0.01)) == "numeral not clear"
+    assert why(dataclasses.replace(located, share=0.45), check) == "numeral not clear"
+    assert why(located, dataclasses.replace(check, numeral="11", value=11)) != ""
+    nine = dataclasses.replace(located, numeral="9", value=9)
+    assert why(nine, dataclasses.replace(nine, share=0.55)) == "numeral not clear"
+    assert why(located, check, TableSight()) == ASLANT["d20"]
+    assert why(located, check, TableSight(camera="in")) == ASLANT["d20"]
 
 
 def test_only_a_table_judged_to_look_in_reads_a_clear_d20_above_its_middle() -> None:
