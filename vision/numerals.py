@@ -548,9 +548,11 @@ def placed_verdict(placed: NumeralReading, usual: NumeralReading) -> NumeralRead
 
 def may_look_aside(reading: NumeralReading, located: NumeralReading) -> bool:
     """Whether the look above a d20's middle (ASIDE_LOOK) could make it sure at a table looking
-    in: only its camera (ASLANT) stands in the way, its located windows (`located`, before any
-    search) read its face too, and it is no 6 or 9."""
-    return (reading.why_unsure == ASLANT.get(reading.kind) and reading.numeral not in UPSIDE_DOWN
+    in: only its camera (ASLANT) or, where the table learnt its numeral's place, an unclear
+    reading (NOT_CLEAR) stands in the way, its located windows (`located`, before a placement
+    or a search) read its face too, and it is no 6 or 9."""
+    return (reading.kind in ASLANT and reading.why_unsure in (ASLANT[reading.kind], NOT_CLEAR)
+            and reading.numeral not in UPSIDE_DOWN
             and located.numeral == reading.numeral and located.share >= AGREES)
 
 
@@ -737,19 +739,22 @@ class NumeralReader:
         usual = self._read_usual(frame, boxes, faces, kinds, sight, ranked)
         kinds = [kind if reading is None else reading.kind
                  for kind, reading in zip(kinds, usual, strict=True)]
+        located = list(usual)  # before a placement or a search (aside_verdict)
+        aside: dict[int, NumeralReading] = {}  # ASIDE_LOOK's reading of a d20
         placed = [i for i, kind in enumerate(kinds)
                   if kind in sight.placed and not sight.stands(kind)]
         for i, logp in zip(placed, self._read_each(
                 [cut_placed(frame, boxes[i], sight.placed[kinds[i]], kinds[i]) for i in placed]),
                 strict=True):
-            usual[i] = placed_verdict(decide(kinds[i], logp), usual[i])
+            there = decide(kinds[i], logp)
+            if sight.placed[kinds[i]] == ASIDE_LOOK:
+                aside[i] = there
+            usual[i] = placed_verdict(there, usual[i])
         unclear = [i for i, reading in enumerate(usual) if reading is not None
                    and (search or sight.camera == "in")
                    and reading.kind in SEARCHED and reading.kind not in sight.placed
                    and reading.share < SEARCH_BELOW]
         searching = PLACEMENTS if search else ASIDE  # a table that judged its camera looks in
-        located = list(usual)  # before any search (aside_verdict)
-        aside: dict[int, NumeralReading] = {}  # ASIDE_LOOK's reading of a d20
         for i, logp in zip(unclear, self._read_each(
                 [np.concatenate([cut_placed(frame, boxes[i], p, kinds[i]) for p in searching])
                  for i in unclear]), strict=True):

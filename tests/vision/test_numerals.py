@@ -240,8 +240,10 @@ def test_a_d20_at_a_table_looking_in_is_sure_where_the_look_above_its_middle_rea
     assert aside_verdict(unsure, dataclasses.replace(located, share=0.49), plain) == unsure
     six = dataclasses.replace(unsure, numeral="6", value=6)
     assert aside_verdict(six, six, dataclasses.replace(plain, numeral="6")) == six
-    other = dataclasses.replace(unsure, why_unsure="numeral not clear")
-    assert aside_verdict(other, located, plain) == other
+    placed = dataclasses.replace(unsure, why_unsure="numeral not clear")  # its place learnt
+    assert aside_verdict(placed, located, plain).why_unsure == ""
+    leaning = dataclasses.replace(unsure, why_unsure="numeral not seen (the die may be leaning)")
+    assert aside_verdict(leaning, located, plain) == leaning
 
 
 def test_a_d20_at_a_table_looking_down_is_sure_where_both_looks_read_it_plainly() -> None:
@@ -289,6 +291,10 @@ def test_only_a_table_judged_to_look_in_reads_a_clear_d20_above_its_middle() -> 
                           (TableSight(camera="in"), True)):
         got = reader.read_many(frame, [box], ["d20"], sight, search=search)[0]
         assert (got.numeral, got.why_unsure) == ("17", ASLANT["d20"])
+    read.clear()  # a table that learnt its d20s' numeral there reads the look once
+    learnt = TableSight(placed={"d20": ASIDE_LOOK}, camera="in")
+    assert reader.read_many(frame, [box], ["d20"], learnt)[0].why_unsure == ""
+    assert read.count(len(cut_placed(frame, box, ASIDE_LOOK, "d20"))) == 1, read
 
 
 def test_a_settled_reading_is_sure_where_the_look_about_the_centre_agrees_less_plainly() -> None:
