@@ -371,20 +371,20 @@ SEARCHED = ("d20",)
 ASIDE = tuple(p for p in PLACEMENTS if p.dy == -0.2)
 # A d20 at a table that judged its camera looks in is sure where that placement, stretched
 # (ASIDE_LOOK, 24 windows, all read where the search read it), reads the face it was read as
-# plainly (its best window's log-probability PLAIN or better), its located windows read that
-# face too (AGREES), and it is no 6 or 9 (turned windows cannot tell them). A face seen aslant is
-# squashed: a neighbour's numeral stands as plain in some windows, so the look's share is seldom
-# high, but the top face's numeral is read plainly only where it is there; a die printing a logo
-# for its 20 reads nothing plainly above its middle (-3.8 or worse). Two disjoint quarters of
-# ucffool's angled, colour and wood d20 photos (every 4th from the 2nd and the 4th; 909 dice, 86
-# of them the logo die; neither model saw any; scratch): the look alone at -0.05 made 363 and
-# 358 sure, none wrong, the logo die never; but d20s rendered under a camera held level 10-50
-# degrees off vertical (400, each band judged to look in) 184 sure, 4 wrong (a 13 read as its 3,
-# a 7 as a neighbour's 1 in every look). With the located windows agreeing and a bar of -0.02
-# (chosen after the renders, looking at all three sets): 209 and 206 of the photos sure, the
-# renders 95, none wrong. Not for a camera looking down (the top rig's d20s: 30 of 197 sure and
-# wrong under the look alone, a neighbour above the top face read plainly), nor in a photo, whose
-# camera is not judged: only a table's tilt (vision.camera_tilt) lifts ASLANT so.
+# plainly (PLAIN), a second look agrees (its located windows at AGREES, or the same place
+# unstretched plainly, where the search read it), and it is no 6 or 9 (turned windows cannot tell
+# them). A face seen aslant is squashed: a neighbour's numeral stands as plain in some windows,
+# so a look's share is seldom high, but the top face's numeral is read plainly only where it is
+# there; a die printing a logo for its 20 reads nothing plainly above its middle (-3.8 or worse).
+# Two disjoint quarters of ucffool's angled, colour and wood d20 photos (every 4th from the 2nd
+# and the 4th; 909 dice, 86 of them the logo die; neither model saw any; scratch): the stretched
+# look alone at -0.05 made 363 and 358 sure, none wrong, the logo die never; but d20s rendered
+# under a camera held level 10-50 degrees off vertical (400, each band judged to look in) 184
+# sure, 4 wrong (a 13 read as its 3, a 7 as a neighbour's 1 in every look). With a second look
+# and the bar of -0.02 (chosen after the renders, looking at all three sets): the photos 258 and
+# 260 sure, the renders 110, none wrong. Not for a camera looking down (the top rig's d20s: 30 of
+# 197 sure and wrong under the stretched look alone, a neighbour above the top face read
+# plainly), nor in a photo, whose camera is not judged: only a table's tilt (vision.camera_tilt).
 ASIDE_LOOK = Placement(-0.2, 1.6)
 
 
@@ -546,22 +546,26 @@ def placed_verdict(placed: NumeralReading, usual: NumeralReading) -> NumeralRead
                    else NOT_CLEAR)
 
 
-def may_look_aside(reading: NumeralReading, located: NumeralReading) -> bool:
+def may_look_aside(reading: NumeralReading) -> bool:
     """Whether the look above a d20's middle (ASIDE_LOOK) could make it sure at a table looking
     in: only its camera (ASLANT) or, where the table learnt its numeral's place, an unclear
-    reading (NOT_CLEAR) stands in the way, its located windows (`located`, before a placement
-    or a search) read its face too, and it is no 6 or 9."""
+    reading (NOT_CLEAR) stands in the way, and it is no 6 or 9."""
     return (reading.kind in ASLANT and reading.why_unsure in (ASLANT[reading.kind], NOT_CLEAR)
-            and reading.numeral not in UPSIDE_DOWN
-            and located.numeral == reading.numeral and located.share >= AGREES)
+            and reading.numeral not in UPSIDE_DOWN)
 
 
 def aside_verdict(reading: NumeralReading, located: NumeralReading,
-                  look: NumeralReading) -> NumeralReading:
-    """A d20 at a table looking in, sure where it may look aside (may_look_aside) and the
-    stretched look above its middle reads its face plainly (PLAIN)."""
-    if (may_look_aside(reading, located) and look.numeral == reading.numeral
-            and look.seen >= PLAIN):
+                  looks: Sequence[NumeralReading]) -> NumeralReading:
+    """A d20 at a table looking in that may look aside (may_look_aside), sure where the
+    stretched look above its middle (`looks[0]`, ASIDE_LOOK) reads its face plainly (PLAIN) and
+    a second look agrees: its located windows (`located`, before a placement or a search) at
+    AGREES, or the same place unstretched (`looks[1:]`, where the search read it) plainly."""
+    def plain(look: NumeralReading) -> bool:
+        return look.numeral == reading.numeral and look.seen >= PLAIN
+
+    second = (located.numeral == reading.numeral and located.share >= AGREES
+              or any(plain(look) for look in looks[1:]))
+    if may_look_aside(reading) and plain(looks[0]) and second:
         return replace(reading, why_unsure="")
     return reading
 
@@ -740,7 +744,7 @@ class NumeralReader:
         kinds = [kind if reading is None else reading.kind
                  for kind, reading in zip(kinds, usual, strict=True)]
         located = list(usual)  # before a placement or a search (aside_verdict)
-        aside: dict[int, NumeralReading] = {}  # ASIDE_LOOK's reading of a d20
+        aside: dict[int, list[NumeralReading]] = {}  # a d20's looks above its middle
         placed = [i for i, kind in enumerate(kinds)
                   if kind in sight.placed and not sight.stands(kind)]
         for i, logp in zip(placed, self._read_each(
@@ -748,7 +752,7 @@ class NumeralReader:
                 strict=True):
             there = decide(kinds[i], logp)
             if sight.placed[kinds[i]] == ASIDE_LOOK:
-                aside[i] = there
+                aside[i] = [there]
             usual[i] = placed_verdict(there, usual[i])
         unclear = [i for i, reading in enumerate(usual) if reading is not None
                    and (search or sight.camera == "in")
@@ -760,16 +764,18 @@ class NumeralReader:
                  for i in unclear]), strict=True):
             each = [decide(kinds[i], part) for part in np.split(logp, len(searching))]
             usual[i] = searched(usual[i], each)
-            aside[i] = each[searching.index(ASIDE_LOOK)]
-        if judged_in:
+            looks = dict(zip(searching, each, strict=True))
+            aside[i] = [looks[ASIDE_LOOK]] + [looks[p] for p in ASIDE if p != ASIDE_LOOK]
+        if judged_in:  # a clear d20 has its located windows for a second look
             clear = [i for i, reading in enumerate(usual) if reading is not None
-                     and i not in aside and may_look_aside(reading, reading)]
+                     and i not in aside and may_look_aside(reading)
+                     and located[i] is not None and located[i].numeral == reading.numeral]
             for i, logp in zip(clear, self._read_each(
                     [cut_placed(frame, boxes[i], ASIDE_LOOK, kinds[i]) for i in clear]),
                     strict=True):
-                aside[i] = decide(kinds[i], logp)
-            for i, look in aside.items():
-                usual[i] = aside_verdict(usual[i], located[i], look)
+                aside[i] = [decide(kinds[i], logp)]
+            for i, looks_above in aside.items():
+                usual[i] = aside_verdict(usual[i], located[i], looks_above)
         upright = [i for i, reading in enumerate(usual) if reading is not None
                    and reading.kind in STANDING and (may_stand(reading) or (
                        sight.stands(reading.kind) and reading.share < UPRIGHT_BELOW))]

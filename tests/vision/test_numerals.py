@@ -17,6 +17,7 @@ import pytest
 from vision.errors import ModelError
 from vision.model_file import file_sha256
 from vision.numerals import (
+    ASIDE,
     ASIDE_LOOK,
     ASLANT,
     CLASSES,
@@ -222,28 +223,33 @@ def test_a_d20_is_sure_only_where_the_table_learnt_where_its_camera_sees_the_top
 def test_a_d20_at_a_table_looking_in_is_sure_where_the_look_above_its_middle_reads_it_plainly(
 ) -> None:
     """A camera looking in shows a d20's top face above its middle, squashed: the stretched
-    look there (ASIDE_LOOK) reading the die's face plainly in a window, its located windows
-    reading it too, makes it sure; not a look reading another face or this one faintly (a logo
-    reads nothing plainly), nor located windows reading another face or hardly this one, nor a
-    6 or 9 (turned windows cannot tell them), nor a die unsure for another reason."""
+    look there (ASIDE_LOOK) reading the die's face plainly in a window, and a second look
+    agreeing (its located windows at AGREES, or the same place unstretched plainly), makes it
+    sure; not a look reading another face or this one faintly (a logo reads nothing plainly),
+    nor with no second look agreeing, nor a 6 or 9 (turned windows cannot tell them), nor a die
+    unsure for another reason than its camera or, its place learnt, an unclear reading."""
     located = decide("d20", np.stack([reading("17")] * 2))
     unsure = dataclasses.replace(located, why_unsure=ASLANT["d20"])
     plain = decide("d20", np.stack([reading("17"), reading("11")]))
     assert plain.seen >= PLAIN
-    assert aside_verdict(unsure, located, plain).why_unsure == ""
-    assert aside_verdict(unsure, located, decide("d20", np.stack([reading("11")]))) == unsure
+    assert aside_verdict(unsure, located, [plain]).why_unsure == ""
+    eleven = decide("d20", np.stack([reading("11")]))
+    assert aside_verdict(unsure, located, [eleven]) == unsure
     faint = dataclasses.replace(plain, seen=PLAIN - 0.01)
-    assert aside_verdict(unsure, located, faint) == unsure
+    assert aside_verdict(unsure, located, [faint]) == unsure
     elsewhere = dataclasses.replace(located, numeral="11", value=11)
-    assert aside_verdict(unsure, elsewhere, plain) == unsure
-    assert aside_verdict(unsure, dataclasses.replace(located, share=0.51), plain).why_unsure == ""
-    assert aside_verdict(unsure, dataclasses.replace(located, share=0.49), plain) == unsure
+    assert aside_verdict(unsure, elsewhere, [plain]) == unsure
+    assert aside_verdict(unsure, elsewhere, [plain, plain]).why_unsure == ""  # unstretched too
+    assert aside_verdict(unsure, elsewhere, [plain, faint]) == unsure
+    assert aside_verdict(unsure, elsewhere, [faint, plain]) == unsure
+    assert aside_verdict(unsure, dataclasses.replace(located, share=0.51), [plain]).why_unsure == ""
+    assert aside_verdict(unsure, dataclasses.replace(located, share=0.49), [plain]) == unsure
     six = dataclasses.replace(unsure, numeral="6", value=6)
-    assert aside_verdict(six, six, dataclasses.replace(plain, numeral="6")) == six
+    assert aside_verdict(six, six, [dataclasses.replace(plain, numeral="6")]) == six
     placed = dataclasses.replace(unsure, why_unsure="numeral not clear")  # its place learnt
-    assert aside_verdict(placed, located, plain).why_unsure == ""
+    assert aside_verdict(placed, located, [plain]).why_unsure == ""
     leaning = dataclasses.replace(unsure, why_unsure="numeral not seen (the die may be leaning)")
-    assert aside_verdict(leaning, located, plain) == leaning
+    assert aside_verdict(leaning, located, [plain]) == leaning
 
 
 def test_a_d20_at_a_table_looking_down_is_sure_where_both_looks_read_it_plainly() -> None:
@@ -295,6 +301,41 @@ def test_only_a_table_judged_to_look_in_reads_a_clear_d20_above_its_middle() -> 
     learnt = TableSight(placed={"d20": ASIDE_LOOK}, camera="in")
     assert reader.read_many(frame, [box], ["d20"], learnt)[0].why_unsure == ""
     assert read.count(len(cut_placed(frame, box, ASIDE_LOOK, "d20"))) == 1, read
+
+
+def test_an_unclear_d20_at_a_table_looking_in_needs_the_stretched_look_plain() -> None:
+    """A d20 its located windows read unclearly is searched above its middle (ASIDE,
+    unstretched then stretched); it is sure only where the stretched look reads it plainly and
+    a second look agrees: its located windows (at AGREES), or else the unstretched look
+    plainly."""
+    reader = NumeralReader(threads=1)
+    face = TopFace(x=160.0, y=160.0, angle_deg=0.0, visible=0.9, side=200.0)
+    reader.locator.locate = lambda frame, boxes: [face] * len(boxes)  # type: ignore[method-assign]
+    frame, box = np.zeros((320, 320, 3), np.uint8), (60, 60, 260, 260)
+    per_look = len(cut_placed(frame, box, ASIDE_LOOK, "d20"))
+
+    def mix(first: str, second: str, share: float) -> np.ndarray:
+        return np.log(share * np.exp(reading(first)) + (1 - share) * np.exp(reading(second)))
+
+    faint = mix("17", "11", 0.9)
+
+    def why(located: np.ndarray, unstretched: np.ndarray, stretched: np.ndarray) -> str:
+        def recognise(windows: np.ndarray) -> np.ndarray:
+            if len(windows) != 2 * per_look:  # the located windows
+                return np.stack([located] * len(windows))
+            return np.stack([unstretched] * per_look + [stretched] * per_look)
+
+        reader.recognise = recognise  # type: ignore[method-assign]
+        got = reader.read_many(frame, [box], ["d20"], TableSight(camera="in"))[0]
+        assert got is not None and got.numeral == "17"
+        return got.why_unsure
+
+    assert ASIDE.index(ASIDE_LOOK) == 1
+    agrees, elsewhere = mix("17", "11", 0.7), mix("11", "17", 0.6)
+    assert why(agrees, faint, reading("17")) == ""
+    assert why(agrees, reading("17"), faint) == ASLANT["d20"]
+    assert why(elsewhere, reading("17"), reading("17")) == ""
+    assert why(elsewhere, faint, reading("17")) == ASLANT["d20"]
 
 
 def test_a_settled_reading_is_sure_where_the_look_about_the_centre_agrees_less_plainly() -> None:
