@@ -220,6 +220,19 @@ AGREES = 0.5
 # vertical through (docs/reader-history.md).
 PLAIN = -0.02
 UPSIDE_DOWN = {"6": "9", "9": "6"}  # a numeral read half a turn round
+
+
+def half_turn_twin(numeral: str, kind: str) -> bool:
+    """Whether `numeral` read half a turn round is another face of `kind` (a 6 or 9 of a kind
+    carrying both): windows turned all round, blind to which way up it stands, read the two
+    alike."""
+    return UPSIDE_DOWN.get(numeral) in FACES[kind]
+
+
+def reads_plainly(look: NumeralReading, numeral: str) -> bool:
+    """Whether `look` reads `numeral` plainly in one of its windows (PLAIN)."""
+    return look.numeral == numeral and look.seen >= PLAIN
+
 # A camera judged to look down (TableSight.camera) shows a die's top face at its middle: there
 # the look that checks a d20 (ASLANT) stands its windows as the locator turned the numeral (the
 # located windows' first LEVEL_TURNS turns: 0, 180, -15, 15), not a quarter turn apart, which
@@ -368,7 +381,6 @@ SEARCHED = ("d20",)
 # eighths, angled / colour / wood: `bench numerals`' own 98.2 / 97.8 / 100% against 98.2 / 100 /
 # 100%, the third 98.2 / 96.7 / 92% against 95.5 / 98.9 / 100%; a d20 read in 304 ms median
 # against 1,089 ms (one thread).
-ASIDE = tuple(p for p in PLACEMENTS if p.dy == -0.2)
 # A d20 at a table that judged its camera looks in is sure where that placement, stretched
 # (ASIDE_LOOK, 24 windows, all read where the search read it), reads the face it was read as
 # plainly (PLAIN), a second look agrees (its located windows at AGREES, or the same place
@@ -386,6 +398,7 @@ ASIDE = tuple(p for p in PLACEMENTS if p.dy == -0.2)
 # 197 sure and wrong under the stretched look alone, a neighbour above the top face read
 # plainly), nor in a photo, whose camera is not judged: only a table's tilt (vision.camera_tilt).
 ASIDE_LOOK = Placement(-0.2, 1.6)
+ASIDE = (ASIDE_LOOK, Placement(-0.2))  # the search's placements there, the look first
 
 
 # A die's windows are sized by the die, not by the detector's box, which may be loose or tight
@@ -551,7 +564,7 @@ def may_look_aside(reading: NumeralReading) -> bool:
     in: only its camera (ASLANT) or, where the table learnt its numeral's place, an unclear
     reading (NOT_CLEAR) stands in the way, and it is no 6 or 9."""
     return (reading.kind in ASLANT and reading.why_unsure in (ASLANT[reading.kind], NOT_CLEAR)
-            and reading.numeral not in UPSIDE_DOWN)
+            and not half_turn_twin(reading.numeral, reading.kind))
 
 
 def aside_verdict(reading: NumeralReading, located: NumeralReading,
@@ -560,12 +573,9 @@ def aside_verdict(reading: NumeralReading, located: NumeralReading,
     stretched look above its middle (`looks[0]`, ASIDE_LOOK) reads its face plainly (PLAIN) and
     a second look agrees: its located windows (`located`, before a placement or a search) at
     AGREES, or the same place unstretched (`looks[1:]`, where the search read it) plainly."""
-    def plain(look: NumeralReading) -> bool:
-        return look.numeral == reading.numeral and look.seen >= PLAIN
-
     second = (located.numeral == reading.numeral and located.share >= AGREES
-              or any(plain(look) for look in looks[1:]))
-    if may_look_aside(reading) and plain(looks[0]) and second:
+              or any(reads_plainly(look, reading.numeral) for look in looks[1:]))
+    if may_look_aside(reading) and reads_plainly(looks[0], reading.numeral) and second:
         return replace(reading, why_unsure="")
     return reading
 
@@ -625,7 +635,7 @@ def settled_and_agreed(located: NumeralReading, check: NumeralReading | None) ->
     return (located.kind in NUMBERED and located.kind not in ASLANT and check is not None
             and check.numeral == located.numeral and located.share >= SETTLED
             and check.share >= AGREES
-            and UPSIDE_DOWN.get(located.numeral) not in FACES[located.kind])
+            and not half_turn_twin(located.numeral, located.kind))
 
 
 def plainly_agreed(located: NumeralReading, check: NumeralReading | None,
@@ -635,9 +645,9 @@ def plainly_agreed(located: NumeralReading, check: NumeralReading | None,
     plainly (PLAIN), not a 6 or 9: a neighbour's numeral may hold both shares under the bar, but
     two looks in different places reading one face plainly is the top face."""
     return (sight.looks_down_on(located.kind) and check is not None
-            and check.numeral == located.numeral and located.numeral not in UPSIDE_DOWN
+            and not half_turn_twin(located.numeral, located.kind)
             and min(located.share, check.share) >= AGREES
-            and min(located.seen, check.seen) >= PLAIN)
+            and reads_plainly(located, located.numeral) and reads_plainly(check, located.numeral))
 
 
 def verdict(located: NumeralReading, check: NumeralReading | None, visible: float,
@@ -751,31 +761,32 @@ class NumeralReader:
                 [cut_placed(frame, boxes[i], sight.placed[kinds[i]], kinds[i]) for i in placed]),
                 strict=True):
             there = decide(kinds[i], logp)
-            if sight.placed[kinds[i]] == ASIDE_LOOK:
+            if judged_in and sight.placed[kinds[i]] == ASIDE_LOOK:
                 aside[i] = [there]
             usual[i] = placed_verdict(there, usual[i])
         unclear = [i for i, reading in enumerate(usual) if reading is not None
                    and (search or sight.camera == "in")
                    and reading.kind in SEARCHED and reading.kind not in sight.placed
                    and reading.share < SEARCH_BELOW]
-        searching = PLACEMENTS if search else ASIDE  # a table that judged its camera looks in
-        for i, logp in zip(unclear, self._read_each(
+        # a table that judged its camera looks in searches above the middle (ASIDE), and reads
+        # the look there for a clear d20 too, its located windows a second look (aside_verdict)
+        searching = PLACEMENTS if search else ASIDE
+        clear = [i for i, reading in enumerate(usual) if judged_in and reading is not None
+                 and i not in unclear and i not in aside and may_look_aside(reading)
+                 and located[i] is not None and located[i].numeral == reading.numeral]
+        for i, logp in zip(unclear + clear, self._read_each(
                 [np.concatenate([cut_placed(frame, boxes[i], p, kinds[i]) for p in searching])
-                 for i in unclear]), strict=True):
-            each = [decide(kinds[i], part) for part in np.split(logp, len(searching))]
-            usual[i] = searched(usual[i], each)
-            looks = dict(zip(searching, each, strict=True))
-            aside[i] = [looks[ASIDE_LOOK]] + [looks[p] for p in ASIDE if p != ASIDE_LOOK]
-        if judged_in:  # a clear d20 has its located windows for a second look
-            clear = [i for i, reading in enumerate(usual) if reading is not None
-                     and i not in aside and may_look_aside(reading)
-                     and located[i] is not None and located[i].numeral == reading.numeral]
-            for i, logp in zip(clear, self._read_each(
-                    [cut_placed(frame, boxes[i], ASIDE_LOOK, kinds[i]) for i in clear]),
-                    strict=True):
-                aside[i] = [decide(kinds[i], logp)]
-            for i, looks_above in aside.items():
-                usual[i] = aside_verdict(usual[i], located[i], looks_above)
+                 for i in unclear]
+                + [cut_placed(frame, boxes[i], ASIDE_LOOK, kinds[i]) for i in clear]),
+                strict=True):
+            each = [decide(kinds[i], part)
+                    for part in np.split(logp, len(searching) if i in unclear else 1)]
+            if i in unclear:
+                usual[i] = searched(usual[i], each)
+            if judged_in:  # each: ASIDE's looks, the stretched one first
+                aside[i] = each
+        for i, looks in aside.items():
+            usual[i] = aside_verdict(usual[i], located[i], looks)
         upright = [i for i, reading in enumerate(usual) if reading is not None
                    and reading.kind in STANDING and (may_stand(reading) or (
                        sight.stands(reading.kind) and reading.share < UPRIGHT_BELOW))]
