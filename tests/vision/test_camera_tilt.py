@@ -31,17 +31,34 @@ def test_the_camera_is_judged_only_over_enough_dice_by_their_median() -> None:
     assert tilt.looks() == "in"
     below, above = CameraTilt(), CameraTilt()
     below.saw([d20(IN_BELOW - 0.01)] * 4 + [d20(0.3)] * 3)  # the median, not the mean
-    above.saw([d20(DOWN_ABOVE + 0.01)] * 4 + [d20(-0.3)] * 3)
+    above.saw([d20(DOWN_ABOVE + 0.01)] * 12 + [d20(-0.3)] * 3)
     assert (below.looks(), above.looks()) == ("in", "down")
     between = CameraTilt()
     between.saw([d20((IN_BELOW + DOWN_ABOVE) / 2)] * WINDOW)
     assert between.looks() == ""
 
 
+def test_a_camera_looks_down_only_over_a_full_window_of_offsets_close_together() -> None:
+    """A camera looking steeply in has its median near 0 too, but its offsets spread: the
+    locator puts some top faces above the middle and takes the face turned to it at others."""
+    early = CameraTilt()
+    early.saw([d20(0.02)] * (WINDOW - 1))
+    assert early.looks() == ""
+    early.saw([d20(0.02)])
+    assert early.looks() == "down"
+    spread, close = CameraTilt(), CameraTilt()
+    # the same median (0), a third of the dice located above the middle against a fifth
+    spread.saw([d20(x) for x in [-0.12] * 5 + [0.0] * 6 + [0.03] * 4])
+    close.saw([d20(x) for x in [-0.12] * 3 + [0.0] * 8 + [0.03] * 4])
+    assert (spread.looks(), close.looks()) == ("", "down")
+
+
 def test_the_newest_dice_judge_a_camera_that_moved() -> None:
     tilt = CameraTilt()
     tilt.saw([d20(-0.15)] * WINDOW)
     tilt.saw([d20(0.02)] * (WINDOW // 2 + 1))
+    assert tilt.looks() == ""  # its median moved, its spread not yet
+    tilt.saw([d20(0.02)] * (WINDOW // 4 + 1))
     assert tilt.looks() == "down"
 
 
@@ -91,7 +108,7 @@ def test_real_cameras_are_judged_as_they_look_and_a_side_view_is_searched() -> N
     look there reads their face plainly, a second look agreeing; in a quarter of the angled,
     colour and wood rigs' photos 258 of 457), none wrongly."""
     reader = NumeralReader(threads=2)
-    for rig, way, count in (("ucffool-angle", "in", 24), ("ucffool-top", "down", 12)):
+    for rig, way, count in (("ucffool-angle", "in", 24), ("ucffool-top", "down", WINDOW + 3)):
         tilt = CameraTilt()
         right = {"alone": 0, "tilted": 0, "sure": 0}
         for photo in rig_d20s(rig, count):
