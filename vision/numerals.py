@@ -310,6 +310,17 @@ STANDING = ("d4",)  # the kinds read so
 # centre is cut for one.
 UNSTOOD = "a d4 is sure only where upright windows read the face its located windows settle"
 NOT_CLEAR = "numeral not clear"  # the doubt the table's memory may lift (vision.table_memory)
+# ... but a photo's d4 seen from above (issue 52's hidden top-down photos) shows its value three
+# times about its apex, each copy's top toward it, on faces too steep for upright windows: where
+# its located windows read it unclearly, photo mode took the upright windows' face and read 100
+# such renders (the demo's sets and random styles, 60-350 px) 67 right against 82 by the located
+# windows. A ring of windows about the locator's point, tops inward (COPIES), reading one face
+# in three windows a third of a turn apart, each at COPIES_READ or better, is taken instead: it
+# showed so on 8 of those renders' 36 unclear d4s, all right (67 -> 74), and on none of 283
+# ucffool d4s seen from the side (every 8th photo of each run from the 3rd; scratch). The bar
+# and ring were chosen on those renders and photos (docs/reader-history.md).
+COPIES = Windows(size=0.22, radius=0.1, step=15)
+COPIES_READ = -0.5
 
 
 def placements_for(kind: str) -> tuple[Placement, ...]:
@@ -466,6 +477,19 @@ def cut_upright(frame: np.ndarray, box: Sequence[float]) -> np.ndarray:
                      for dx, dy in GRID for angle in GRID_TURNS])
 
 
+def copies_reading(logp: np.ndarray) -> NumeralReading | None:
+    """A d4's face where the COPIES ring's windows (`logp`, every COPIES.step degrees round)
+    read it in three windows a third of a turn apart, each at COPIES_READ or better (three
+    copies about the apex, as a camera above sees them); None where no face shows so."""
+    third = len(logp) // 3
+    scores = numeral_scores(logp, FACES["d4"])
+    trio = np.minimum(np.minimum(scores[:third], scores[third:2 * third]), scores[2 * third:])
+    at, face = np.unravel_index(int(np.argmax(trio)), trio.shape)
+    if trio[at, face] < COPIES_READ:
+        return None
+    return decide("d4", logp[[at, at + third, at + 2 * third]])
+
+
 def may_stand(reading: NumeralReading) -> bool:
     """Whether a d4's upright windows could make its reading sure (upright_verdict): its
     located windows settled its face, and no doubt but the d4's own (UNSTOOD) stands in the
@@ -484,10 +508,13 @@ def upright_verdict(usual: NumeralReading, upright: NumeralReading) -> NumeralRe
     return usual
 
 
-def cut_windows(frame: np.ndarray, box: Sequence[float], plan: Windows) -> np.ndarray:
-    """The plan's windows of one die as a (N, HEIGHT, HEIGHT*ASPECT, 3) BGR batch."""
+def cut_windows(frame: np.ndarray, box: Sequence[float], plan: Windows,
+                centre: tuple[float, float] | None = None) -> np.ndarray:
+    """The plan's windows of one die as a (N, HEIGHT, HEIGHT*ASPECT, 3) BGR batch, about
+    `centre` (the box's, if None)."""
     x0, y0, x1, y1 = (float(v) for v in box)
-    cx, cy, side = (x0 + x1) / 2, (y0 + y1) / 2, max(x1 - x0, y1 - y0)
+    cx, cy = centre or ((x0 + x1) / 2, (y0 + y1) / 2)
+    side = max(x1 - x0, y1 - y0)
     out = []
     for angle in range(0, 360, plan.step):
         t = math.radians(angle)
@@ -739,8 +766,9 @@ class NumeralReader:
         placed_verdict says. `search` (a photo, with no table to learn from): a die the located
         windows read unclearly is read at every placement too (a d20), or in upright windows
         above and below its middle (a d4, upright_verdict, as at a table whose camera looks
-        in). At any table a d4 its located windows settle is read there too, sure only where
-        they read it alike (may_stand). A table whose d20s judged its camera to look in reads
+        in), or where its value's three copies about its apex show, as seen from above
+        (copies_reading). At any table a d4 its located windows settle is read there too, sure
+        only where they read it alike (may_stand). A table whose d20s judged its camera to look in reads
         a d20 above its middle (ASIDE_LOOK), sure where that reads it plainly (aside_verdict).
         Each die's windows are cut to its size as the locator sees it (die_box), whatever the
         box's slack (a d6's to its box)."""
@@ -790,9 +818,16 @@ class NumeralReader:
         upright = [i for i, reading in enumerate(usual) if reading is not None
                    and reading.kind in STANDING and (may_stand(reading) or (
                        sight.stands(reading.kind) and reading.share < UPRIGHT_BELOW))]
-        for i, logp in zip(upright, self._read_each([cut_upright(frame, boxes[i])
-                                                     for i in upright]), strict=True):
-            usual[i] = upright_verdict(usual[i], decide(kinds[i], logp))
+        # a photo's unclear d4 may have been seen from above: its three copies (COPIES)
+        ringed = [i for i in upright if search and usual[i].share < UPRIGHT_BELOW]
+        logps = self._read_each([cut_upright(frame, boxes[i]) for i in upright]
+                                + [cut_windows(frame, boxes[i], COPIES, (faces[i].x, faces[i].y))
+                                   for i in ringed])
+        copies = dict(zip(ringed, map(copies_reading, logps[len(upright):]), strict=True))
+        for i, logp in zip(upright, logps[:len(upright)], strict=True):
+            above = copies.get(i)
+            usual[i] = (upright_verdict(usual[i], decide(kinds[i], logp)) if above is None
+                        else replace(above, why_unsure=usual[i].why_unsure or UNSTOOD))
         return [None if reading is None else replace(reading, offset=offset_of(face, box))
                 for reading, face, box in zip(usual, faces, boxes, strict=True)]
 
