@@ -313,7 +313,7 @@ NOT_CLEAR = "numeral not clear"  # the doubt the table's memory may lift (vision
 # ... but a photo's d4 seen from above (issue 52's hidden top-down photos) shows its value three
 # times about its apex, each copy's top toward it, on faces too steep for upright windows: where
 # its located windows read it unclearly, photo mode took the upright windows' face and read 100
-# such renders (the demo's sets and random styles, 60-350 px) 67 right against 82 by the located
+# such renders (the demo's sets and random styles, 100-350 px) 67 right against 82 by the located
 # windows. A ring of windows about the locator's point, tops inward (COPIES), reading one face
 # in three windows a third of a turn apart, each at COPIES_READ or better, is taken instead: it
 # showed so on 8 of those renders' 36 unclear d4s, all right (67 -> 74), and on none of 283
@@ -768,8 +768,9 @@ class NumeralReader:
         above and below its middle (a d4, upright_verdict, as at a table whose camera looks
         in), or where its value's three copies about its apex show, as seen from above
         (copies_reading). At any table a d4 its located windows settle is read there too, sure
-        only where they read it alike (may_stand). A table whose d20s judged its camera to look in reads
-        a d20 above its middle (ASIDE_LOOK), sure where that reads it plainly (aside_verdict).
+        only where they read it alike (may_stand). A table whose d20s judged its camera to look
+        in reads a d20 above its middle (ASIDE_LOOK), sure where that reads it plainly
+        (aside_verdict).
         Each die's windows are cut to its size as the locator sees it (die_box), whatever the
         box's slack (a d6's to its box)."""
         judged_in = sight.camera == "in" and not search  # a table's tilt, not a photo's guess
