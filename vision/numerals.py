@@ -487,7 +487,8 @@ def copies_reading(logp: np.ndarray) -> NumeralReading | None:
     at, face = np.unravel_index(int(np.argmax(trio)), trio.shape)
     if trio[at, face] < COPIES_READ:
         return None
-    return decide("d4", logp[[at, at + third, at + 2 * third]])
+    got = decide("d4", logp[[at, at + third, at + 2 * third]])
+    return got if got.numeral == FACES["d4"][face] else None  # another face plainer in one
 
 
 def may_stand(reading: NumeralReading) -> bool:
@@ -497,12 +498,14 @@ def may_stand(reading: NumeralReading) -> bool:
     return reading.share >= SETTLED and reading.why_unsure == UNSTOOD
 
 
-def upright_verdict(usual: NumeralReading, upright: NumeralReading) -> NumeralReading:
+def upright_verdict(usual: NumeralReading, upright: NumeralReading,
+                    copies: NumeralReading | None = None) -> NumeralReading:
     """A d4 read in upright windows too (`upright`; STANDING): one its located windows read
-    unclearly (`usual`, a share under UPRIGHT_BELOW) takes what they read, never sure; a clearer
+    unclearly (`usual`, a share under UPRIGHT_BELOW) takes what they read, or its value's three
+    copies where a photo's ring showed them (`copies`, copies_reading), never sure; a clearer
     one keeps its reading, sure where they read the same numeral and it may stand (may_stand)."""
     if usual.share < UPRIGHT_BELOW:
-        return replace(upright, why_unsure=usual.why_unsure or UNSTOOD)
+        return replace(copies or upright, why_unsure=usual.why_unsure or UNSTOOD)
     if may_stand(usual) and upright.numeral == usual.numeral:
         return replace(usual, why_unsure="")
     return usual
@@ -826,9 +829,7 @@ class NumeralReader:
                                    for i in ringed])
         copies = dict(zip(ringed, map(copies_reading, logps[len(upright):]), strict=True))
         for i, logp in zip(upright, logps[:len(upright)], strict=True):
-            above = copies.get(i)
-            usual[i] = (upright_verdict(usual[i], decide(kinds[i], logp)) if above is None
-                        else replace(above, why_unsure=usual[i].why_unsure or UNSTOOD))
+            usual[i] = upright_verdict(usual[i], decide(kinds[i], logp), copies.get(i))
         return [None if reading is None else replace(reading, offset=offset_of(face, box))
                 for reading, face, box in zip(usual, faces, boxes, strict=True)]
 

@@ -45,6 +45,7 @@ from vision.numerals import (
     ctc_log_likelihood,
     cut_check,
     cut_placed,
+    cut_upright,
     cut_windows,
     decide,
     die_box,
@@ -408,6 +409,9 @@ def test_a_d4_is_sure_only_settled_and_where_its_upright_windows_read_it_too() -
     assert not may_stand(unsettled) and upright_verdict(unsettled, clear) == unsettled
     unclear = dataclasses.replace(waiting, share=UPRIGHT_BELOW - 0.1)  # takes what they read
     assert upright_verdict(unclear, other) == dataclasses.replace(other, why_unsure=UNSTOOD)
+    # ... or its three copies, where a photo's ring about its apex showed them, never sure
+    assert upright_verdict(unclear, other, clear) == dataclasses.replace(clear, why_unsure=UNSTOOD)
+    assert upright_verdict(waiting, clear, other) == dataclasses.replace(waiting, why_unsure="")
 
 
 def test_a_d4_from_above_reads_as_the_face_three_windows_a_third_of_a_turn_apart_read() -> None:
@@ -422,6 +426,8 @@ def test_a_d4_from_above_reads_as_the_face_three_windows_a_third_of_a_turn_apart
     ring[5] = reading("2")  # a lone other numeral in the ring does not count
     got = copies_reading(ring)
     assert got is not None and (got.numeral, got.value) == ("3", 3)
+    ring[2] = np.log(0.5 * np.exp(reading("3")) + 0.5 * np.exp(reading("")))
+    assert copies_reading(ring) is None  # one copy under COPIES_READ (about log 0.5)
 
 
 needs_model = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/numerals.onnx missing")
@@ -432,24 +438,28 @@ def test_a_photos_unclear_d4_seen_from_above_is_read_by_its_three_copies() -> No
     """Rendered d4s seen from above, one a frame (the demo's blue set; issue 52's hidden
     top-down photos): where the located windows read one unclearly, a photo took the upright
     windows' face, which a camera above does not stand up; where the ring about its apex
-    shows three copies, the photo takes their face (never sure). In a scratch measure of 100
-    such renders 8 showed so, all right, and none of 283 ucffool d4s seen from the side."""
+    shows three copies, the photo takes their face (never sure). Of these 20, the unclear d4s
+    showing their copies are 5, the photo reads them all right and the upright windows none
+    (in a scratch measure of 100 such renders 8 of 36 unclear showed so, all right, and none of
+    283 ucffool d4s seen from the side)."""
     reader = NumeralReader(threads=2)
-    shown = right = 0
+    right = {"upright": 0, "photo": 0}
+    shown = 0
     for i in range(20):
         rng = np.random.default_rng(124000 + 2000 + i)
         frame, box, (_, value) = alone_from_above(rng, "d4", SETS["blue, white ink"])
-        face = reader.locator.locate(frame, [box])[0]
         if reader.read_many(frame, [box], ["d4"])[0].share >= UPRIGHT_BELOW:
             continue
-        copies = copies_reading(reader.recognise(
-            cut_windows(frame, die_box(box, face, "d4"), COPIES, (face.x, face.y))))
+        face = reader.locator.locate(frame, [box])[0]
+        die = die_box(box, face, "d4")
+        shown += copies_reading(reader.recognise(
+            cut_windows(frame, die, COPIES, (face.x, face.y)))) is not None
+        upright = decide("d4", reader.recognise(cut_upright(frame, die)))
         photo = reader.read_many(frame, [box], ["d4"], search=True)[0]
-        if copies is not None:
-            shown += 1
-            right += copies.value == value
-            assert photo.numeral == copies.numeral and photo.why_unsure
-    assert shown >= 4 and right == shown, (shown, right)
+        assert photo.why_unsure
+        right["upright"] += upright.value == value
+        right["photo"] += photo.value == value
+    assert shown >= 4 and right["photo"] >= right["upright"] + shown - 1, (shown, right)
 
 
 def die_with(numeral: str, angle: float, rng: np.random.Generator) -> tuple[np.ndarray, tuple]:
