@@ -222,8 +222,8 @@ PLAIN = -0.02
 # ... and such a die (not ASLANT, no 6 or 9) whose located windows settle their face plainly
 # (SETTLED, PLAIN) is sure where the look about the centre reads no other face plainly: a look
 # reading another face, not plainly, is a neighbour's numeral glimpsed or the top one turned
-# past its windows, and a settled reading it gainsaid was wrong only where it read its face
-# plainly (a 4 read as 2 at 0.999, docs/reader-history.md). Chosen on the d8s and d10s of every
+# past its windows; the one settled reading known wrong had the look read the true face plainly
+# (a 4 read as 2 at 0.999, the look reading the 4; docs/reader-history.md). Chosen on the d8s and d10s of every
 # 8th photo of each ucffool run from the 3rd (447; 26 more sure, none wrong; neither model saw
 # any); on six more eighths (from the 1st, 2nd, 4th to 7th), each with boxes 0.8, 1 and 1.2 times
 # the die's (7,989 readings): 575 more sure, none wrong. The bars are the module's.
@@ -663,28 +663,30 @@ def kind_for(numeral: str, kind: str, ranked: Sequence[str]) -> str:
     raise ValueError(f"no numbered die carries {numeral!r}")
 
 
-def settled_and_agreed(located: NumeralReading, check: NumeralReading | None) -> bool:
+def settled(located: NumeralReading, check: NumeralReading | None) -> bool:
     """Whether the located windows settle a face (SETTLED) that the look about the centre
-    (`check`) reads too, less plainly (AGREES), on a kind that always shows numerals (a d6's
-    pips may read as one) and no tilt fools; and no 6 or 9 of a kind
-    that carries both: the look's windows, blind to which way up a numeral stands, then read the
-    two alike, and a share of theirs in doubt is the doubt that counts (the locator's way up read
-    two underlined 6s of ucffool's held-out d10s as 9s)."""
+    (`check`) was read for, on a kind that always shows numerals (a d6's pips may read as one)
+    and no tilt fools; and no 6 or 9 of a kind that carries both: the look's windows, blind to
+    which way up a numeral stands, read the two alike, and a share of theirs in doubt is the
+    doubt that counts (the locator's way up read two underlined 6s of ucffool's held-out d10s
+    as 9s). What settled_and_agreed and settled_plainly both ask first."""
     return (located.kind in NUMBERED and located.kind not in ASLANT and check is not None
-            and check.numeral == located.numeral and located.share >= SETTLED
-            and check.share >= AGREES
-            and not half_turn_twin(located.numeral, located.kind))
+            and located.share >= SETTLED and not half_turn_twin(located.numeral, located.kind))
+
+
+def settled_and_agreed(located: NumeralReading, check: NumeralReading | None) -> bool:
+    """Whether a settled reading (settled) is one the look reads too, less plainly (AGREES)."""
+    return (settled(located, check) and check is not None
+            and check.numeral == located.numeral and check.share >= AGREES)
 
 
 def settled_plainly(located: NumeralReading, check: NumeralReading | None) -> bool:
-    """Whether the located windows settle a face (SETTLED) and read it plainly (PLAIN), on a
-    kind that always shows numerals and no tilt fools, no 6 or 9 of a kind carrying both, and
-    the look about the centre reads no other face plainly (it may glimpse a neighbour's
-    numeral, or see the top one turned past its windows)."""
-    return (located.kind in NUMBERED and located.kind not in ASLANT and check is not None
-            and located.share >= SETTLED and reads_plainly(located, located.numeral)
-            and (check.numeral == located.numeral or check.seen < PLAIN)
-            and not half_turn_twin(located.numeral, located.kind))
+    """Whether a settled reading (settled) is read plainly (PLAIN) by the located windows and
+    the look reads no other face plainly (it may glimpse a neighbour's numeral, or see the top
+    one turned past its windows)."""
+    return (settled(located, check) and check is not None
+            and reads_plainly(located, located.numeral)
+            and (check.numeral == located.numeral or check.seen < PLAIN))
 
 
 def plainly_agreed(located: NumeralReading, check: NumeralReading | None,
