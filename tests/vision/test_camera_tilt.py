@@ -9,13 +9,14 @@ from vision.camera_tilt import DOWN_ABOVE, IN_BELOW, MIN_SEEN, WINDOW, CameraTil
 from vision.numerals import (
     ASLANT,
     DEFAULT_MODEL,
+    LOGO,
     UNSTOOD,
     NumeralReader,
     NumeralReading,
     Placement,
     TableSight,
 )
-from vision.train.realdata import datasets_root, load_photos, locate_die, read_photo
+from vision.train.realdata import Photo, datasets_root, load_photos, locate_die, read_photo
 from vision.train.realsets import rig_of, rig_table
 
 
@@ -130,18 +131,30 @@ def test_real_cameras_are_judged_as_they_look_and_a_side_view_is_searched() -> N
 @pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/numerals.onnx missing")
 @pytest.mark.skipif(not (datasets_root() / "ucffool" / "labels.csv").is_file(),
                     reason="no ../shared/datasets")
-def test_a_d20_printing_a_logo_for_its_20_is_never_sure_at_a_table_looking_in() -> None:
-    """The angled rig's die that prints a logo for its 20 shows no numeral on top: read as a
-    neighbour face, it must stay unsure where the camera looks in (the look above its middle
-    reads nothing plainly there: its best window -3.8 or worse in 86 photos)."""
+def test_a_d20_printing_a_logo_for_its_20_is_read_as_its_20_and_asked_at_a_table_looking_in(
+) -> None:
+    """The angled rig's die that prints a logo for its 20 shows no numeral on top (the look
+    above its middle reads nothing plainly there): where the camera looks in it is read as its
+    highest face and asked (LOGO), never sure; the rig's other d20s, showing their numerals,
+    are never read so. (220 of 258 readings of the logo die so, none of 2,733 others, on four
+    eighths of the photos: numerals.NO_NUMERAL.)"""
     reader = NumeralReader(threads=2)
-    photos = sorted((p for p in load_photos() if p.kind == "d20" and "logo face" in p.run),
-                    key=lambda p: p.path)
-    assert len(photos) > 100
-    for photo in photos[::15]:
+    table = rig_table(datasets_root())
+    d20s = sorted((p for p in load_photos() if p.kind == "d20" and p.measurable
+                   and rig_of(table, p) == "ucffool-angle"), key=lambda p: p.path)
+    logo = [p for p in d20s if "logo face" in p.run]
+    assert len(logo) > 100
+
+    def read(photo: Photo) -> NumeralReading:
         image = read_photo(photo)
-        got = reader.read_many(image, [locate_die(image)], ["d20"], TableSight(camera="in"))[0]
-        assert got.why_unsure, (photo.path, got)
+        return reader.read_many(image, [locate_die(image)], ["d20"], TableSight(camera="in"))[0]
+
+    logos = [read(photo) for photo in logo[::8]]
+    assert all(got.why_unsure for got in logos)
+    as_logo = [got.value == 20 and got.why_unsure == LOGO for got in logos]
+    assert sum(as_logo) >= 0.7 * len(logos), f"{sum(as_logo)} of {len(logos)} read as the logo"
+    others = [read(photo) for photo in [p for p in d20s if "logo face" not in p.run][::60]]
+    assert not any(got.why_unsure == LOGO for got in others)
 
 
 def test_a_table_looking_in_reads_its_d4s_in_upright_windows_too() -> None:

@@ -27,7 +27,10 @@ from vision.numerals import (
     FACES,
     FIRST,
     FIT,
+    LOGO,
     NEVER_SURE,
+    NO_NUMERAL,
+    NUMERAL_SEEN,
     PLAIN,
     SETTLED,
     SURE_SHARE,
@@ -257,6 +260,23 @@ def test_a_d20_at_a_table_looking_in_is_sure_where_the_look_above_its_middle_rea
     assert aside_verdict(placed, located, [plain]).why_unsure == ""
     leaning = dataclasses.replace(unsure, why_unsure="numeral not seen (the die may be leaning)")
     assert aside_verdict(leaning, located, [plain]) == leaning
+
+
+def test_a_d20_at_a_table_looking_in_that_shows_no_numeral_on_top_is_read_as_its_logo() -> None:
+    """A d20 whose looks above its middle read no face (under NO_NUMERAL) and whose located
+    windows read none plainly (NUMERAL_SEEN) prints a logo on top: it is read as its highest
+    face and asked; not where either reads a numeral, nor a die unsure for another reason."""
+    located = dataclasses.replace(decide("d20", np.stack([reading("8")] * 2)),
+                                  seen=NUMERAL_SEEN - 0.01, why_unsure=ASLANT["d20"])
+    blank = dataclasses.replace(located, numeral="2", value=2, seen=NO_NUMERAL - 0.01)
+    logo = aside_verdict(located, located, [blank, blank])
+    assert (logo.value, logo.numeral, logo.why_unsure) == (20, "20", LOGO)
+    glimpsed = dataclasses.replace(blank, seen=NO_NUMERAL + 0.01)
+    assert aside_verdict(located, located, [blank, glimpsed]).value == 8
+    read = dataclasses.replace(located, seen=NUMERAL_SEEN + 0.01)
+    assert aside_verdict(read, read, [blank, blank]).value == 8
+    leaning = dataclasses.replace(located, why_unsure="numeral not seen (the die may be leaning)")
+    assert aside_verdict(leaning, located, [blank]) == leaning
 
 
 def test_a_d20_at_a_table_looking_down_is_sure_where_both_looks_read_it_plainly() -> None:
