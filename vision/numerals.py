@@ -223,10 +223,11 @@ PLAIN = -0.02
 # (SETTLED, PLAIN) is sure where the look about the centre reads no other face plainly: a look
 # reading another face, not plainly, is a neighbour's numeral glimpsed or the top one turned
 # past its windows; the one settled reading known wrong had the look read the true face plainly
-# (a 4 read as 2 at 0.999, the look reading the 4; docs/reader-history.md). Chosen on the d8s and d10s of every
-# 8th photo of each ucffool run from the 3rd (447; 26 more sure, none wrong; neither model saw
-# any); on six more eighths (from the 1st, 2nd, 4th to 7th), each with boxes 0.8, 1 and 1.2 times
-# the die's (7,989 readings): 575 more sure, none wrong. The bars are the module's.
+# (a 4 read as 2 at 0.999, the look reading the 4; docs/reader-history.md). Chosen on the d8s
+# and d10s of every 8th photo of each ucffool run from the 3rd (447; 26 more sure, none wrong;
+# neither model saw any); on six more eighths (from the 1st, 2nd, 4th to 7th), each with boxes
+# 0.8, 1 and 1.2 times the die's (7,989 readings): 575 more sure, none wrong. The bars are the
+# module's.
 UPSIDE_DOWN = {"6": "9", "9": "6"}  # a numeral read half a turn round
 
 
@@ -420,15 +421,14 @@ ASIDE_LOOK = Placement(-0.2, 1.6)
 ASIDE = (ASIDE_LOOK, Placement(-0.2))  # the search's placements there, the look first
 # A d20 there whose looks above its middle read no face better than NO_NUMERAL, and its located
 # windows none plainly (NUMERAL_SEEN), shows no numeral on top: a logo printed for a face. It is
-# read as the face makers print a logo for, its highest (LOGO_FACE), and asked (LOGO: the table's
-# memory learns a die that prints it for another). On every 8th photo of ucffool's angled, colour
+# read as the face makers print a logo for, its highest, and asked (LOGO: the table's memory
+# learns a die that prints it for another). On every 8th photo of ucffool's angled, colour
 # and wood d20 runs from the 1st, 2nd, 6th and 7th, boxes 0.8, 1 and 1.2 times the die's
 # (chosen on them; neither model saw any): the logo die 220 of 258, none of the 2,733 others
 # (at -1.5 or -2 alike; the located windows at PLAIN instead of NUMERAL_SEEN, 243 and a wood
 # die's plain 3); 6 of 1,200 rendered d20s under cameras held level 10-65 degrees off
 # vertical, 1 of them read right before.
 NO_NUMERAL = -2.0
-LOGO_FACE = {"d20": "20"}
 LOGO = "no numeral on its top face: a logo? read as its highest face"
 
 
@@ -609,12 +609,17 @@ def placed_verdict(placed: NumeralReading, usual: NumeralReading) -> NumeralRead
                    else NOT_CLEAR)
 
 
+def doubted_for_its_place(reading: NumeralReading) -> bool:
+    """Whether only where its top face lies leaves a d20 in doubt: its camera (ASLANT) or,
+    where the table learnt its numeral's place, an unclear reading (NOT_CLEAR); not a die
+    leaning, nor one read as a kind it is not."""
+    return reading.kind in ASLANT and reading.why_unsure in (ASLANT[reading.kind], NOT_CLEAR)
+
+
 def may_look_aside(reading: NumeralReading) -> bool:
     """Whether the look above a d20's middle (ASIDE_LOOK) could make it sure at a table looking
-    in: only its camera (ASLANT) or, where the table learnt its numeral's place, an unclear
-    reading (NOT_CLEAR) stands in the way, and it is no 6 or 9."""
-    return (reading.kind in ASLANT and reading.why_unsure in (ASLANT[reading.kind], NOT_CLEAR)
-            and not half_turn_twin(reading.numeral, reading.kind))
+    in: only its place is in doubt (doubted_for_its_place), and it is no 6 or 9."""
+    return doubted_for_its_place(reading) and not half_turn_twin(reading.numeral, reading.kind)
 
 
 def aside_verdict(reading: NumeralReading, located: NumeralReading,
@@ -623,13 +628,12 @@ def aside_verdict(reading: NumeralReading, located: NumeralReading,
     stretched look above its middle (`looks[0]`, ASIDE_LOOK) reads its face plainly (PLAIN) and
     a second look agrees: its located windows (`located`, before a placement or a search) at
     AGREES, or the same place unstretched (`looks[1:]`, where the search read it) plainly. One
-    that shows no numeral on top (shows_no_numeral) is read as its logo's face, asked (not one
-    unsure for another reason: a leaning die's top face may not show)."""
-    if (reading.kind in LOGO_FACE and reading.why_unsure in (ASLANT[reading.kind], NOT_CLEAR)
-            and shows_no_numeral(located, looks)):
-        numeral = LOGO_FACE[reading.kind]
-        return replace(reading, numeral=numeral, value=face_value(reading.kind, numeral),
-                       share=0.0, why_unsure=LOGO)
+    that shows no numeral on top (shows_no_numeral) is read as its highest face, where makers
+    print a logo, and asked; not one in doubt for another reason (doubted_for_its_place: a
+    leaning die's top face may not show)."""
+    if doubted_for_its_place(reading) and shows_no_numeral(located, looks):
+        value, numeral = max((face_value(reading.kind, n), n) for n in FACES[reading.kind])
+        return replace(reading, numeral=numeral, value=value, share=0.0, why_unsure=LOGO)
     second = (located.numeral == reading.numeral and located.share >= AGREES
               or any(reads_plainly(look, reading.numeral) for look in looks[1:]))
     if may_look_aside(reading) and reads_plainly(looks[0], reading.numeral) and second:

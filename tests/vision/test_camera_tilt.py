@@ -154,7 +154,7 @@ def test_a_d20_printing_a_logo_for_its_20_is_read_as_its_20_and_asked_at_a_table
     as_logo = [got.value == 20 and got.why_unsure == LOGO for got in logos]
     assert sum(as_logo) >= 0.7 * len(logos), f"{sum(as_logo)} of {len(logos)} read as the logo"
     others = [read(photo) for photo in [p for p in d20s if "logo face" not in p.run][::60]]
-    assert not any(got.why_unsure == LOGO for got in others)
+    assert len(others) >= 10 and not any(got.why_unsure == LOGO for got in others)
 
 
 def test_a_table_looking_in_reads_its_d4s_in_upright_windows_too() -> None:
