@@ -78,6 +78,24 @@ def nearest_die(image: np.ndarray, crops: list[np.ndarray]) -> tuple[int, float]
     return int(np.argmin(far)), min(far)
 
 
+def test_the_same_reading_sent_again_keeps_its_chips(browser, tmp_path):
+    """The reading sent again unchanged (the page's first fetch and the live stream both send
+    it) leaves the chips a player may be tapping in place; a changed one draws them anew."""
+    with harness.joined(browser, held_table(tmp_path), viewport=PHONES[0]) as page:
+        sync_api.expect(page.locator(".die-chip")).to_have_count(len(SAID))
+        kept = page.evaluate("""() => {
+            const chip = document.querySelector(".die-chip");
+            Tray.render(JSON.parse(JSON.stringify(Tray.reading)), [...Tray.wanted], Tray.act);
+            return chip.isConnected; }""")
+        redrawn = page.evaluate("""() => {
+            const chip = document.querySelector(".die-chip");
+            const changed = JSON.parse(JSON.stringify(Tray.reading));
+            changed.dice[0].value += 1;
+            Tray.render(changed, [...Tray.wanted], Tray.act);
+            return !chip.isConnected; }""")
+    assert kept and redrawn
+
+
 @pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
 def test_each_die_shows_a_close_up_of_itself(browser, tmp_path, size):
     """Every chip and the correction dialog show the die cut from the full-size frame (what

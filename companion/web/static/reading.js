@@ -28,7 +28,14 @@ const Tray = {
   },
 
   render(reading, wanted, act) {
-    Object.assign(this, { reading, wanted, act });
+    // The same reading sent again (the page's first fetch and the live stream both send it, and
+    // any other change at the table sends it anew) keeps its chips: drawn again, the chip or
+    // close-up a player is tapping would be swapped under the finger.
+    const shown = JSON.stringify([reading, wanted]);
+    this.act = act;
+    if (shown === this.shown) return;
+    this.shown = shown;
+    Object.assign(this, { reading, wanted });
     const tray = $("tray");
     $("problem").hidden = true;
     $("pending-actions").hidden = true;
