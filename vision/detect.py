@@ -32,6 +32,10 @@ EDGE_MARGIN = 2  # a box within this many pixels of the frame border is cut by t
 BIG_DIE = 64  # input pixels at one scale: a die this big is left to the next smaller one too
 HELD = 0.5  # a die found at one scale this much of a smaller scale's box side: one die (twins)
 OVERLAP = 0.6  # IoU over which two peaks are taken for one die (the weaker is dropped)
+# A peak boxed under this many input pixels across is no die: the detector learnt dice 10 px
+# across and more at its input (vision.train.scenes.DIAMETER); a cloth's spots and a die's pips,
+# boxed 5-6 px there, are what it finds smaller (issue 53: a spotted cloth boxed as many d6s)
+SMALLEST = 8.0
 # A tray's dice are about one size. On a table the detector never saw it scores some of them
 # under its threshold, among peaks on pips, edges and spots that are much smaller: so where
 # SIZED_AMONG dice or more cleared the threshold (a roll), a weaker peak down to SIZED is a die
@@ -160,7 +164,7 @@ class Detector:
         shape: tuple[int, ...],
     ) -> list[tuple[Box, float]]:
         """Every peak (the network keeps only local maxima) down to the floor, as a box in
-        frame pixels with its score."""
+        frame pixels with its score; none boxed smaller than any die it learnt (SMALLEST)."""
         h, w = shape[:2]
         ys, xs = np.nonzero(heat >= self.floor)
         cx = (xs.astype(np.float32) + offset[0, ys, xs]) * self.stride / scale
@@ -170,7 +174,8 @@ class Detector:
         y0 = np.maximum(0, np.round(cy - bh / 2)).astype(int)
         x1 = np.minimum(w, np.round(cx + bw / 2)).astype(int)
         y1 = np.minimum(h, np.round(cy + bh / 2)).astype(int)
-        keep = (x1 - x0 >= 2) & (y1 - y0 >= 2)
+        keep = (x1 - x0 >= 2) & (y1 - y0 >= 2) & (
+            np.maximum(size[0, ys, xs], size[1, ys, xs]) >= SMALLEST)
         return [((int(a), int(b), int(c), int(d)), float(v)) for a, b, c, d, v in
                 zip(x0[keep], y0[keep], x1[keep], y1[keep], heat[ys, xs][keep], strict=True)]
 

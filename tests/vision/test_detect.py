@@ -19,6 +19,7 @@ from vision.detect import (
     SIZED,
     SIZED_AMONG,
     SIZED_SIDE,
+    SMALLEST,
     Detection,
     Detector,
     at_border,
@@ -151,6 +152,18 @@ def test_peaks_over_the_threshold_become_boxes_in_frame_pixels(rules: Detector) 
     # cell (5, 6): centre (6.5 * 4 / 0.5, 5.25 * 4 / 0.5) = (52, 42), size (40, 32)
     assert found == [((32, 26, 72, 58), pytest.approx(0.9)),
                      ((144, 106, 184, 138), pytest.approx(0.6))]
+
+
+def test_a_peak_boxed_smaller_than_any_die_the_detector_learnt_is_no_die(rules: Detector) -> None:
+    """A peak boxed under SMALLEST input pixels across both ways is dropped however strong
+    (a spotted cloth's spots, boxed 5-6 px there); one that long either way is kept, at any
+    scale of the frame."""
+    for scale in (1.0, 0.4):
+        for size, kept in (((SMALLEST - 1, SMALLEST - 2), False), ((SMALLEST, 3.0), True),
+                           ((3.0, SMALLEST + 1), True)):
+            heat, sizes, offset = _outputs({(5, 6): 0.9}, size=size)
+            found = one_scale(rules, heat, sizes, offset, scale, (240, 320, 3))
+            assert bool(found) == kept, (scale, size)
 
 
 def test_boxes_are_clipped_to_the_frame(rules: Detector) -> None:
