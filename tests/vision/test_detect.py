@@ -33,6 +33,7 @@ from vision.model_file import file_sha256
 from vision.reader import load_image
 from vision.samples import sample_frames
 from vision.train.render import render_tray
+from vision.train.scenes import DIAMETER
 
 # Rendered trays of seeds no test or sample uses, 8 to 12 dice each. Figures pooled over 40: a
 # tray's figure swings (one in 200 lost 7 of its 10 dice), and over 200 other trays (seeds 40000
@@ -164,6 +165,8 @@ def test_a_peak_boxed_smaller_than_any_die_the_detector_learnt_is_no_die(rules: 
             heat, sizes, offset = _outputs({(5, 6): 0.9}, size=size)
             found = one_scale(rules, heat, sizes, offset, scale, (240, 320, 3))
             assert bool(found) == kept, (scale, size)
+    # the bar stays under the smallest die the detector's scenes draw, whatever they draw next
+    assert SMALLEST < DIAMETER[0]
 
 
 def test_boxes_are_clipped_to_the_frame(rules: Detector) -> None:
